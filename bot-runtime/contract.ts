@@ -1,0 +1,112 @@
+/**
+ * The contract between the service and a bot runtime process, shared by both sides. Everything that
+ * crosses the boundary is plain JSON so that a bot can run in another process or on another machine.
+ */
+
+export type Platform = 'vc' | 'tm' | 'mt';
+export type RecordingMode = 'speaker_view' | 'audio_only' | 'gallery_view';
+
+export interface TimeoutConfig {
+  /** seconds */
+  readonly waiting_room_timeout: number;
+  readonly no_one_joined_timeout: number;
+  readonly silence_timeout: number;
+  /** seconds to stay after a leave condition is met, before leaving */
+  readonly grace_period: number;
+  /** seconds of recording at most; null: no cap beyond the service's 12 h */
+  readonly max_recording_duration: number | null;
+}
+
+/** Where artifacts go: a local folder (standalone) or the service's upload endpoint. */
+export type UploadTarget =
+  | { readonly kind: 'folder'; readonly path: string }
+  | { readonly kind: 'http'; readonly baseUrl: string; readonly token: string };
+
+export interface BotJob {
+  readonly bot_id: string;
+  readonly meeting_url: string;
+  readonly platform: Platform;
+  readonly bot_name: string;
+  readonly bot_image: readonly string[];
+  readonly entry_message: string | null;
+  readonly recording_mode: RecordingMode;
+  readonly timeout_config: TimeoutConfig;
+  readonly ignored_participant_names: readonly string[];
+  readonly upload: UploadTarget;
+  /** Trust the sandbox's self-signed certificate (sandbox URLs only). */
+  readonly trust_sandbox_certificate: boolean;
+}
+
+/** Statuses the bot reports while running, in the spec's v2 vocabulary. */
+export type LiveStatus =
+  | 'joining_call'
+  | 'in_waiting_room'
+  | 'in_call_not_recording'
+  | 'in_call_recording'
+  | 'recording_paused'
+  | 'recording_resumed'
+  | 'call_ended';
+
+export interface StatusReport {
+  readonly kind: 'status';
+  readonly status: LiveStatus;
+  readonly at: string; // ISO 8601
+}
+
+export interface ArtifactReport {
+  readonly kind: 'artifact';
+  /** e.g. recording, audio_chunk, screenshot, bot_log, chat_messages, participants */
+  readonly artifact_type: string;
+  /** object key relative to the bot's prefix, e.g. `recording.mp4` */
+  readonly key: string;
+  readonly content_type: string;
+  readonly size_bytes: number;
+  readonly at: string;
+}
+
+/** The final report: exactly one per run. */
+export interface EndReport {
+  readonly kind: 'end';
+  /** completed: normal end (error_code is the end reason); failed: the bot could not do its job */
+  readonly outcome: 'completed' | 'failed';
+  /** v2 code: API_REQUEST, BOT_REMOVED, NO_ATTENDEES, NO_SPEAKER, RECORDING_TIMEOUT, BOT_NOT_ACCEPTED, ... */
+  readonly error_code: string;
+  readonly error_message: string;
+  /** seconds between in_call_recording and the end of recording; 0 when never recorded */
+  readonly recorded_seconds: number;
+  /** seconds spent in the waiting room (charged for BOT_NOT_ACCEPTED / TIMEOUT_WAITING_TO_START) */
+  readonly waiting_room_seconds: number;
+  readonly at: string;
+}
+
+export type BotReport = StatusReport | ArtifactReport | EndReport;
+
+/** Requests the service sends to a running bot over the control channel. */
+export type ControlRequest =
+  | { readonly id: string; readonly kind: 'leave' }
+  | { readonly id: string; readonly kind: 'chat'; readonly message: string };
+
+export type ControlResult =
+  | { readonly id: string; readonly ok: true }
+  | { readonly id: string; readonly ok: false; readonly reason: 'chat_disabled' | 'not_in_call' | 'failed'; readonly message: string };
+
+/**
+ * The internal bot API of the service (HTTP, so a bot on another machine only needs to reach the
+ * service). Every call carries `authorization: Bearer <per-bot token>`.
+ *
+ * - `POST {serviceUrl}/internal/bots/{bot_id}/reports` body: one BotReport -> 204
+ * - `GET  {serviceUrl}/internal/bots/{bot_id}/control?wait_seconds=20` -> 200 `{ requests: ControlRequest[] }`
+ *   (long poll: answers as soon as a request is pending, or with [] after the wait)
+ * - `POST {serviceUrl}/internal/bots/{bot_id}/control/{request_id}/result` body: ControlResult -> 204
+ * - `PUT  {serviceUrl}/internal/bots/{bot_id}/artifacts/{key}` raw bytes, `content-type` -> 204
+ *   (UploadTarget kind `http`; `key` may contain `/`, e.g. `audio_chunks/000001.webm`)
+ *
+ * A bot process started by the service gets its job in the environment: `BOT_JOB` (JSON of BotJob),
+ * `SERVICE_URL` and `BOT_TOKEN`. Exit code 0 after sending its EndReport; any other exit means a crash.
+ */
+export const internalPaths = {
+  reports: (botId: string) => `/internal/bots/${botId}/reports`,
+  control: (botId: string) => `/internal/bots/${botId}/control`,
+  controlResult: (botId: string, requestId: string) => `/internal/bots/${botId}/control/${requestId}/result`,
+  artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
+} as const;
