@@ -1,0 +1,17 @@
+import * as t from 'io-ts';
+import { BotEvent } from './bot/bot-events';
+import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
+import { TeamEvent } from './team/team-events';
+
+export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent]);
+export type DomainEvent = t.TypeOf<typeof DomainEvent>;
+export type DomainEventType = DomainEvent['type'];
+
+interface TaggedCodec {
+  readonly props: { readonly type: { readonly value: string } };
+}
+
+/** Every event type the domain knows; an event of another type belongs to a part that is not ours. */
+export const knownEventTypes: ReadonlySet<string> = new Set(
+  DomainEvent.types.flatMap((codec) => ('types' in codec ? (codec.types as readonly TaggedCodec[]) : [codec as TaggedCodec]).map((c) => c.props.type.value)),
+);

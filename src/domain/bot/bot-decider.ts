@@ -1,0 +1,199 @@
+import * as E from 'fp-ts/Either';
+import type { Decider } from '../decider';
+import type { BotEvent, Usage } from './bot-events';
+import { canMoveTo, chatAllowedStatuses, hasStartedRecording, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
+import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
+
+type Platform = 'vc' | 'tm' | 'mt';
+
+export type BotCommand =
+  | {
+      readonly type: 'CreateBot';
+      readonly bot_id: string;
+      readonly team_id: string;
+      readonly meeting_url: string;
+      readonly platform: Platform;
+      readonly bot_name: string;
+      readonly extra: Record<string, unknown> | null;
+      readonly config: Record<string, unknown>;
+      readonly now: string;
+    }
+  | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
+  | { readonly type: 'ReportCallEnded'; readonly now: string }
+  | { readonly type: 'RequestLeave'; readonly now: string }
+  | { readonly type: 'RecordChatMessageSent'; readonly message_id: string; readonly message: string; readonly now: string }
+  | {
+      readonly type: 'RecordArtifact';
+      readonly artifact_type: string;
+      readonly key: string;
+      readonly content_type: string;
+      readonly size_bytes: number;
+      readonly now: string;
+    }
+  | {
+      readonly type: 'EndBot';
+      readonly outcome: 'completed' | 'failed';
+      readonly error_code: string;
+      readonly error_message: string;
+      readonly usage: Usage;
+      readonly now: string;
+    };
+
+export type BotRejection =
+  | { readonly code: 'BOT_NOT_FOUND'; readonly message: string }
+  | { readonly code: 'BOT_STATUS'; readonly message: string; readonly status: BotStatus }
+  | { readonly code: 'INVALID_TRANSITION'; readonly message: string; readonly status: BotStatus };
+
+export type BotState =
+  | { readonly kind: 'absent' }
+  | {
+      readonly kind: 'present';
+      readonly bot_id: string;
+      readonly team_id: string;
+      readonly platform: Platform;
+      readonly status: BotStatus;
+      readonly dispatched: boolean;
+      readonly leaveRequested: boolean;
+      readonly everRecorded: boolean;
+      readonly chatMessageIds: readonly string[];
+      readonly artifactKeys: readonly string[];
+    };
+
+const initialState = (): BotState => ({ kind: 'absent' });
+
+const noEvents = E.right<BotRejection, readonly BotEvent[]>([]);
+const emit = (...events: BotEvent[]) => E.right<BotRejection, readonly BotEvent[]>(events);
+const statusRejection = (status: BotStatus, message: string) =>
+  E.left<BotRejection, readonly BotEvent[]>({ code: 'BOT_STATUS', message, status });
+
+const noUsage: Usage = { recorded_seconds: 0, waiting_room_seconds: 0 };
+
+/** A leave or a normal end before any recording is the spec's pre-recording stop, never a completion. */
+const endEvent = (
+  state: Extract<BotState, { kind: 'present' }>,
+  command: Extract<BotCommand, { type: 'EndBot' }>,
+): BotEvent => {
+  if (command.outcome === 'completed' && isNormalEnd(command.error_code) && state.everRecorded) {
+    return { type: 'BotCompleted', data: { bot_id: state.bot_id, end_reason: command.error_code, usage: command.usage, at: command.now } };
+  }
+  const endedBeforeRecording = isNormalEnd(command.error_code) && !state.everRecorded;
+  return {
+    type: 'BotFailed',
+    data: {
+      bot_id: state.bot_id,
+      error_code: endedBeforeRecording ? EXITING_MEETING_BEFORE_RECORD : command.error_code,
+      error_message: endedBeforeRecording ? 'The bot left before it started recording.' : command.error_message,
+      usage: command.usage,
+      at: command.now,
+    },
+  };
+};
+
+const decide = (command: BotCommand, state: BotState) => {
+  if (command.type === 'CreateBot') {
+    // Creating the same bot twice is a retry of the same request: nothing more to record.
+    if (state.kind === 'present') return noEvents;
+    const { type: _type, now, ...data } = command;
+    return emit({ type: 'BotCreated', data: { ...data, created_at: now } });
+  }
+  if (state.kind === 'absent') return E.left<BotRejection, readonly BotEvent[]>({ code: 'BOT_NOT_FOUND', message: 'Bot not found' });
+  const bot_id = state.bot_id;
+
+  switch (command.type) {
+    case 'DispatchBot':
+      if (state.dispatched || isTerminal(state.status)) return noEvents;
+      return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
+
+    case 'ReportStatus':
+      if (state.status === command.status) return noEvents;
+      if (!canMoveTo(state.status, command.status)) {
+        return E.left<BotRejection, readonly BotEvent[]>({
+          code: 'INVALID_TRANSITION',
+          message: `A bot cannot move from ${state.status} to ${command.status}`,
+          status: state.status,
+        });
+      }
+      return emit({ type: 'StatusChanged', data: { bot_id, status: command.status, at: command.now } });
+
+    case 'ReportCallEnded':
+      return isTerminal(state.status) ? noEvents : emit({ type: 'CallEnded', data: { bot_id, at: command.now } });
+
+    case 'RequestLeave':
+      if (isTerminal(state.status)) return statusRejection(state.status, `Bot has already ended (${state.status})`);
+      // Nothing runs the bot yet, so there is nobody to ask: it ends here, before any recording.
+      if (!state.dispatched) {
+        return emit({
+          type: 'BotFailed',
+          data: {
+            bot_id,
+            error_code: EXITING_MEETING_BEFORE_RECORD,
+            error_message: 'The bot was asked to leave before it joined the meeting.',
+            usage: noUsage,
+            at: command.now,
+          },
+        });
+      }
+      if (state.leaveRequested) return noEvents;
+      return emit({ type: 'BotLeaveRequested', data: { bot_id, at: command.now } });
+
+    case 'RecordChatMessageSent':
+      if (!chatAllowedStatuses.includes(state.status)) {
+        return statusRejection(state.status, `Chat messages can only be sent while the bot is in the call (status: ${state.status})`);
+      }
+      if (state.chatMessageIds.includes(command.message_id)) return noEvents;
+      return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
+
+    case 'RecordArtifact': {
+      if (state.artifactKeys.includes(command.key)) return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactStored', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'EndBot':
+      // A crash detected after the bot's own end report changes nothing.
+      if (isTerminal(state.status)) return noEvents;
+      return emit(endEvent(state, command));
+  }
+};
+
+const evolve = (state: BotState, event: BotEvent): BotState => {
+  if (event.type === 'BotCreated') {
+    return {
+      kind: 'present',
+      bot_id: event.data.bot_id,
+      team_id: event.data.team_id,
+      platform: event.data.platform,
+      status: 'queued',
+      dispatched: false,
+      leaveRequested: false,
+      everRecorded: false,
+      chatMessageIds: [],
+      artifactKeys: [],
+    };
+  }
+  if (state.kind === 'absent') return state;
+  switch (event.type) {
+    case 'BotDispatched':
+      return { ...state, dispatched: true };
+    case 'StatusChanged':
+      return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
+    case 'CallEnded':
+      return state;
+    case 'BotLeaveRequested':
+      return { ...state, leaveRequested: true };
+    case 'ChatMessageSent':
+      return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
+    case 'ArtifactStored':
+      return { ...state, artifactKeys: [...state.artifactKeys, event.data.key] };
+    case 'BotCompleted':
+      return { ...state, status: 'completed' };
+    case 'BotFailed':
+      return { ...state, status: 'failed' };
+  }
+};
+
+export const botDecider: Decider<BotCommand, BotEvent, BotState, BotRejection> = { decide, evolve, initialState };
+
+export const canSendChat = (state: BotState): boolean =>
+  state.kind === 'present' && chatAllowedStatuses.includes(state.status);

@@ -1,0 +1,50 @@
+export const activeStatuses = [
+  'queued',
+  'joining_call',
+  'in_waiting_room',
+  'in_call_not_recording',
+  'in_call_recording',
+  'recording_paused',
+  'recording_resumed',
+] as const;
+export const terminalStatuses = ['completed', 'failed'] as const;
+
+export type ActiveStatus = (typeof activeStatuses)[number];
+export type TerminalStatus = (typeof terminalStatuses)[number];
+export type BotStatus = ActiveStatus | TerminalStatus;
+
+/** Statuses a running bot reports itself (queued is set at creation, terminal ones by the end). */
+export const reportableStatuses = activeStatuses.filter((s) => s !== 'queued') as Exclude<ActiveStatus, 'queued'>[];
+export type ReportableStatus = Exclude<ActiveStatus, 'queued'>;
+
+export const isTerminal = (status: BotStatus): status is TerminalStatus =>
+  (terminalStatuses as readonly string[]).includes(status);
+
+/** The spec: chat only in the four in-call statuses. */
+export const chatAllowedStatuses: readonly BotStatus[] = [
+  'in_call_not_recording',
+  'in_call_recording',
+  'recording_paused',
+  'recording_resumed',
+];
+
+export const hasStartedRecording = (status: BotStatus): boolean =>
+  status === 'in_call_recording' || status === 'recording_paused' || status === 'recording_resumed';
+
+/**
+ * Forward moves a running bot may report. The spec's table only covers leave; these follow the order
+ * in which a participant joins a call (decided in docs/decisions.md). A bot can skip the waiting room
+ * (no lobby) and can start recording without an in_call_not_recording step.
+ */
+const allowedNext: Record<ActiveStatus, readonly ActiveStatus[]> = {
+  queued: ['joining_call'],
+  joining_call: ['in_waiting_room', 'in_call_not_recording', 'in_call_recording'],
+  in_waiting_room: ['in_call_not_recording', 'in_call_recording'],
+  in_call_not_recording: ['in_call_recording'],
+  in_call_recording: ['recording_paused'],
+  recording_paused: ['recording_resumed'],
+  recording_resumed: ['recording_paused'],
+};
+
+export const canMoveTo = (from: BotStatus, to: ActiveStatus): boolean =>
+  !isTerminal(from) && allowedNext[from].includes(to);

@@ -1,0 +1,11 @@
+/** Error codes of the spec's "Bot error codes (v2)" table, grouped as the spec groups them. */
+export const normalEndCodes = ['BOT_REMOVED', 'NO_ATTENDEES', 'NO_SPEAKER', 'RECORDING_TIMEOUT', 'API_REQUEST'] as const;
+
+export const crashCodes = ['OOM_KILLED', 'SIGTERM', 'FORCE_KILLED', 'GENERAL_ERROR'] as const;
+
+export const EXITING_MEETING_BEFORE_RECORD = 'EXITING_MEETING_BEFORE_RECORD';
+
+export type NormalEndCode = (typeof normalEndCodes)[number];
+
+export const isNormalEnd = (code: string): code is NormalEndCode =>
+  (normalEndCodes as readonly string[]).includes(code);

@@ -1,0 +1,40 @@
+import type { Usage } from '../bot/bot-events';
+import { isNormalEnd } from '../bot/end-codes';
+import { pricePerHour } from './token-prices';
+
+export interface BotFeatures {
+  readonly transcription: boolean;
+  /** 0, 1 or 2 (input and output) */
+  readonly streamingDirections: number;
+}
+
+export interface BotOutcome {
+  readonly error_code: string;
+  readonly usage: Usage;
+}
+
+/** Partial thousandths are charged as a whole one: the ledger only holds integers. */
+const forSeconds = (pricePerHourThousandths: number, seconds: number): number =>
+  Math.ceil((pricePerHourThousandths * Math.max(0, seconds)) / 3600);
+
+/** The spec's "Token charging by outcome" table, in thousandths of a token. */
+export const chargeForOutcome = (outcome: BotOutcome, features: BotFeatures): number => {
+  const { recorded_seconds, waiting_room_seconds } = outcome.usage;
+  const streaming = pricePerHour.streamingPerDirection * features.streamingDirections;
+  switch (outcome.error_code) {
+    case 'BOT_NOT_ACCEPTED':
+    case 'TIMEOUT_WAITING_TO_START':
+    case 'RECORDING_START_TIMEOUT':
+      return forSeconds(pricePerHour.recording, waiting_room_seconds);
+    case 'TRANSCRIPTION_FAILED':
+      return forSeconds(pricePerHour.recording + streaming, recorded_seconds);
+    case 'EXITING_MEETING_BEFORE_RECORD':
+      return 0;
+    default:
+      if (!isNormalEnd(outcome.error_code)) return 0;
+      return forSeconds(
+        pricePerHour.recording + (features.transcription ? pricePerHour.transcription : 0) + streaming,
+        recorded_seconds,
+      );
+  }
+};
