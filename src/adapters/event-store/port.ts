@@ -62,15 +62,22 @@ export interface SubscribeOptions {
 }
 
 export interface EventStore {
-  /** Appends atomically: all events or none. Throws WrongExpectedRevision on conflict. */
+  /**
+   * Appends atomically: all events or none. Throws WrongExpectedRevision on conflict. Re-sending an append
+   * that already succeeded (same event ids at the same place) returns the first result and writes nothing.
+   */
   appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of the stream in revision order; [] when the stream does not exist. */
-  readStream(stream: StreamName): Promise<readonly RecordedEvent[]>;
+  /**
+   * Events of the stream in revision order, from `fromRevision` (inclusive; default 0); [] when the stream
+   * does not exist or has nothing from there.
+   */
+  readStream(stream: StreamName, options?: { readonly fromRevision?: bigint }): Promise<readonly RecordedEvent[]>;
   /** Events of every stream in position order, after `fromPosition` (exclusive), at most `maxCount`. */
   readAll(options?: { readonly fromPosition?: bigint; readonly maxCount?: number }): Promise<readonly RecordedEvent[]>;
   /**
    * Catch-up subscription to every stream: past events first, then live ones, in position order, one
    * handler call at a time (the next event is delivered only after the previous handler resolved).
+   * Never await `stop()` from inside the same subscription's handler: it waits for that handler.
    */
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription;
   close(): Promise<void>;

@@ -1,0 +1,247 @@
+import { EventEmitter } from 'node:events';
+import Database from 'better-sqlite3';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamName,
+  type SubscribeOptions,
+  type Subscription,
+  WrongExpectedRevision,
+} from './port';
+
+/** Another process appending to the same file cannot wake us: how long a subscription waits before it looks again. */
+const POLL_INTERVAL_MS = 200;
+const SUBSCRIPTION_BATCH = 500;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          TEXT    NOT NULL UNIQUE,
+    stream      TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    type        TEXT    NOT NULL,
+    data        TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    UNIQUE (stream, revision)
+  )`;
+
+interface EventRow {
+  readonly position: bigint;
+  readonly id: string;
+  readonly stream: string;
+  readonly revision: bigint;
+  readonly type: string;
+  readonly data: string;
+  readonly recorded_at: string;
+}
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.id,
+  streamName: row.stream,
+  type: row.type,
+  data: JSON.parse(row.data) as Record<string, unknown>,
+  revision: row.revision,
+  position: row.position,
+  recordedAt: new Date(row.recorded_at),
+});
+
+const isUniqueViolation = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
+
+const matches = (expected: ExpectedRevision, actual: bigint | 'no_stream'): boolean =>
+  expected === 'any' || expected === actual;
+
+/** The embedded event store: one SQLite file, one table, the rowid as global position. */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly appended = new EventEmitter();
+  /** Bumped on every local append so a subscription never sleeps past an append it raced with. */
+  private appendCount = 0;
+  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly statements;
+  private readonly appendTransaction;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    // WAL lets readers (subscriptions, other processes) run while one writer commits.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.appended.setMaxListeners(0);
+
+    const prepare = (sql: string) => this.db.prepare(sql).safeIntegers(true);
+    this.statements = {
+      currentRevision: prepare('SELECT MAX(revision) AS revision FROM events WHERE stream = ?'),
+      byId: prepare('SELECT * FROM events WHERE id = ?'),
+      streamRange: prepare('SELECT * FROM events WHERE stream = ? AND revision BETWEEN ? AND ? ORDER BY revision'),
+      insert: prepare('INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      readStream: prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
+      readAll: prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+    };
+    this.appendTransaction = this.db.transaction(
+      (stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult =>
+        this.retriedAppend(stream, events, expected) ?? this.insertEvents(stream, events, expected),
+    );
+  }
+
+  async appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (events.length === 0) throw new Error(`appendToStream(${stream}): no events to append`);
+    let result: AppendResult;
+    try {
+      // IMMEDIATE takes the write lock before the revision check, so another process cannot slip in between.
+      result = this.appendTransaction.immediate(stream, events, expected);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // An id already used elsewhere is a bug in whoever made the id: reloading and retrying cannot fix it.
+      if (error instanceof Error && error.message.includes('events.id')) {
+        throw new Error(`appendToStream(${stream}): an event id is already used by another event (${error.message})`);
+      }
+      throw new WrongExpectedRevision(stream, expected, this.currentRevision(stream));
+    }
+    this.appendCount += 1;
+    this.appended.emit('append');
+    return result;
+  }
+
+  async readStream(stream: StreamName, options: { readonly fromRevision?: bigint } = {}): Promise<readonly RecordedEvent[]> {
+    return (this.statements.readStream.all(stream, options.fromRevision ?? 0n) as EventRow[]).map(toRecorded);
+  }
+
+  async readAll(options: { readonly fromPosition?: bigint; readonly maxCount?: number } = {}): Promise<readonly RecordedEvent[]> {
+    return this.readAfter(options.fromPosition, options.maxCount);
+  }
+
+  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
+    const subscription: SqliteSubscription = new SqliteSubscription(
+      {
+        read: (after) => this.readAfter(after, SUBSCRIPTION_BATCH),
+        appendCount: () => this.appendCount,
+        waitForAppend: (wake) => {
+          this.appended.once('append', wake);
+          return () => this.appended.off('append', wake);
+        },
+        forget: () => this.subscriptions.delete(subscription),
+      },
+      options,
+      handler,
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.db.open) this.db.close();
+  }
+
+  private readAfter(after: bigint | undefined, maxCount: number | undefined): RecordedEvent[] {
+    // LIMIT -1 is SQLite for "no limit"; positions are >= 1, so -1 reads from the start.
+    const rows = this.statements.readAll.all(after ?? -1n, maxCount === undefined ? -1 : Math.max(0, Math.floor(maxCount))) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  private currentRevision(stream: StreamName): bigint | 'no_stream' {
+    const row = this.statements.currentRevision.get(stream) as { revision: bigint | null };
+    return row.revision ?? 'no_stream';
+  }
+
+  /**
+   * A retry of an append that already succeeded (same ids, same place in the same stream) returns the
+   * first result instead of failing: that is what deterministic event ids are for, and EventStoreDB does
+   * the same.
+   */
+  private retriedAppend(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult | undefined {
+    const first = this.statements.byId.get(events[0].id) as EventRow | undefined;
+    if (first === undefined || first.stream !== stream) return undefined;
+    const last = first.revision + BigInt(events.length - 1);
+    const rows = this.statements.streamRange.all(stream, first.revision, last) as EventRow[];
+    const sameEvents = rows.length === events.length && rows.every((row, i) => row.id === events[i].id);
+    const before = first.revision === 0n ? 'no_stream' : first.revision - 1n;
+    if (!sameEvents || !matches(expected, before)) return undefined;
+    const lastRow = rows[rows.length - 1];
+    return { nextExpectedRevision: lastRow.revision, position: lastRow.position };
+  }
+
+  private insertEvents(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    const current = this.currentRevision(stream);
+    if (!matches(expected, current)) throw new WrongExpectedRevision(stream, expected, current);
+    const recordedAt = new Date().toISOString();
+    let revision = current === 'no_stream' ? 0n : current + 1n;
+    let position = 0n;
+    for (const event of events) {
+      const info = this.statements.insert.run(event.id, stream, revision, event.type, JSON.stringify(event.data), recordedAt);
+      position = BigInt(info.lastInsertRowid);
+      revision += 1n;
+    }
+    return { nextExpectedRevision: revision - 1n, position };
+  }
+}
+
+interface SubscriptionSource {
+  read(after: bigint | undefined): RecordedEvent[];
+  appendCount(): number;
+  /** Calls `wake` once on the next local append; returns a function that cancels the wait. */
+  waitForAppend(wake: () => void): () => void;
+  forget(): void;
+}
+
+class SqliteSubscription implements Subscription {
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private readonly done: Promise<void>;
+
+  constructor(
+    private readonly source: SubscriptionSource,
+    private readonly options: SubscribeOptions,
+    private readonly handler: (event: RecordedEvent) => Promise<void>,
+  ) {
+    this.done = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    // Start on a later tick so that subscribeToAll returns before the first handler call.
+    await Promise.resolve();
+    let after = this.options.fromPosition;
+    try {
+      while (!this.stopped) {
+        const seen = this.source.appendCount();
+        const batch = this.source.read(after);
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.handler(event);
+          after = event.position;
+        }
+        if (batch.length < SUBSCRIPTION_BATCH && this.source.appendCount() === seen) await this.sleep();
+      }
+    } catch (error) {
+      // A failed handler must not be skipped: the subscription dies and its owner decides what to do.
+      this.stopped = true;
+      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.source.forget();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        cancel();
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(wake, POLL_INTERVAL_MS);
+      const cancel = this.source.waitForAppend(wake);
+      this.wake = wake;
+    });
+  }
+}

@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { FieldValue, FindQuery, ReadDocument, ReadStore } from '../../src/adapters/read-store/port';
+
+/** Unique per test, so that tests sharing one database never see each other's documents. */
+const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+const ids = (docs: readonly ReadDocument[]): string[] => docs.map((d) => d.id);
+
+/** Reads every page of `query` with `pageSize`, using the last document's sort values as the cursor. */
+const readAllPages = async (store: ReadStore, collection: string, query: FindQuery, pageSize: number): Promise<string[]> => {
+  const fields = query.orderBy && query.orderBy.length > 0 ? query.orderBy.map((k) => k.field) : ['id'];
+  const seen: string[] = [];
+  let startAfter: FieldValue[] | undefined;
+  for (let page = 0; page < 100; page += 1) {
+    const docs = await store.find(collection, { ...query, limit: pageSize, ...(startAfter ? { startAfter } : {}) });
+    seen.push(...ids(docs));
+    if (docs.length < pageSize) return seen;
+    const last = docs[docs.length - 1];
+    startAfter = fields.map((f) => (last[f] === undefined ? null : (last[f] as FieldValue)));
+  }
+  throw new Error('pagination did not end after 100 pages');
+};
+
+export function readStoreContract(name: string, make: () => Promise<ReadStore>, cleanup?: () => Promise<void>): void {
+  describe(`read store contract: ${name}`, function () {
+    let store: ReadStore;
+    let collection: string;
+
+    beforeEach(async () => {
+      store = await make();
+      collection = uniqueName('docs');
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+    after(async () => {
+      await cleanup?.();
+    });
+
+    describe('upsert and get', () => {
+      it('round-trips a document with its position', async () => {
+        const doc = { id: 'bot-1', status: 'joining', count: 3, ok: true, none: null, nested: { list: [1, 'a'], text: 'Grüße 🎙️' } };
+        const position = 2n ** 60n + 7n;
+        assert.equal(await store.upsert(collection, doc, position), true);
+        assert.deepEqual(await store.get(collection, 'bot-1'), { doc, position });
+      });
+
+      it('returns null for a missing document', async () => {
+        assert.equal(await store.get(collection, 'missing'), null);
+      });
+
+      it('changes nothing for an older or equal position: applying twice changes nothing', async () => {
+        await store.upsert(collection, { id: 'a', version: 'v5' }, 5n);
+        assert.equal(await store.upsert(collection, { id: 'a', version: 'v5-again' }, 5n), false);
+        assert.equal(await store.upsert(collection, { id: 'a', version: 'v3' }, 3n), false);
+        assert.deepEqual(await store.get(collection, 'a'), { doc: { id: 'a', version: 'v5' }, position: 5n });
+      });
+
+      it('replaces the whole document for a newer position', async () => {
+        await store.upsert(collection, { id: 'a', version: 'v5', dropped: 'x' }, 5n);
+        assert.equal(await store.upsert(collection, { id: 'a', version: 'v6' }, 6n), true);
+        assert.deepEqual(await store.get(collection, 'a'), { doc: { id: 'a', version: 'v6' }, position: 6n });
+      });
+
+      it('compares positions as numbers, not as text', async () => {
+        await store.upsert(collection, { id: 'a', at: 'nine' }, 9n);
+        assert.equal(await store.upsert(collection, { id: 'a', at: 'ten' }, 10n), true);
+        assert.equal(await store.upsert(collection, { id: 'a', at: 'two' }, 2n), false);
+        assert.equal((await store.get(collection, 'a'))?.doc.at, 'ten');
+      });
+
+      it('keeps collections apart', async () => {
+        const other = uniqueName('other');
+        await store.upsert(collection, { id: 'same', where: 'first' }, 1n);
+        await store.upsert(other, { id: 'same', where: 'second' }, 1n);
+        assert.equal((await store.get(collection, 'same'))?.doc.where, 'first');
+        assert.equal((await store.get(other, 'same'))?.doc.where, 'second');
+      });
+
+      it('is not changed by mutating objects passed in or returned', async () => {
+        const doc = { id: 'a', tags: ['x'] };
+        await store.upsert(collection, doc, 1n);
+        doc.tags.push('mutated-input');
+        const read = await store.get<{ id: string; tags: string[] }>(collection, 'a');
+        read?.doc.tags.push('mutated-output');
+        assert.deepEqual((await store.get(collection, 'a'))?.doc, { id: 'a', tags: ['x'] });
+      });
+    });
+
+    describe('find and count', () => {
+      const bots = [
+        { id: 'b1', team: 't1', status: 'done', created: 10, name: 'delta' },
+        { id: 'b2', team: 't1', status: 'live', created: 30, name: 'alpha' },
+        { id: 'b3', team: 't2', status: 'live', created: 20, name: 'charlie' },
+        { id: 'b4', team: 't1', status: 'live', created: 30, name: 'bravo' },
+        { id: 'b5', team: 't1', status: 'done', created: 40, name: 'echo', note: null },
+        { id: 'b6', team: 't2', status: 'done', created: 30, name: 'foxtrot' },
+      ];
+      beforeEach(async () => {
+        for (const [i, bot] of bots.entries()) await store.upsert(collection, bot, BigInt(i + 1));
+      });
+
+      it('filters with where on several fields', async () => {
+        const found = await store.find(collection, { where: { team: 't1', status: 'live' } });
+        assert.deepEqual(ids(found).sort(), ['b2', 'b4']);
+        assert.deepEqual(found.find((d) => d.id === 'b2'), bots[1]);
+      });
+
+      it('matches where null on null and on missing fields', async () => {
+        assert.deepEqual(ids(await store.find(collection, { where: { note: null } })).sort(), ['b1', 'b2', 'b3', 'b4', 'b5', 'b6']);
+        assert.deepEqual(ids(await store.find(collection, { where: { id: 'b5', note: null } })), ['b5']);
+      });
+
+      it('filters with greaterThan on numbers and on strings (strictly greater)', async () => {
+        assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'created', value: 20 } })).sort(), ['b2', 'b4', 'b5', 'b6']);
+        assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'name', value: 'delta' } })).sort(), ['b5', 'b6']);
+        assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'id', value: 'b4' } })), ['b5', 'b6']);
+      });
+
+      it('orders by several keys, each in its own direction', async () => {
+        const found = await store.find(collection, {
+          orderBy: [
+            { field: 'created', direction: 'desc' },
+            { field: 'name', direction: 'asc' },
+          ],
+        });
+        assert.deepEqual(ids(found), ['b5', 'b2', 'b4', 'b6', 'b3', 'b1']);
+        const byStatus = await store.find(collection, {
+          orderBy: [
+            { field: 'status', direction: 'desc' },
+            { field: 'created', direction: 'desc' },
+            { field: 'id', direction: 'desc' },
+          ],
+        });
+        assert.deepEqual(ids(byStatus), ['b4', 'b2', 'b3', 'b5', 'b6', 'b1']);
+      });
+
+      it('orders by id when no order is given, and honours limit', async () => {
+        assert.deepEqual(ids(await store.find(collection, {})), ['b1', 'b2', 'b3', 'b4', 'b5', 'b6']);
+        assert.deepEqual(ids(await store.find(collection, { limit: 2 })), ['b1', 'b2']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't2' }, limit: 1 })), ['b3']);
+      });
+
+      it('pages with startAfter: every document exactly once, in order, with ties on the first key', async () => {
+        const query: FindQuery = {
+          where: { team: 't1' },
+          orderBy: [
+            { field: 'created', direction: 'desc' },
+            { field: 'id', direction: 'desc' },
+          ],
+        };
+        const unpaged = ids(await store.find(collection, query));
+        assert.deepEqual(unpaged, ['b5', 'b4', 'b2', 'b1']);
+        for (const size of [1, 2, 3]) assert.deepEqual(await readAllPages(store, collection, query, size), unpaged, `page size ${size}`);
+        const mixed: FindQuery = {
+          orderBy: [
+            { field: 'status', direction: 'asc' },
+            { field: 'created', direction: 'desc' },
+            { field: 'id', direction: 'asc' },
+          ],
+        };
+        const all = ids(await store.find(collection, mixed));
+        assert.deepEqual(all, ['b5', 'b6', 'b1', 'b2', 'b4', 'b3']);
+        assert.deepEqual(await readAllPages(store, collection, mixed, 2), all);
+      });
+
+      it('starts after a cursor on the default id order', async () => {
+        assert.deepEqual(ids(await store.find(collection, { startAfter: ['b4'] })), ['b5', 'b6']);
+      });
+
+      it('counts all documents or those matching where', async () => {
+        assert.equal(await store.count(collection), 6);
+        assert.equal(await store.count(collection, { team: 't2' }), 2);
+        assert.equal(await store.count(collection, { team: 't1', status: 'done' }), 2);
+        assert.equal(await store.count(uniqueName('empty')), 0);
+      });
+    });
+
+    describe('mixed types', () => {
+      // MongoDB's order: null and missing < numbers < strings < booleans; ties by id.
+      const values: Array<[string, FieldValue | undefined]> = [
+        ['m1', 'b'],
+        ['m2', 2],
+        ['m3', true],
+        ['m4', null],
+        ['m5', 'a'],
+        ['m6', undefined],
+        ['m7', -1.5],
+        ['m8', false],
+        ['m9', 10],
+        ['m10', 'B'],
+      ];
+      beforeEach(async () => {
+        for (const [id, value] of values) await store.upsert(collection, value === undefined ? { id } : { id, value }, 1n);
+      });
+
+      it('sorts deterministically across types, both directions', async () => {
+        // null/missing tie-break by id: m4 < m6; 'B' (0x42) sorts before 'a' and 'b'.
+        const expectedAsc = ['m4', 'm6', 'm7', 'm2', 'm9', 'm10', 'm5', 'm1', 'm8', 'm3'];
+        const asc = ids(await store.find(collection, { orderBy: [{ field: 'value', direction: 'asc' }, { field: 'id', direction: 'asc' }] }));
+        assert.deepEqual(asc, expectedAsc);
+        const desc = ids(await store.find(collection, { orderBy: [{ field: 'value', direction: 'desc' }, { field: 'id', direction: 'desc' }] }));
+        assert.deepEqual(desc, [...expectedAsc].reverse());
+      });
+
+      it('pages across types with startAfter, every document exactly once', async () => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const query: FindQuery = { orderBy: [{ field: 'value', direction }, { field: 'id', direction }] };
+          const unpaged = ids(await store.find(collection, query));
+          assert.equal(unpaged.length, values.length);
+          for (const size of [1, 3]) assert.deepEqual(await readAllPages(store, collection, query, size), unpaged, `${direction}, page size ${size}`);
+        }
+      });
+
+      it('compares greaterThan within one type only', async () => {
+        assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 0 } })).sort(), ['m2', 'm9']);
+        assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 'a' } })), ['m1']);
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('loads null for a checkpoint never saved', async () => {
+        assert.equal(await store.loadCheckpoint(uniqueName('never')), null);
+      });
+
+      it('saves and loads, the last save winning', async () => {
+        const name = uniqueName('projection');
+        await store.saveCheckpoint(name, 41n);
+        await store.saveCheckpoint(name, 42n);
+        assert.equal(await store.loadCheckpoint(name), 42n);
+      });
+
+      it('round-trips positions beyond 2^53 exactly', async () => {
+        const name = uniqueName('big');
+        const position = 2n ** 63n + 12345n;
+        await store.saveCheckpoint(name, position);
+        assert.equal(await store.loadCheckpoint(name), position);
+        await store.upsert(collection, { id: 'big' }, 2n ** 53n + 1n);
+        assert.equal((await store.get(collection, 'big'))?.position, 2n ** 53n + 1n);
+        assert.equal(await store.upsert(collection, { id: 'big', later: true }, 2n ** 53n + 2n), true);
+      });
+    });
+
+    describe('dropAll', () => {
+      it('clears every collection and every checkpoint', async () => {
+        const other = uniqueName('other');
+        const checkpoint = uniqueName('cp');
+        await store.upsert(collection, { id: 'a' }, 1n);
+        await store.upsert(other, { id: 'b' }, 2n);
+        await store.saveCheckpoint(checkpoint, 2n);
+        await store.dropAll();
+        assert.equal(await store.get(collection, 'a'), null);
+        assert.equal(await store.count(other), 0);
+        assert.equal(await store.loadCheckpoint(checkpoint), null);
+        assert.equal(await store.upsert(collection, { id: 'a' }, 1n), true, 'positions start over after a drop');
+      });
+    });
+  });
+}
