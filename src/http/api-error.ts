@@ -1,0 +1,101 @@
+import { STATUS_CODES } from 'node:http';
+import * as E from 'fp-ts/Either';
+
+export interface ApiErrorInit {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: string;
+  readonly retryAfter?: number;
+}
+
+/**
+ * An error the caller is meant to see, already in the spec's v2 vocabulary. `error` is derived from the
+ * status so that no call site can pair a 404 with "Bad Request".
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly error: string;
+  readonly details?: string;
+  readonly retryAfter?: number;
+  /** koa's own error handler honours `expose`: even without our envelope the message is safe to show. */
+  readonly expose = true;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.error = STATUS_CODES[init.status] ?? 'Error';
+    if (init.details !== undefined) this.details = init.details;
+    if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+  }
+}
+
+export interface ErrorEnvelope {
+  readonly success: false;
+  readonly error: string;
+  readonly code: string;
+  readonly message: string;
+  readonly statusCode: number;
+  readonly details?: string;
+  readonly retryAfter?: number;
+}
+
+/** The spec's error envelope; optional keys are left out rather than sent as null. */
+export const toEnvelope = (err: ApiError): ErrorEnvelope => ({
+  success: false,
+  error: err.error,
+  code: err.code,
+  message: err.message,
+  statusCode: err.status,
+  ...(err.details !== undefined ? { details: err.details } : {}),
+  ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+});
+
+/**
+ * `field` is a location like `body/bot_name` or `params/bot_id` (the Fastify/ajv convention the
+ * FST_ERR_* codes come from); message and details carry the same sentence so that clients reading
+ * either one learn which field to fix.
+ */
+export const validationError = (field: string, message: string): ApiError => {
+  const sentence = `${field} ${message}`;
+  return new ApiError({ status: 400, code: 'FST_ERR_VALIDATION', message: sentence, details: sentence });
+};
+
+export const notFound = (code: string, message: string, details?: string): ApiError =>
+  new ApiError({ status: 404, code, message, ...(details !== undefined ? { details } : {}) });
+
+export const conflict = (code: string, message: string, details?: string): ApiError =>
+  new ApiError({ status: 409, code, message, ...(details !== undefined ? { details } : {}) });
+
+/** Exactly the body the spec shows for a key lacking permission: no details. */
+export const forbidden = (): ApiError => new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: 'Forbidden' });
+
+export const unauthorized = (message = 'Missing or invalid x-service-api-key header'): ApiError =>
+  new ApiError({ status: 401, code: 'FST_ERR_UNAUTHORIZED', message });
+
+/** `retryAfter` is whole seconds, at least 1: a client told "retry after 0" would spin. */
+export const tooManyRequests = (code: string, retryAfter: number, message: string): ApiError =>
+  new ApiError({ status: 429, code, message, retryAfter: Math.max(1, Math.ceil(retryAfter)) });
+
+export const payloadTooLarge = (maxBytes: number): ApiError =>
+  new ApiError({
+    status: 413,
+    code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+    message: 'Request body is too large',
+    details: `body must NOT be larger than ${maxBytes} bytes`,
+  });
+
+export const unsupportedMediaType = (contentType: string, details = 'body must be sent as application/json with charset utf-8'): ApiError =>
+  new ApiError({ status: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: `Unsupported Media Type: ${contentType}`, details });
+
+export const insufficientTokens = (message = 'Not enough tokens to create a bot'): ApiError =>
+  new ApiError({ status: 402, code: 'FST_ERR_INSUFFICIENT_TOKENS', message, details: message });
+
+/** Routes decode with Either and throw at the edge, where the envelope middleware catches. */
+export const orThrow = <A>(result: E.Either<ApiError, A>): A => {
+  if (E.isLeft(result)) throw result.left;
+  return result.right;
+};

@@ -1,0 +1,40 @@
+import * as t from 'io-ts';
+import type { BotReport } from '../../../bot-runtime/contract';
+
+const IsoTime = new t.Type<string, string, unknown>(
+  'IsoTime',
+  (u): u is string => typeof u === 'string',
+  (u, c) => (typeof u === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'an ISO 8601 time')),
+  t.identity,
+);
+const Seconds = t.refinement(t.number, (n) => Number.isFinite(n) && n >= 0 && n <= 7 * 24 * 3600, 'Seconds');
+const Code = t.refinement(t.string, (s) => /^[A-Z][A-Z0-9_]{0,63}$/.test(s), 'ErrorCode');
+
+const StatusReport = t.type({
+  kind: t.literal('status'),
+  status: t.keyof({
+    joining_call: null, in_waiting_room: null, in_call_not_recording: null, in_call_recording: null,
+    recording_paused: null, recording_resumed: null, call_ended: null,
+  }),
+  at: IsoTime,
+});
+const ArtifactReport = t.type({
+  kind: t.literal('artifact'),
+  artifact_type: t.refinement(t.string, (s) => /^[a-z_]{1,64}$/.test(s), 'ArtifactType'),
+  key: t.string,
+  content_type: t.refinement(t.string, (s) => s.length > 0 && s.length <= 255, 'ContentType'),
+  size_bytes: t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'Size'),
+  at: IsoTime,
+});
+const EndReport = t.type({
+  kind: t.literal('end'),
+  outcome: t.keyof({ completed: null, failed: null }),
+  error_code: Code,
+  error_message: t.refinement(t.string, (s) => s.length <= 2000, 'Message'),
+  recorded_seconds: Seconds,
+  waiting_room_seconds: Seconds,
+  at: IsoTime,
+});
+
+/** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
+export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, EndReport]);
