@@ -57,7 +57,6 @@ export type TeamState =
       readonly balance: number;
       /** open reservations by bot id */
       readonly reservations: Readonly<Record<string, number>>;
-      readonly settledBots: readonly string[];
       /** bots created in the last 24 h of the ledger's own history (older ones are pruned) */
       readonly recentCreations: readonly Creation[];
       readonly apiKeys: Readonly<Record<string, { readonly key_hash: string; readonly permission: Permission; readonly revoked: boolean }>>;
@@ -83,7 +82,8 @@ const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
 
 const reserveTokensForBot = (state: Present, command: Extract<TeamCommand, { type: 'ReserveTokensForBot' }>) => {
   const { bot_id, now } = command;
-  if (bot_id in state.reservations || state.settledBots.includes(bot_id)) return noEvents;
+  // A retried reservation finds its bot still open or among the day's creations (bot ids are never reused).
+  if (bot_id in state.reservations || state.recentCreations.some((c) => c.bot_id === bot_id)) return noEvents;
   const nowMs = toMillis(now);
   // The spec checks the daily cap before the token reservation.
   const inWindow = botsCreatedWithin24h(state, nowMs);
@@ -163,7 +163,7 @@ const decide = (command: TeamCommand, state: TeamState) => {
 
 const withoutReservation = (state: Present, botId: string): Present => {
   const { [botId]: _settled, ...open } = state.reservations;
-  return { ...state, reservations: open, settledBots: [...state.settledBots, botId] };
+  return { ...state, reservations: open };
 };
 
 const evolve = (state: TeamState, event: TeamEvent): TeamState => {
@@ -176,7 +176,6 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       rate_limit_per_second: event.data.rate_limit_per_second,
       balance: 0,
       reservations: {},
-      settledBots: [],
       recentCreations: [],
       apiKeys: {},
       operationIds: [],
