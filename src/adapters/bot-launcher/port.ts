@@ -1,0 +1,18 @@
+import type { BotJob } from '../../../bot-runtime/contract';
+
+export interface BotExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  /** the end of the process's error output, to tell an out-of-memory death from another crash */
+  readonly stderrTail: string;
+}
+
+export interface LaunchedBot {
+  readonly exited: Promise<BotExit>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Starts a bot runtime for a job; where it runs (a child process here) is the launcher's business. */
+export interface BotLauncher {
+  launch(job: BotJob, connection: { readonly serviceUrl: string; readonly botToken: string }): LaunchedBot;
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as E from 'fp-ts/Either';
+import { openEventStore } from './adapters/event-store';
+import { openReadStore } from './adapters/read-store';
+import type { CommandDeps } from './commands/command-deps';
+import { describeTeam } from './commands/describe-team';
+import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/team-commands';
+import { configFromEnv } from './config';
+import { ApiError } from './http/api-error';
+import { decodeAddTokens, decodeCreateTeam, decodeIssueKey } from './http/admin/admin-requests';
+import { allProjections } from './projections/all-projections';
+import { rebuildProjections } from './projections/rebuild-projections';
+
+const usage = `usage: npm run admin -- <command> [options]
+  create-team --name <name> [--tokens <n>] [--daily-bot-cap <n>] [--rate-limit <per second>]
+  issue-key --team <team_id> [--permission full|sending]
+  revoke-key --team <team_id> --key <key_id>
+  add-tokens --team <team_id> --amount <tokens>
+  show-team --team <team_id>
+  rebuild-projections
+Reads DATA_DIR, EVENTSTORE_URL, MONGO_URL like the service; prints JSON.`;
+
+const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(2);
+};
+
+const numberOption = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
+
+const main = async () => {
+  const [command, ...rest] = process.argv.slice(2);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      tokens: { type: 'string' },
+      'daily-bot-cap': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      team: { type: 'string' },
+      key: { type: 'string' },
+      permission: { type: 'string' },
+      amount: { type: 'string' },
+    },
+  });
+  if (!command || command === 'help' || command === '--help') return void console.log(usage);
+
+  const config = configFromEnv();
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
+  const team = () => values.team ?? fail('--team is required');
+  const orFail = <A>(result: E.Either<{ message: string }, A>): A => (E.isLeft(result) ? fail(result.left.message) : result.right);
+
+  try {
+    switch (command) {
+      case 'create-team': {
+        const body = decodeCreateTeam({
+          name: values.name,
+          tokens: numberOption(values.tokens),
+          daily_bot_cap: numberOption(values['daily-bot-cap']),
+          rate_limit_per_second: numberOption(values['rate-limit']),
+        });
+        const created = orFail(await createTeamWithKey(deps, body));
+        return print({ team_id: created.team_id, key_id: created.key_id, api_key: created.api_key });
+      }
+      case 'issue-key': {
+        const { permission } = decodeIssueKey({ permission: values.permission ?? 'full' });
+        const issued = orFail(await issueApiKey(deps, team(), permission));
+        return print({ key_id: issued.key_id, api_key: issued.api_key, permission });
+      }
+      case 'revoke-key':
+        orFail(await handleTeamCommand(deps, team(), { type: 'RevokeApiKey', key_id: values.key ?? fail('--key is required'), now: new Date().toISOString() }));
+        return print({ key_id: values.key, revoked: true });
+      case 'add-tokens': {
+        const { amount } = decodeAddTokens({ amount: numberOption(values.amount) });
+        orFail(await handleTeamCommand(deps, team(), { type: 'AddTokens', operation_id: randomUUID(), amount, now: new Date().toISOString() }));
+        return print(await describeTeam(deps, team()));
+      }
+      case 'show-team':
+        return print((await describeTeam(deps, team())) ?? fail('team not found'));
+      case 'rebuild-projections': {
+        const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+        const report = await rebuildProjections(eventStore, readStore, allProjections);
+        await readStore.close();
+        return print({
+          ...report,
+          read_store: config.mongoUrl ? 'mongodb' : 'memory (the embedded read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
+        });
+      }
+      default:
+        fail(`unknown command ${command}\n${usage}`);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) fail(`${error.details ?? error.message}`);
+    throw error;
+  } finally {
+    await eventStore.close();
+  }
+};
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

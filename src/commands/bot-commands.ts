@@ -1,0 +1,14 @@
+import type * as E from 'fp-ts/Either';
+import { botDecider, type BotCommand, type BotRejection, type BotState } from '../domain/bot/bot-decider';
+import { BotEvent, botStreamName } from '../domain/bot/bot-events';
+import type { CommandDeps } from './command-deps';
+import { handleCommand, loadState, type Handled } from './handle-command';
+
+export type BotCommandResult = E.Either<BotRejection, Handled<BotEvent, BotState>>;
+
+/** Every command on one bot goes through its own stream; the decider holds the rules. */
+export const handleBotCommand = (deps: Pick<CommandDeps, 'eventStore'>, botId: string, command: BotCommand): Promise<BotCommandResult> =>
+  handleCommand(deps.eventStore, botStreamName(botId), botDecider, BotEvent, command);
+
+export const loadBot = (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotState> =>
+  loadState(deps.eventStore, botStreamName(botId), botDecider, BotEvent);

@@ -1,0 +1,30 @@
+import * as E from 'fp-ts/Either';
+import type { BotControl } from '../adapters/bot-control/port';
+import type { BotRejection } from '../domain/bot/bot-decider';
+import { nowIso, type CommandDeps } from './command-deps';
+import { handleBotCommand } from './bot-commands';
+
+export const LEAVE_ANSWER_TIMEOUT_MS = 10_000;
+
+export interface LeaveAccepted {
+  readonly message: string;
+  readonly position: bigint | null;
+}
+
+/**
+ * Asks a bot to leave. A bot nobody runs yet ends at once; a running bot is told through the control
+ * channel and ends itself (its end report decides completed or EXITING_MEETING_BEFORE_RECORD).
+ */
+export const leaveBot = async (deps: CommandDeps, control: BotControl, botId: string): Promise<E.Either<BotRejection, LeaveAccepted>> => {
+  const result = await handleBotCommand(deps, botId, { type: 'RequestLeave', now: nowIso(deps) });
+  if (E.isLeft(result)) return result;
+  const { events, position } = result.right;
+  if (events.some((e) => e.type === 'BotFailed')) {
+    return E.right({ message: 'The bot left before joining the meeting', position });
+  }
+  const answer = await control.send(botId, { kind: 'leave' }, LEAVE_ANSWER_TIMEOUT_MS);
+  return E.right({
+    message: answer.ok ? 'The bot is leaving the meeting' : 'Leave requested; the bot will leave as soon as it can be reached',
+    position,
+  });
+};

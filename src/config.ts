@@ -1,0 +1,45 @@
+import path from 'node:path';
+
+export interface ServiceConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly adminToken: string | undefined;
+  readonly eventstoreUrl: string | undefined;
+  readonly mongoUrl: string | undefined;
+  readonly mongoDatabase: string;
+  /** Accept meeting URLs of the local sandbox platform (vc.localhost, tm.localhost, mt.localhost). */
+  readonly sandboxHosts: boolean;
+  /** The address bots use to reach the service's internal API. */
+  readonly publicUrl: string | undefined;
+  readonly botSlots: number | undefined;
+  readonly logLevel: string;
+  /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
+  readonly serviceSecret?: string | undefined;
+}
+
+const flag = (value: string | undefined, fallback: boolean): boolean =>
+  value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+
+const portFrom = (value: string | undefined, fallback: number): number => {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  return port;
+};
+
+/** Every setting comes from the environment; see the README's table. */
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
+  port: portFrom(env.PORT, 8080),
+  host: env.HOST || '0.0.0.0',
+  dataDir: path.resolve(env.DATA_DIR || './data'),
+  adminToken: env.ADMIN_TOKEN || undefined,
+  eventstoreUrl: env.EVENTSTORE_URL || undefined,
+  mongoUrl: env.MONGO_URL || undefined,
+  mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
+  sandboxHosts: flag(env.SANDBOX_HOSTS, env.NODE_ENV !== 'production'),
+  publicUrl: env.PUBLIC_URL || undefined,
+  botSlots: env.BOT_SLOTS === undefined || env.BOT_SLOTS === '' ? undefined : Number(env.BOT_SLOTS),
+  logLevel: env.LOG_LEVEL || 'info',
+  serviceSecret: env.SERVICE_SECRET || undefined,
+});

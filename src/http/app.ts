@@ -1,0 +1,72 @@
+import type Logger from 'bunyan';
+import Koa from 'koa';
+import compose from 'koa-compose';
+import type { BotControl } from '../adapters/bot-control/port';
+import type { SecretBox } from '../adapters/crypto/secret-box';
+import type { ReadStore } from '../adapters/read-store/port';
+import type { CommandDeps } from '../commands/command-deps';
+import type { ProjectionRunner } from '../projections/projection-runner';
+import { adminRouter } from './admin/admin-router';
+import type { AppState } from './app-context';
+import { authenticate } from './middleware/authenticate';
+import { errorEnvelope } from './middleware/error-envelope';
+import { limitRate } from './middleware/limit-rate';
+import { logRequests } from './middleware/log-requests';
+import { RateLimiter } from './middleware/rate-limiter';
+import type { ArtifactLinks } from './v2/bot-details';
+import { botsRouter } from './v2/bots-router';
+
+export interface AppDeps {
+  readonly log: Logger;
+  readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
+  readonly projections: ProjectionRunner;
+  readonly control: BotControl;
+  readonly links: ArtifactLinks;
+  readonly sandboxHosts: boolean;
+  readonly secretBox: SecretBox;
+  readonly adminToken: string | undefined;
+  readonly rebuildProjections: () => Promise<unknown>;
+  /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
+  readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
+}
+
+export const buildApp = (deps: AppDeps): Koa<AppState> => {
+  const app = new Koa<AppState>();
+  app.proxy = false;
+  app.use(logRequests(deps.log));
+  app.use(errorEnvelope());
+  app.use(async (ctx, next) => {
+    if (ctx.path === '/health') {
+      ctx.body = { status: 'ok', projections_position: deps.projections.position?.toString() ?? null };
+      return;
+    }
+    await next();
+  });
+
+  if (deps.adminToken) {
+    const admin = adminRouter({
+      adminToken: deps.adminToken,
+      commands: deps.commands,
+      eventStore: deps.commands.eventStore,
+      readStore: deps.readStore,
+      projections: deps.projections,
+      rebuild: deps.rebuildProjections,
+    });
+    app.use(admin.routes()).use(admin.allowedMethods());
+  }
+  for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
+
+  const v2 = botsRouter(deps);
+  const publicApi = compose<Koa.ParameterizedContext<AppState>>([
+    authenticate(deps.readStore),
+    limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
+    v2.routes() as Koa.Middleware<AppState>,
+    v2.allowedMethods() as Koa.Middleware<AppState>,
+  ]);
+  app.use(async (ctx, next) => {
+    if (ctx.path.startsWith('/admin') || ctx.path.startsWith('/internal')) return next();
+    return publicApi(ctx, next);
+  });
+  return app;
+};

@@ -1,0 +1,84 @@
+import Router from '@koa/router';
+import * as E from 'fp-ts/Either';
+import type Koa from 'koa';
+import type { ControlResult } from '../../../bot-runtime/contract';
+import type { BotControlHub } from '../../adapters/bot-control/control-hub';
+import { isSafeObjectKey, type ObjectStore } from '../../adapters/object-store/port';
+import type { Signer } from '../../adapters/signing/signer';
+import type { CommandDeps } from '../../commands/command-deps';
+import { recordBotReport } from '../../commands/record-bot-report';
+import type { ProjectionRunner } from '../../projections/projection-runner';
+import { ApiError, orThrow, unauthorized, validationError } from '../api-error';
+import type { AppState } from '../app-context';
+import { BotReportCodec } from '../codecs/bot-report';
+import { parseBotIdParam } from '../codecs/path-uuid';
+import { readJsonBody } from '../read-json-body';
+import { refusalToApiError } from '../v2/refusal-to-api-error';
+
+export interface InternalRouterDeps {
+  readonly commands: CommandDeps;
+  readonly control: BotControlHub;
+  readonly objectStore: ObjectStore;
+  readonly signer: Signer;
+  readonly projections: ProjectionRunner;
+}
+
+const MAX_POLL_SECONDS = 30;
+
+/** Every internal call carries the bot's own token: a bot can only speak for itself. */
+const requireBotToken = (signer: Signer): Koa.Middleware<AppState> => async (ctx, next) => {
+  const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
+  const header = ctx.get('authorization');
+  const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+  if (!token || !signer.isBotToken(botId, token)) throw unauthorized();
+  await next();
+};
+
+const decodeOrThrow = <A>(decoder: { decode: (u: unknown) => E.Either<unknown, A> }, body: unknown, what: string): A => {
+  const decoded = decoder.decode(body);
+  if (E.isLeft(decoded)) throw validationError('body', `is not a valid ${what}`);
+  return decoded.right;
+};
+
+const isControlResult = (u: unknown): u is ControlResult =>
+  typeof u === 'object' && u !== null && typeof (u as { id?: unknown }).id === 'string' && typeof (u as { ok?: unknown }).ok === 'boolean';
+
+/** The bot's side of the service: reports, the control long poll, and artifact uploads. */
+export const internalRouter = (deps: InternalRouterDeps): Router<AppState> => {
+  const router = new Router<AppState>({ prefix: '/internal/bots/:bot_id' });
+  router.use(requireBotToken(deps.signer));
+
+  router.post('/reports', async (ctx) => {
+    const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');
+    if (report.kind === 'artifact' && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
+    const result = await recordBotReport(deps.commands, ctx.params.bot_id!, report);
+    if (E.isLeft(result)) throw refusalToApiError(result.left);
+    await deps.projections.waitForPosition(result.right.position);
+    if (report.kind === 'end') deps.control.forget(ctx.params.bot_id!);
+    ctx.status = 204;
+  });
+
+  router.get('/control', async (ctx) => {
+    const wait = Math.min(MAX_POLL_SECONDS, Math.max(0, Number(ctx.query.wait_seconds ?? 20) || 0));
+    ctx.body = { requests: await deps.control.poll(ctx.params.bot_id!, wait * 1000) };
+  });
+
+  router.post('/control/:request_id/result', async (ctx) => {
+    const body = await readJsonBody(ctx);
+    if (!isControlResult(body) || body.id !== ctx.params.request_id) throw validationError('body', 'is not the result of this request');
+    deps.control.resolve(ctx.params.bot_id!, body);
+    ctx.status = 204;
+  });
+
+  router.put('/artifacts/:key(.*)', async (ctx) => {
+    const key = ctx.params.key ?? '';
+    if (!isSafeObjectKey(key)) throw validationError('params/key', 'is not a safe object key');
+    const contentType = ctx.get('content-type') || 'application/octet-stream';
+    await deps.objectStore.put(`${ctx.params.bot_id}/${key}`, ctx.req, contentType);
+    ctx.status = 204;
+  });
+
+  return router;
+};
+
+export type { ApiError };

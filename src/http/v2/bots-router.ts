@@ -1,0 +1,126 @@
+import Router from '@koa/router';
+import * as E from 'fp-ts/Either';
+import type { BotControl } from '../../adapters/bot-control/port';
+import { redactSealed, sealBotSecrets, type SecretBox } from '../../adapters/crypto/secret-box';
+import type { ReadStore } from '../../adapters/read-store/port';
+import type { CommandDeps } from '../../commands/command-deps';
+import { createBot } from '../../commands/create-bot';
+import { leaveBot } from '../../commands/leave-bot';
+import { sendChatMessage } from '../../commands/send-chat-message';
+import { botStreamName } from '../../domain/bot/bot-events';
+import type { ProjectionRunner } from '../../projections/projection-runner';
+import { BOTS, type BotView } from '../../projections/bot-view';
+import { ApiError, orThrow } from '../api-error';
+import { callerOf, type AppState } from '../app-context';
+import { decodeChatMessageRequest } from '../codecs/chat-message-request';
+import { decodeCreateBotRequest } from '../codecs/create-bot-request';
+import { decodeListQuery } from '../codecs/list-query';
+import { parseBotIdParam } from '../codecs/path-uuid';
+import { readJsonBody } from '../read-json-body';
+import { findBotOfCaller } from './bot-access';
+import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
+import { refusalToApiError } from './refusal-to-api-error';
+import { decodeCursor, encodeCursor } from './list-cursor';
+
+export interface BotsRouterDeps {
+  readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
+  readonly projections: ProjectionRunner;
+  readonly control: BotControl;
+  readonly links: ArtifactLinks;
+  readonly sandboxHosts: boolean;
+  readonly secretBox: SecretBox;
+}
+
+const ok = (data: unknown) => ({ success: true, data });
+
+/** Read-your-writes: a write answers once the read models show it (bounded wait). */
+const visible = async (deps: BotsRouterDeps, position: bigint | null) => {
+  await deps.projections.waitForPosition(position);
+};
+
+export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
+  const router = new Router<AppState>({ prefix: '/v2/bots' });
+
+  router.post('/', async (ctx) => {
+    const caller = callerOf(ctx);
+    const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
+    const { meeting_url, platform, bot_name, allow_multiple_bots, extra } = request;
+    const created = await createBot(deps.commands, {
+      team_id: caller.team_id,
+      meeting_url,
+      platform,
+      bot_name,
+      allow_multiple_bots,
+      extra,
+      config: sealBotSecrets(deps.secretBox, request as unknown as Record<string, unknown>),
+    });
+    if (E.isLeft(created)) throw refusalToApiError(created.left);
+    await visible(deps, created.right.position);
+    ctx.status = 201;
+    ctx.body = ok({ bot_id: created.right.bot_id });
+  });
+
+  router.get('/', async (ctx) => {
+    const caller = callerOf(ctx);
+    const query = orThrow(decodeListQuery(ctx.query));
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const page = await deps.readStore.find<BotView>(BOTS, {
+      where: { team_id: caller.team_id },
+      orderBy: [
+        { field: 'created_at', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ],
+      ...(after ? { startAfter: after } : {}),
+      limit: query.limit + 1,
+    });
+    const bots = page.slice(0, query.limit);
+    const last = bots[bots.length - 1];
+    ctx.body = ok({
+      bots: bots.map(toBotSummary),
+      next_cursor: page.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null,
+    });
+  });
+
+  router.get('/:bot_id', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    ctx.body = ok(toBotDetails(bot, deps.links));
+  });
+
+  router.get('/:bot_id/events', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    const events = await deps.commands.eventStore.readStream(botStreamName(bot.bot_id));
+    ctx.body = ok({
+      bot_id: bot.bot_id,
+      events: events.map((e) => ({
+        type: e.type,
+        revision: Number(e.revision),
+        position: e.position.toString(),
+        recorded_at: e.recordedAt.toISOString(),
+        data: redactSealed(e.data),
+      })),
+    });
+  });
+
+  router.post('/:bot_id/leave', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    const left = await leaveBot(deps.commands, deps.control, bot.bot_id);
+    if (E.isLeft(left)) throw refusalToApiError(left.left);
+    await visible(deps, left.right.position);
+    ctx.body = ok({ message: left.right.message });
+  });
+
+  router.post('/:bot_id/send-chat-message', async (ctx) => {
+    const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
+    const { message } = orThrow(decodeChatMessageRequest(await readJsonBody(ctx)));
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
+    const sent = await sendChatMessage(deps.commands, deps.control, bot.bot_id, message);
+    if (E.isLeft(sent)) throw refusalToApiError(sent.left);
+    await visible(deps, sent.right.position);
+    ctx.body = ok({ message: 'Chat message sent' });
+  });
+
+  return router;
+};
+
+export type { ApiError };

@@ -1,0 +1,6 @@
+import { apiKeyViewProjection } from './api-key-view';
+import { botViewProjection } from './bot-view';
+import type { Projection } from './projection';
+import { teamViewProjection } from './team-view';
+
+export const allProjections: readonly Projection<any>[] = [botViewProjection, apiKeyViewProjection, teamViewProjection];

@@ -1,0 +1,92 @@
+import type { DomainEvent } from '../domain/all-events';
+import { isBotEvent } from '../domain/bot/bot-events';
+import type { BotStatus } from '../domain/bot/bot-status';
+import type { Projection } from './projection';
+
+export interface ArtifactView {
+  readonly artifact_type: string;
+  readonly key: string;
+  readonly content_type: string;
+  readonly size_bytes: number;
+  readonly created_at: string;
+}
+
+/** The v2 bot as the API shows it, plus what the API filters on (team_id) and never shows. */
+export type BotView = {
+  readonly id: string;
+  readonly team_id: string;
+  readonly bot_id: string;
+  readonly status: BotStatus;
+  readonly meeting_url: string;
+  readonly bot_name: string;
+  readonly platform: 'vc' | 'tm' | 'mt';
+  readonly extra: Record<string, unknown> | null;
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+  readonly created_at: string;
+  readonly ended_at: string | null;
+  readonly status_history: readonly { readonly status: BotStatus; readonly created_at: string }[];
+  readonly artifacts: readonly ArtifactView[];
+  readonly dispatched: boolean;
+  readonly leave_requested: boolean;
+};
+
+export const BOTS = 'bots';
+
+const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
+  ...doc,
+  status,
+  status_history: [...doc.status_history, { status, created_at: at }],
+});
+
+export const botViewProjection: Projection<BotView> = {
+  collection: BOTS,
+  documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
+  evolve: (doc, event: DomainEvent) => {
+    if (event.type === 'BotCreated') {
+      const d = event.data;
+      return {
+        id: d.bot_id,
+        team_id: d.team_id,
+        bot_id: d.bot_id,
+        status: 'queued',
+        meeting_url: d.meeting_url,
+        bot_name: d.bot_name,
+        platform: d.platform,
+        extra: d.extra,
+        error_code: null,
+        error_message: null,
+        created_at: d.created_at,
+        ended_at: null,
+        status_history: [{ status: 'queued', created_at: d.created_at }],
+        artifacts: [],
+        dispatched: false,
+        leave_requested: false,
+      };
+    }
+    if (doc === null) return null;
+    switch (event.type) {
+      case 'BotDispatched':
+        return { ...doc, dispatched: true };
+      case 'StatusChanged':
+        return withStatus(doc, event.data.status, event.data.at);
+      case 'BotLeaveRequested':
+        return { ...doc, leave_requested: true };
+      case 'ArtifactStored': {
+        const { bot_id: _bot, at, ...artifact } = event.data;
+        return { ...doc, artifacts: [...doc.artifacts, { ...artifact, created_at: at }] };
+      }
+      case 'BotCompleted':
+        return { ...withStatus(doc, 'completed', event.data.at), error_code: event.data.end_reason, ended_at: event.data.at };
+      case 'BotFailed':
+        return {
+          ...withStatus(doc, 'failed', event.data.at),
+          error_code: event.data.error_code,
+          error_message: event.data.error_message,
+          ended_at: event.data.at,
+        };
+      default:
+        return null;
+    }
+  },
+};

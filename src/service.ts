@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import bunyan from 'bunyan';
+import type Logger from 'bunyan';
+import os from 'node:os';
+import { BotControlHub } from './adapters/bot-control/control-hub';
+import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
+import type { BotLauncher } from './adapters/bot-launcher/port';
+import { LocalFolderObjectStore } from './adapters/object-store/local-folder-object-store';
+import { loadServiceSecret } from './adapters/signing/service-secret';
+import { Signer } from './adapters/signing/signer';
+import { SecretBox } from './adapters/crypto/secret-box';
+import { openEventStore } from './adapters/event-store';
+import type { EventStore } from './adapters/event-store/port';
+import { openReadStore } from './adapters/read-store';
+import type { ReadStore } from './adapters/read-store/port';
+import type { CommandDeps } from './commands/command-deps';
+import type { ServiceConfig } from './config';
+import { buildApp } from './http/app';
+import { artifactsRouter } from './http/artifacts/artifacts-router';
+import { signedArtifactLinks } from './http/artifacts/artifact-links';
+import { internalRouter } from './http/internal/internal-router';
+import { allProjections } from './projections/all-projections';
+import { ProjectionRunner } from './projections/projection-runner';
+import { rebuildProjections } from './projections/rebuild-projections';
+import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
+import { SubscriberRunner } from './subscribers/subscriber-runner';
+
+export interface RunningService {
+  readonly url: string;
+  readonly port: number;
+  readonly log: Logger;
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly projections: ProjectionRunner;
+  readonly commands: CommandDeps;
+  readonly control: BotControlHub;
+  readonly signer: Signer;
+  readonly dispatcher: BotDispatcher;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  readonly clock?: () => Date;
+  readonly log?: Logger;
+  readonly launcher?: BotLauncher;
+}
+
+/** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
+export const defaultBotSlots = (): number => Math.max(1, Math.min(Math.floor(os.totalmem() / (600 * 2 ** 20)), os.cpus().length * 4));
+
+export const createLogger = (level: string): Logger =>
+  bunyan.createLogger({ name: 'meeting-bot-service', level: level as bunyan.LogLevel, serializers: { err: bunyan.stdSerializers.err } });
+
+/** The composition root: opens the stores, catches the read models up, and serves HTTP. */
+export const startService = async (config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<RunningService> => {
+  const log = overrides.log ?? createLogger(config.logLevel);
+  mkdirSync(config.dataDir, { recursive: true });
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
+  await projections.start();
+
+  const clock = overrides.clock ?? (() => new Date());
+  const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
+  const control = new BotControlHub();
+  const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
+  const signer = new Signer(serviceSecret);
+  const secretBox = new SecretBox(serviceSecret);
+  const objectStore = new LocalFolderObjectStore(path.join(config.dataDir, 'artifacts'));
+  const settler = new SubscriberRunner(eventStore, readStore, settleTokensWhenBotEnds(eventStore), log);
+  await settler.start();
+
+  // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
+  let publicUrl = config.publicUrl ?? '';
+  const nowMs = () => clock().getTime();
+  const links = signedArtifactLinks(signer, () => publicUrl, nowMs);
+  const app = buildApp({
+    log,
+    commands,
+    readStore,
+    projections,
+    control,
+    links,
+    unauthenticatedRouters: [
+      internalRouter({ commands, control, objectStore, signer, projections }).routes(),
+      artifactsRouter(objectStore, signer, nowMs).routes(),
+    ],
+    sandboxHosts: config.sandboxHosts,
+    secretBox,
+    adminToken: config.adminToken,
+    rebuildProjections: async () => {
+      await projections.stop();
+      const report = await rebuildProjections(eventStore, readStore, allProjections);
+      await projections.start();
+      return report;
+    },
+  });
+
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+  publicUrl = config.publicUrl ?? url;
+  const dispatcher = new BotDispatcher({
+    commands,
+    eventStore,
+    readStore,
+    launcher: overrides.launcher ?? new ChildProcessLauncher(log),
+    signer,
+    serviceUrl: publicUrl,
+    slots: config.botSlots ?? defaultBotSlots(),
+    log,
+  });
+  await dispatcher.start(projections.position);
+  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
+
+  return {
+    url,
+    port,
+    log,
+    eventStore,
+    readStore,
+    projections,
+    commands,
+    control,
+    signer,
+    dispatcher,
+    stop: async () => {
+      await dispatcher.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await settler.stop();
+      await projections.stop();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+};

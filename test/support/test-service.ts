@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import bunyan from 'bunyan';
+import type { ServiceConfig } from '../../src/config';
+import { startService, type RunningService, type ServiceOverrides } from '../../src/service';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestService {
+  readonly service: RunningService;
+  readonly url: string;
+  readonly dataDir: string;
+  /** every log line the service wrote, as text */
+  readonly logText: () => string;
+  restart(): Promise<TestService>;
+  stop(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  readonly botSlots?: number;
+  readonly sandboxHosts?: boolean;
+  readonly clock?: () => Date;
+  readonly dataDir?: string;
+  readonly overrides?: ServiceOverrides;
+}
+
+/** The whole service on an ephemeral port with its own data folder; bots are not run unless slots are given. */
+export const startTestService = async (options: TestServiceOptions = {}): Promise<TestService> => {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mbs-test-'));
+  const lines: string[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
+  const log = bunyan.createLogger({ name: 'test', level: 'debug', streams: [{ stream, level: 'debug' }] });
+  const config: ServiceConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    adminToken: ADMIN_TOKEN,
+    eventstoreUrl: process.env.EVENTSTORE_URL_FOR_SERVICE_TESTS,
+    mongoUrl: undefined,
+    mongoDatabase: 'unused',
+    sandboxHosts: options.sandboxHosts ?? true,
+    publicUrl: undefined,
+    botSlots: options.botSlots ?? 0,
+    logLevel: 'debug',
+  };
+  const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
+  const self: TestService = {
+    service,
+    url: service.url,
+    dataDir,
+    logText: () => lines.join(''),
+    restart: async () => {
+      await service.stop();
+      return startTestService({ ...options, dataDir });
+    },
+    stop: async () => {
+      await service.stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return self;
+};
