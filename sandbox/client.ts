@@ -1,0 +1,134 @@
+/**
+ * A small client of the sandbox control API that trusts the sandbox certificate. For tests, scripts
+ * and the bot runtime's sandbox tests:
+ *
+ *   const client = new SandboxClient('https://localhost:8443', caPem);
+ *   const { meeting_id, url } = await client.createMeeting({ platform: 'vc', lobby: true });
+ */
+import { request } from 'node:https';
+import type { ControlMeetingView, MeetingOptions, MessageView, ParticipantView, Platform } from './meeting-state';
+
+export class SandboxApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+    this.name = 'SandboxApiError';
+  }
+}
+
+export interface CreatedMeeting {
+  meeting_id: string;
+  platform: Platform;
+  url: string;
+}
+
+export interface SpeakResult {
+  duration_seconds: number;
+  started_at: string;
+  /** browser participants whose page started playing it */
+  listeners: string[];
+  /** in-call browser participants whose page did not start playing it in time */
+  not_playing: string[];
+}
+
+export class SandboxClient {
+  constructor(readonly baseUrl: string, private readonly caPem: string) {}
+
+  request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const url = new URL(path, this.baseUrl);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise<T>((resolve, reject) => {
+      const req = request(
+        url,
+        {
+          method,
+          ca: this.caPem,
+          headers: payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {},
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            let json: unknown = text;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              /* not JSON (the certificate) */
+            }
+            if (status >= 400) {
+              const message = typeof json === 'object' && json && 'error' in json ? String((json as { error: unknown }).error) : text;
+              reject(new SandboxApiError(status, `${method} ${path}: ${status} ${message}`));
+            } else resolve(json as T);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  private post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.request<T>('POST', path, body);
+  }
+
+  private m(meetingId: string): string {
+    return `/control/meetings/${encodeURIComponent(meetingId)}`;
+  }
+
+  createMeeting(options: MeetingOptions & { meeting_id?: string }): Promise<CreatedMeeting> {
+    return this.post('/control/meetings', options);
+  }
+  getMeeting(meetingId: string): Promise<ControlMeetingView> {
+    return this.request('GET', this.m(meetingId));
+  }
+  hostStart(meetingId: string): Promise<ControlMeetingView> {
+    return this.post(`${this.m(meetingId)}/host-start`);
+  }
+  admit(meetingId: string, participantId: string): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/participants/${participantId}/admit`);
+  }
+  deny(meetingId: string, participantId: string): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/participants/${participantId}/deny`);
+  }
+  remove(meetingId: string, participantId: string): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/participants/${participantId}/remove`);
+  }
+  answerRecording(meetingId: string, participantId: string, grant: boolean): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/participants/${participantId}/recording-permission`, { grant });
+  }
+  addSimulated(meetingId: string, name: string, voice?: string): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/simulated-participants`, voice ? { name, voice } : { name });
+  }
+  speak(meetingId: string, participantId: string, text: string): Promise<SpeakResult> {
+    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/speak`, { text });
+  }
+  simulatedLeave(meetingId: string, participantId: string): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/leave`);
+  }
+  chat(meetingId: string, participantId: string, text: string): Promise<MessageView> {
+    return this.post(`${this.m(meetingId)}/participants/${participantId}/chat`, { text });
+  }
+  end(meetingId: string): Promise<ControlMeetingView> {
+    return this.post(`${this.m(meetingId)}/end`);
+  }
+
+  /** Polls the meeting until `predicate` holds; returns the meeting view that satisfied it. */
+  async waitFor(meetingId: string, predicate: (m: ControlMeetingView) => boolean, timeoutMs = 10_000, what = 'condition'): Promise<ControlMeetingView> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const meeting = await this.getMeeting(meetingId);
+      if (predicate(meeting)) return meeting;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} in meeting ${meetingId}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Waits for a browser participant in `state` (e.g. a bot reaching the lobby) and returns it. */
+  async waitForParticipant(meetingId: string, state: ParticipantView['state'], timeoutMs = 10_000, name?: string): Promise<ParticipantView> {
+    const match = (p: ParticipantView) => p.kind === 'browser' && p.state === state && (name === undefined || p.name === name);
+    const meeting = await this.waitFor(meetingId, (m) => m.participants.some(match), timeoutMs, `a participant in ${state}`);
+    return meeting.participants.find(match)!;
+  }
+}

@@ -1,0 +1,162 @@
+/** The control API (JSON over HTTPS under /control), see CONTRACT.md. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  addSimulated,
+  admit,
+  answerRecording,
+  controlView,
+  deny,
+  endMeeting,
+  hostStart,
+  leave,
+  parseMeetingOptions,
+  participant,
+  participantView,
+  pendingListeners,
+  postChat,
+  remove,
+  SandboxError,
+  simulated,
+  startUtterance,
+  type Meeting,
+} from './meeting-state';
+import { readJson, send, sendJson } from './http-util';
+import type { MeetingRegistry } from './registry';
+import { MAX_SPEECH_TEXT, SpeechSynthesizer } from './tts';
+
+export interface ControlDeps {
+  readonly registry: MeetingRegistry;
+  readonly tts: SpeechSynthesizer;
+  readonly certPem: string;
+  readonly spkiSha256: string;
+  /** how long `speak` waits for the in-call pages to start playing (default 3 s) */
+  readonly speakAckTimeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(400, 'malformed path');
+  }
+}
+
+/** Handles a /control request; returns false when the path is not a control route. */
+export async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+  const { registry } = deps;
+  const method = req.method ?? 'GET';
+  const view = (m: Meeting) => controlView(m, registry.urlFor(m.platform, m.meeting_id), registry.now());
+
+  if (method === 'GET' && path === '/control/certificate') {
+    send(res, 200, 'application/x-pem-file', deps.certPem);
+    return true;
+  }
+  if (method === 'GET' && path === '/control/certificate.json') {
+    sendJson(res, 200, { pem: deps.certPem, spki_sha256: deps.spkiSha256 });
+    return true;
+  }
+  if (path === '/control/meetings') {
+    if (method === 'GET') {
+      sendJson(res, 200, { meetings: [...registry.meetings.values()].map(view) });
+      return true;
+    }
+    if (method === 'POST') {
+      const body = await readJson(req);
+      const meeting = registry.create(parseMeetingOptions(body), body.meeting_id);
+      sendJson(res, 201, { meeting_id: meeting.meeting_id, platform: meeting.platform, url: registry.urlFor(meeting.platform, meeting.meeting_id) });
+      return true;
+    }
+  }
+
+  const m = /^\/control\/meetings\/([^/]+)(\/.*)?$/.exec(path);
+  if (!m) return false;
+  const meeting = registry.get(decode(m[1]!));
+  const rest = m[2] ?? '';
+  const now = registry.now();
+
+  if (method === 'GET' && rest === '') {
+    sendJson(res, 200, view(meeting));
+    return true;
+  }
+  if (method !== 'POST') return false;
+  const body = await readJson(req);
+
+  if (rest === '/host-start') {
+    hostStart(meeting, now);
+    sendJson(res, 200, view(meeting));
+    return true;
+  }
+  if (rest === '/end') {
+    endMeeting(meeting, now);
+    sendJson(res, 200, view(meeting));
+    return true;
+  }
+  if (rest === '/simulated-participants') {
+    const voice = body.voice === undefined ? 'en' : body.voice;
+    if (typeof voice !== 'string' || !SpeechSynthesizer.validVoice(voice)) throw new SandboxError(400, 'voice must be an espeak-ng voice name');
+    const p = addSimulated(meeting, registry.newParticipantId(), body.name, now);
+    registry.voices.set(p.participant_id, voice);
+    sendJson(res, 201, participantView(p));
+    return true;
+  }
+
+  const pm = /^\/(participants|simulated-participants)\/([^/]+)\/([a-z-]+)$/.exec(rest);
+  if (!pm) return false;
+  const [, collection, rawPid, action] = pm;
+  const pid = decode(rawPid!);
+  if (collection === 'simulated-participants') simulated(meeting, pid);
+  else participant(meeting, pid);
+
+  switch (`${collection}/${action}`) {
+    case 'participants/admit':
+      sendJson(res, 200, participantView(admit(meeting, pid, now)));
+      return true;
+    case 'participants/deny':
+      sendJson(res, 200, participantView(deny(meeting, pid, now)));
+      return true;
+    case 'participants/remove':
+      sendJson(res, 200, participantView(remove(meeting, pid, now)));
+      return true;
+    case 'participants/recording-permission':
+      if (typeof body.grant !== 'boolean') throw new SandboxError(400, 'grant must be a boolean');
+      sendJson(res, 200, participantView(answerRecording(meeting, pid, body.grant, now)));
+      return true;
+    case 'participants/chat': {
+      const message = postChat(meeting, pid, body.text, now);
+      sendJson(res, 201, { ...message, at: new Date(message.at).toISOString() });
+      return true;
+    }
+    case 'simulated-participants/leave':
+      sendJson(res, 200, participantView(leave(meeting, pid, now)));
+      return true;
+    case 'simulated-participants/speak':
+      sendJson(res, 200, await speak(deps, meeting, pid, body.text));
+      return true;
+  }
+  return false;
+}
+
+async function speak(deps: ControlDeps, meeting: Meeting, pid: string, text: unknown) {
+  if (typeof text !== 'string' || text.trim().length === 0) throw new SandboxError(400, 'text must be a non-empty string');
+  if (text.length > MAX_SPEECH_TEXT) throw new SandboxError(400, `text is longer than ${MAX_SPEECH_TEXT} characters`);
+  const p = simulated(meeting, pid);
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can speak (state: ${p.state})`);
+  const speech = await deps.tts.synthesize(text, deps.registry.voices.get(pid) ?? 'en');
+  const u = startUtterance(
+    meeting,
+    pid,
+    { text, audio_url: `/media/speech/${speech.id}`, duration_ms: speech.duration_ms },
+    deps.registry.now(),
+  );
+  // "once playback has started": wait until every in-call page started playing it (or gave up)
+  const deadline = Date.now() + (deps.speakAckTimeoutMs ?? 3000);
+  while (pendingListeners(meeting, u).length > 0 && Date.now() < deadline && !meeting.ended) await sleep(25);
+  return {
+    duration_seconds: speech.duration_ms / 1000,
+    started_at: new Date(u.started_at).toISOString(),
+    listeners: [...u.acks],
+    not_playing: pendingListeners(meeting, u),
+  };
+}

@@ -1,0 +1,514 @@
+/**
+ * The state of sandbox meetings and the rules that change it. No I/O: time comes in as `now`
+ * (epoch milliseconds) and ids are passed in, so the rules can be unit-tested. Operations mutate the
+ * meeting they are given and throw SandboxError (carrying an HTTP status) when a rule refuses.
+ */
+import { displayNameProblem, tmGuestNameProblem } from './tm-guest-name';
+
+export type Platform = 'vc' | 'tm' | 'mt';
+export const platforms: readonly Platform[] = ['vc', 'tm', 'mt'];
+export type ParticipantKind = 'browser' | 'simulated';
+export type ParticipantState = 'prejoin' | 'waiting_for_host' | 'lobby' | 'in_call' | 'denied' | 'removed' | 'left';
+export type RecordingPermission = 'none' | 'pending' | 'granted' | 'denied';
+export type RecordingPolicy = 'ask' | 'grant' | 'deny';
+
+export class SandboxError extends Error {
+  constructor(readonly status: 400 | 403 | 404 | 409, message: string) {
+    super(message);
+    this.name = 'SandboxError';
+  }
+}
+
+export interface Participant {
+  readonly participant_id: string;
+  name: string;
+  readonly kind: ParticipantKind;
+  state: ParticipantState;
+  /** page opened (browser) or added (simulated) */
+  readonly opened_at: number;
+  /** the join button was accepted */
+  requested_at: number | null;
+  /** entered the call */
+  joined_at: number | null;
+  left_at: number | null;
+  recording_permission: RecordingPermission;
+  /** last poll of its page (browser participants) */
+  last_seen: number;
+}
+
+export interface ChatMessage {
+  readonly participant_id: string;
+  readonly sender_name: string;
+  readonly text: string;
+  readonly at: number;
+}
+
+export interface Utterance {
+  readonly seq: number;
+  readonly participant_id: string;
+  readonly name: string;
+  readonly text: string;
+  readonly audio_url: string;
+  readonly started_at: number;
+  readonly duration_ms: number;
+  /** browser participants whose page started (or could not start) playing it */
+  readonly acks: Set<string>;
+}
+
+export interface MeetingEvent {
+  readonly at: number;
+  readonly type: string;
+  readonly participant_id?: string;
+  readonly detail?: string;
+}
+
+export interface MeetingOptions {
+  readonly platform: Platform;
+  readonly lobby?: boolean;
+  readonly chat_enabled?: boolean;
+  readonly host_present?: boolean;
+  readonly recording_permission?: RecordingPolicy;
+}
+
+export interface Meeting {
+  readonly meeting_id: string;
+  readonly platform: Platform;
+  readonly lobby: boolean;
+  readonly chat_enabled: boolean;
+  host_present: boolean;
+  readonly recording_policy: RecordingPolicy;
+  readonly created_at: number;
+  ended: boolean;
+  ended_at: number | null;
+  readonly participants: Map<string, Participant>;
+  readonly messages: ChatMessage[];
+  utterances: Utterance[];
+  next_seq: number;
+  readonly events: MeetingEvent[];
+}
+
+export const activeStates: readonly ParticipantState[] = ['prejoin', 'waiting_for_host', 'lobby', 'in_call'];
+const isActive = (p: Participant) => activeStates.includes(p.state);
+
+export const MAX_CHAT_LENGTH = 4096;
+
+export function meetingIdPattern(platform: Platform): RegExp {
+  switch (platform) {
+    case 'vc':
+      return /^\d{9,11}$/;
+    case 'tm':
+      return /^[A-Za-z0-9_-]{1,128}$/;
+    case 'mt':
+      return /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
+  }
+}
+
+/** A fresh meeting id in the platform's shape; `random(n)` returns an integer in [0, n). */
+export function newMeetingId(platform: Platform, random: (n: number) => number): string {
+  const digits = (n: number) => Array.from({ length: n }, () => String(random(10))).join('');
+  const letters = (n: number, alphabet: string) => Array.from({ length: n }, () => alphabet[random(alphabet.length)]).join('');
+  switch (platform) {
+    case 'vc':
+      return String(1 + random(9)) + digits(8 + random(3)); // 9 to 11 digits, no leading zero
+    case 'tm':
+      return `${digits(4)}_${letters(20, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}`;
+    case 'mt': {
+      const az = 'abcdefghijklmnopqrstuvwxyz';
+      return `${letters(3, az)}-${letters(4, az)}-${letters(3, az)}`;
+    }
+  }
+}
+
+export function parseMeetingOptions(body: unknown): MeetingOptions {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SandboxError(400, 'the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (!platforms.includes(b.platform as Platform)) throw new SandboxError(400, 'platform must be one of vc, tm, mt');
+  for (const key of ['lobby', 'chat_enabled', 'host_present'] as const) {
+    if (b[key] !== undefined && typeof b[key] !== 'boolean') throw new SandboxError(400, `${key} must be a boolean`);
+  }
+  const policy = b.recording_permission;
+  if (policy !== undefined && policy !== 'ask' && policy !== 'grant' && policy !== 'deny') {
+    throw new SandboxError(400, 'recording_permission must be one of ask, grant, deny');
+  }
+  return {
+    platform: b.platform as Platform,
+    lobby: b.lobby as boolean | undefined,
+    chat_enabled: b.chat_enabled as boolean | undefined,
+    host_present: b.host_present as boolean | undefined,
+    recording_permission: policy as RecordingPolicy | undefined,
+  };
+}
+
+export function createMeeting(meetingId: string, options: MeetingOptions, now: number): Meeting {
+  const meeting: Meeting = {
+    meeting_id: meetingId,
+    platform: options.platform,
+    lobby: options.lobby ?? true,
+    chat_enabled: options.chat_enabled ?? true,
+    host_present: options.host_present ?? true,
+    recording_policy: options.recording_permission ?? 'ask',
+    created_at: now,
+    ended: false,
+    ended_at: null,
+    participants: new Map(),
+    messages: [],
+    utterances: [],
+    next_seq: 1,
+    events: [],
+  };
+  log(meeting, now, 'created', undefined, `lobby=${meeting.lobby} chat_enabled=${meeting.chat_enabled} host_present=${meeting.host_present} recording_permission=${meeting.recording_policy}`);
+  return meeting;
+}
+
+function log(meeting: Meeting, at: number, type: string, participantId?: string, detail?: string): void {
+  meeting.events.push({ at, type, ...(participantId ? { participant_id: participantId } : {}), ...(detail !== undefined ? { detail } : {}) });
+}
+
+function notEnded(meeting: Meeting): void {
+  if (meeting.ended) throw new SandboxError(409, 'the meeting has ended');
+}
+
+export function participant(meeting: Meeting, participantId: string): Participant {
+  const p = meeting.participants.get(participantId);
+  if (!p) throw new SandboxError(404, `no participant ${participantId} in this meeting`);
+  return p;
+}
+
+function setState(meeting: Meeting, p: Participant, state: ParticipantState, now: number, detail?: string): void {
+  p.state = state;
+  if (state === 'in_call' && p.joined_at === null) p.joined_at = now;
+  if (!activeStates.includes(state) && p.left_at === null) p.left_at = now;
+  log(meeting, now, state, p.participant_id, detail);
+}
+
+/** A browser opened the meeting page: it is a participant in `prejoin` until it joins. */
+export function openPage(meeting: Meeting, participantId: string, now: number): Participant {
+  const p: Participant = {
+    participant_id: participantId,
+    name: '',
+    kind: 'browser',
+    state: 'prejoin',
+    opened_at: now,
+    requested_at: null,
+    joined_at: null,
+    left_at: null,
+    recording_permission: 'none',
+    last_seen: now,
+  };
+  meeting.participants.set(participantId, p);
+  log(meeting, now, 'page_opened', participantId);
+  return p;
+}
+
+/** The join button: checks the name, then waiting for the host (vc), lobby or straight into the call. */
+export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
+  const raw = typeof name === 'string' ? name : '';
+  const problem = displayNameProblem(raw) ?? (meeting.platform === 'tm' ? tmGuestNameProblem(raw) : null);
+  if (problem) {
+    log(meeting, now, 'join_refused', participantId, `${JSON.stringify(raw)}: ${problem}`);
+    throw new SandboxError(400, `This name cannot be used: ${problem}`);
+  }
+  p.name = raw;
+  p.requested_at = now;
+  p.last_seen = now;
+  log(meeting, now, 'join_requested', participantId, raw);
+  if (meeting.platform === 'vc' && !meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
+  else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
+  return p;
+}
+
+/** vc: the host arrives; everyone waiting for the host moves on to the lobby (or the call). */
+export function hostStart(meeting: Meeting, now: number): void {
+  notEnded(meeting);
+  if (meeting.host_present) return;
+  meeting.host_present = true;
+  log(meeting, now, 'host_started');
+  for (const p of meeting.participants.values()) {
+    if (p.state === 'waiting_for_host') setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
+  }
+}
+
+export function admit(meeting: Meeting, participantId: string, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'lobby') throw new SandboxError(409, `only a participant in the lobby can be admitted (state: ${p.state})`);
+  setState(meeting, p, 'in_call', now, 'admitted');
+  return p;
+}
+
+export function deny(meeting: Meeting, participantId: string, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'lobby') throw new SandboxError(409, `only a participant in the lobby can be denied (state: ${p.state})`);
+  setState(meeting, p, 'denied', now);
+  return p;
+}
+
+export function remove(meeting: Meeting, participantId: string, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (!['waiting_for_host', 'lobby', 'in_call'].includes(p.state)) {
+    throw new SandboxError(409, `only a waiting or present participant can be removed (state: ${p.state})`);
+  }
+  setState(meeting, p, 'removed', now);
+  return p;
+}
+
+/** The participant leaves (leave button, page closed, simulated participant leaves). No-op once gone. */
+export function leave(meeting: Meeting, participantId: string, now: number, reason = 'left'): Participant {
+  const p = participant(meeting, participantId);
+  if (isActive(p)) setState(meeting, p, 'left', now, reason);
+  return p;
+}
+
+export function touch(meeting: Meeting, participantId: string, now: number): Participant {
+  const p = participant(meeting, participantId);
+  p.last_seen = now;
+  return p;
+}
+
+/** Browser participants whose page has not polled for more than `staleMs` become `left`. */
+export function sweepStale(meeting: Meeting, now: number, staleMs: number): Participant[] {
+  const gone: Participant[] = [];
+  for (const p of meeting.participants.values()) {
+    if (p.kind === 'browser' && isActive(p) && now - p.last_seen > staleMs) {
+      setState(meeting, p, 'left', now, 'page stopped polling');
+      gone.push(p);
+    }
+  }
+  return gone;
+}
+
+/** vc: the participant asks the host for recording permission; the meeting's policy may answer at once. */
+export function requestRecording(meeting: Meeting, participantId: string, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (meeting.platform !== 'vc') throw new SandboxError(400, 'recording permission requests exist on vc only');
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can ask to record (state: ${p.state})`);
+  if (p.recording_permission === 'granted' || p.recording_permission === 'pending') return p;
+  log(meeting, now, 'recording_requested', participantId);
+  if (meeting.recording_policy === 'ask') {
+    p.recording_permission = 'pending';
+  } else {
+    p.recording_permission = meeting.recording_policy === 'grant' ? 'granted' : 'denied';
+    log(meeting, now, `recording_${p.recording_permission}`, participantId, 'by policy');
+  }
+  return p;
+}
+
+/** vc: the host grants or refuses (or later revokes) recording permission. */
+export function answerRecording(meeting: Meeting, participantId: string, grant: boolean, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (meeting.platform !== 'vc') throw new SandboxError(400, 'recording permission exists on vc only');
+  if (p.state !== 'in_call') throw new SandboxError(409, `the participant is not in the call (state: ${p.state})`);
+  p.recording_permission = grant ? 'granted' : 'denied';
+  log(meeting, now, `recording_${p.recording_permission}`, participantId, 'by host');
+  return p;
+}
+
+export function addSimulated(meeting: Meeting, participantId: string, name: unknown, now: number): Participant {
+  notEnded(meeting);
+  const raw = typeof name === 'string' ? name : '';
+  const problem = displayNameProblem(raw);
+  if (problem) throw new SandboxError(400, `name: ${problem}`);
+  const p: Participant = {
+    participant_id: participantId,
+    name: raw,
+    kind: 'simulated',
+    state: 'prejoin',
+    opened_at: now,
+    requested_at: now,
+    joined_at: null,
+    left_at: null,
+    recording_permission: 'none',
+    last_seen: now,
+  };
+  meeting.participants.set(participantId, p);
+  setState(meeting, p, 'in_call', now, `simulated ${raw}`);
+  return p;
+}
+
+export function simulated(meeting: Meeting, participantId: string): Participant {
+  const p = participant(meeting, participantId);
+  if (p.kind !== 'simulated') throw new SandboxError(400, 'not a simulated participant');
+  return p;
+}
+
+export function postChat(meeting: Meeting, participantId: string, text: unknown, now: number): ChatMessage {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can post (state: ${p.state})`);
+  if (!meeting.chat_enabled) throw new SandboxError(403, 'chat is disabled in this meeting');
+  if (typeof text !== 'string' || text.trim().length === 0) throw new SandboxError(400, 'text must be a non-empty string');
+  if (text.length > MAX_CHAT_LENGTH) throw new SandboxError(400, `text is longer than ${MAX_CHAT_LENGTH} characters`);
+  const message: ChatMessage = { participant_id: p.participant_id, sender_name: p.name, text, at: now };
+  meeting.messages.push(message);
+  log(meeting, now, 'chat', p.participant_id, text);
+  return message;
+}
+
+/** The meeting ends: everyone still there (or waiting) leaves. */
+export function endMeeting(meeting: Meeting, now: number): void {
+  if (meeting.ended) return;
+  meeting.ended = true;
+  meeting.ended_at = now;
+  meeting.utterances = [];
+  log(meeting, now, 'ended');
+  for (const p of meeting.participants.values()) if (isActive(p)) setState(meeting, p, 'left', now, 'meeting ended');
+}
+
+/** A simulated participant starts speaking (its audio is already made); pages play it. */
+export function startUtterance(
+  meeting: Meeting,
+  participantId: string,
+  speech: { text: string; audio_url: string; duration_ms: number },
+  now: number,
+): Utterance {
+  const p = simulated(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can speak (state: ${p.state})`);
+  pruneUtterances(meeting, now);
+  const u: Utterance = { seq: meeting.next_seq++, participant_id: p.participant_id, name: p.name, ...speech, started_at: now, acks: new Set() };
+  meeting.utterances.push(u);
+  log(meeting, now, 'speak', p.participant_id, speech.text);
+  return u;
+}
+
+/** Keeps utterances that are playing or ended less than `keepMs` ago. */
+export function pruneUtterances(meeting: Meeting, now: number, keepMs = 5000): void {
+  meeting.utterances = meeting.utterances.filter((u) => now < u.started_at + u.duration_ms + keepMs);
+}
+
+/** Browser participants in the call that have not yet acknowledged the utterance. */
+export function pendingListeners(meeting: Meeting, u: Utterance): string[] {
+  return [...meeting.participants.values()]
+    .filter((p) => p.kind === 'browser' && p.state === 'in_call' && !u.acks.has(p.participant_id))
+    .map((p) => p.participant_id);
+}
+
+// ---- views ----
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export interface ParticipantView {
+  participant_id: string;
+  name: string;
+  kind: ParticipantKind;
+  state: ParticipantState;
+  opened_at: string;
+  requested_at: string | null;
+  joined_at: string | null;
+  left_at: string | null;
+  recording_permission: RecordingPermission;
+}
+
+export interface MessageView {
+  participant_id: string;
+  sender_name: string;
+  text: string;
+  at: string;
+}
+
+export interface ControlMeetingView {
+  meeting_id: string;
+  platform: Platform;
+  url: string;
+  created_at: string;
+  ended: boolean;
+  ended_at: string | null;
+  host_present: boolean;
+  chat_enabled: boolean;
+  lobby: boolean;
+  recording_permission: RecordingPolicy;
+  participants: ParticipantView[];
+  messages: MessageView[];
+  speaking: { participant_id: string; name: string; text: string; started_at: string; duration_seconds: number }[];
+  events: { at: string; type: string; participant_id?: string; detail?: string }[];
+}
+
+export function participantView(p: Participant): ParticipantView {
+  return {
+    participant_id: p.participant_id,
+    name: p.name,
+    kind: p.kind,
+    state: p.state,
+    opened_at: iso(p.opened_at)!,
+    requested_at: iso(p.requested_at),
+    joined_at: iso(p.joined_at),
+    left_at: iso(p.left_at),
+    recording_permission: p.recording_permission,
+  };
+}
+
+const messageView = (m: ChatMessage): MessageView => ({ participant_id: m.participant_id, sender_name: m.sender_name, text: m.text, at: iso(m.at)! });
+
+export function controlView(meeting: Meeting, url: string, now: number): ControlMeetingView {
+  return {
+    meeting_id: meeting.meeting_id,
+    platform: meeting.platform,
+    url,
+    created_at: iso(meeting.created_at)!,
+    ended: meeting.ended,
+    ended_at: iso(meeting.ended_at),
+    host_present: meeting.host_present,
+    chat_enabled: meeting.chat_enabled,
+    lobby: meeting.lobby,
+    recording_permission: meeting.recording_policy,
+    participants: [...meeting.participants.values()].map(participantView),
+    messages: meeting.messages.map(messageView),
+    speaking: meeting.utterances
+      .filter((u) => now < u.started_at + u.duration_ms)
+      .map((u) => ({ participant_id: u.participant_id, name: u.name, text: u.text, started_at: iso(u.started_at)!, duration_seconds: u.duration_ms / 1000 })),
+    events: meeting.events.map((e) => ({ ...e, at: iso(e.at)! })),
+  };
+}
+
+/** What one participant's page sees. Messages from index `since` on. */
+export interface PageView {
+  /** grows with every change of the meeting: pages ignore views older than one they have shown */
+  revision: number;
+  meeting: { meeting_id: string; platform: Platform; ended: boolean; chat_enabled: boolean; host_present: boolean };
+  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission };
+  participants: { participant_id: string; name: string }[];
+  message_count: number;
+  messages: MessageView[];
+  utterances: { seq: number; participant_id: string; name: string; audio_url: string; elapsed_ms: number; duration_ms: number; active: boolean }[];
+}
+
+export function pageView(meeting: Meeting, participantId: string, since: number, now: number): PageView {
+  const me = participant(meeting, participantId);
+  const inCall = me.state === 'in_call' && !meeting.ended;
+  return {
+    revision: meeting.events.length,
+    meeting: {
+      meeting_id: meeting.meeting_id,
+      platform: meeting.platform,
+      ended: meeting.ended,
+      chat_enabled: meeting.chat_enabled,
+      host_present: meeting.host_present,
+    },
+    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission },
+    participants: inCall
+      ? [...meeting.participants.values()].filter((p) => p.state === 'in_call').map((p) => ({ participant_id: p.participant_id, name: p.name }))
+      : [],
+    message_count: inCall ? meeting.messages.length : 0,
+    messages: inCall ? meeting.messages.slice(Math.max(0, since)).map(messageView) : [],
+    utterances: inCall
+      ? meeting.utterances
+          .filter((u) => now < u.started_at + u.duration_ms + 1000)
+          .map((u) => ({
+            seq: u.seq,
+            participant_id: u.participant_id,
+            name: u.name,
+            audio_url: u.audio_url,
+            elapsed_ms: now - u.started_at,
+            duration_ms: u.duration_ms,
+            active: now < u.started_at + u.duration_ms,
+          }))
+      : [],
+  };
+}

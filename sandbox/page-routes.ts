@@ -1,0 +1,132 @@
+/**
+ * What a platform host (vc.localhost, tm.localhost, mt.localhost) serves: the meeting pages and the
+ * JSON API their in-page script uses (/api/meetings/:id/...).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  leave,
+  meetingIdPattern,
+  openPage,
+  pageView,
+  participant,
+  postChat,
+  requestJoin,
+  requestRecording,
+  SandboxError,
+  touch,
+  type Platform,
+} from './meeting-state';
+import { readJson, sendHtml, sendJson } from './http-util';
+import { meetingPage, notFoundPage } from './pages/meeting-page';
+import type { MeetingRegistry } from './registry';
+
+/** The meeting id in a page path of the platform, or null. */
+export function meetingIdFromPath(platform: Platform, path: string): string | null {
+  let m: RegExpExecArray | null;
+  switch (platform) {
+    case 'vc':
+      m = /^\/j\/([^/]+)\/?$/.exec(path);
+      break;
+    case 'tm':
+      m = /^\/l\/meetup-join\/([^/]+)(?:\/.*)?$/.exec(path);
+      break;
+    case 'mt':
+      m = /^\/([^/]+)\/?$/.exec(path);
+      break;
+  }
+  if (!m) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+  return meetingIdPattern(platform).test(id) ? id : null;
+}
+
+export async function handlePage(
+  registry: MeetingRegistry,
+  platform: Platform,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const api = /^\/api\/meetings\/([^/]+)\/([a-z-]+)$/.exec(path);
+  if (api) {
+    let meetingId: string;
+    try {
+      meetingId = decodeURIComponent(api[1]!);
+    } catch {
+      throw new SandboxError(400, 'malformed path');
+    }
+    await handlePageApi(registry, platform, meetingId, api[2]!, req, res, query);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendJson(res, 405, { error: 'method not allowed' });
+    return;
+  }
+  const id = meetingIdFromPath(platform, path);
+  const meeting = id ? registry.find(id, platform) : null;
+  if (!meeting) {
+    sendHtml(res, 404, notFoundPage(platform, id ? `There is no meeting ${id}.` : 'This is not a meeting link.'));
+    return;
+  }
+  sendHtml(res, 200, meetingPage(platform, meeting.meeting_id));
+}
+
+async function handlePageApi(
+  registry: MeetingRegistry,
+  platform: Platform,
+  meetingId: string,
+  action: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+): Promise<void> {
+  const meeting = registry.get(meetingId, platform);
+  const now = registry.now();
+  const since = Number(query.get('since') ?? 0) || 0;
+  if (req.method === 'GET' && action === 'state') {
+    const pid = query.get('participant_id') ?? '';
+    const p = participant(meeting, pid);
+    if (p.kind !== 'browser') throw new SandboxError(400, 'not a browser participant');
+    touch(meeting, pid, now);
+    sendJson(res, 200, pageView(meeting, pid, since, now));
+    return;
+  }
+  if (req.method !== 'POST') throw new SandboxError(404, 'no such page API');
+  const body = await readJson(req);
+  if (action === 'open') {
+    const p = openPage(meeting, registry.newParticipantId(), now);
+    sendJson(res, 201, pageView(meeting, p.participant_id, 0, now));
+    return;
+  }
+  const pid = typeof body.participant_id === 'string' ? body.participant_id : '';
+  const p = participant(meeting, pid);
+  if (p.kind !== 'browser') throw new SandboxError(400, 'not a browser participant');
+  touch(meeting, pid, now);
+  switch (action) {
+    case 'join':
+      requestJoin(meeting, pid, body.name, now);
+      break;
+    case 'chat':
+      postChat(meeting, pid, body.text, now);
+      break;
+    case 'leave':
+      leave(meeting, pid, now);
+      break;
+    case 'recording-request':
+      requestRecording(meeting, pid, now);
+      break;
+    case 'played': {
+      const u = meeting.utterances.find((x) => x.seq === body.seq);
+      if (u) u.acks.add(pid);
+      break;
+    }
+    default:
+      throw new SandboxError(404, 'no such page API');
+  }
+  sendJson(res, 200, pageView(meeting, pid, since, now));
+}

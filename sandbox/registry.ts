@@ -1,0 +1,101 @@
+/** All meetings of one running sandbox, their URLs, and the sweep that marks silent pages as left. */
+import { randomInt, randomUUID } from 'node:crypto';
+import {
+  createMeeting,
+  meetingIdPattern,
+  newMeetingId,
+  pruneUtterances,
+  SandboxError,
+  sweepStale,
+  type Meeting,
+  type MeetingOptions,
+  type Platform,
+} from './meeting-state';
+
+export interface RegistryOptions {
+  /** base URL of a platform's pages, e.g. https://vc.localhost:8443 */
+  readonly originFor: (platform: Platform) => string;
+  /** browser participants silent for longer become `left` (default 10 s) */
+  readonly staleAfterMs?: number;
+  readonly now?: () => number;
+}
+
+export function meetingPath(platform: Platform, meetingId: string): string {
+  switch (platform) {
+    case 'vc':
+      return `/j/${meetingId}`;
+    case 'tm':
+      return `/l/meetup-join/${meetingId}`;
+    case 'mt':
+      return `/${meetingId}`;
+  }
+}
+
+export class MeetingRegistry {
+  readonly meetings = new Map<string, Meeting>();
+  /** espeak-ng voice of each simulated participant */
+  readonly voices = new Map<string, string>();
+  readonly now: () => number;
+  readonly staleAfterMs: number;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.now = options.now ?? Date.now;
+    this.staleAfterMs = options.staleAfterMs ?? 10_000;
+  }
+
+  urlFor(platform: Platform, meetingId: string): string {
+    return this.options.originFor(platform) + meetingPath(platform, meetingId);
+  }
+
+  create(options: MeetingOptions, requestedId?: unknown): Meeting {
+    let id: string;
+    if (requestedId !== undefined) {
+      if (typeof requestedId !== 'string' || !meetingIdPattern(options.platform).test(requestedId)) {
+        throw new SandboxError(400, `meeting_id does not have the shape of a ${options.platform} meeting id`);
+      }
+      if (this.meetings.has(requestedId)) throw new SandboxError(409, `meeting ${requestedId} exists`);
+      id = requestedId;
+    } else {
+      do id = newMeetingId(options.platform, randomInt);
+      while (this.meetings.has(id));
+    }
+    const meeting = createMeeting(id, options, this.now());
+    this.meetings.set(id, meeting);
+    return meeting;
+  }
+
+  get(meetingId: string, platform?: Platform): Meeting {
+    const meeting = this.meetings.get(meetingId);
+    if (!meeting || (platform && meeting.platform !== platform)) throw new SandboxError(404, `no meeting ${meetingId}`);
+    return meeting;
+  }
+
+  find(meetingId: string, platform: Platform): Meeting | null {
+    const meeting = this.meetings.get(meetingId);
+    return meeting && meeting.platform === platform ? meeting : null;
+  }
+
+  newParticipantId(): string {
+    return randomUUID();
+  }
+
+  sweep(): void {
+    const now = this.now();
+    for (const meeting of this.meetings.values()) {
+      if (meeting.ended) continue;
+      sweepStale(meeting, now, this.staleAfterMs);
+      pruneUtterances(meeting, now);
+    }
+  }
+
+  startSweeping(everyMs = 1000): void {
+    this.sweeper ??= setInterval(() => this.sweep(), everyMs);
+    this.sweeper.unref();
+  }
+
+  stopSweeping(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+  }
+}
