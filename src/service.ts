@@ -27,6 +27,7 @@ import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 
@@ -48,6 +49,8 @@ export interface ServiceOverrides {
   readonly clock?: () => Date;
   readonly log?: Logger;
   readonly launcher?: BotLauncher;
+  /** how long a reservation may wait for its bot before it is released (default 2 minutes) */
+  readonly orphanReservationGraceMs?: number;
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -67,13 +70,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
 
   const clock = overrides.clock ?? (() => new Date());
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
-  const control = new BotControlHub();
+  const control = new BotControlHub(() => clock().getTime());
   const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
   const signer = new Signer(serviceSecret);
   const secretBox = new SecretBox(serviceSecret);
   const objectStore = new LocalFolderObjectStore(path.join(config.dataDir, 'artifacts'));
   const settler = new SubscriberRunner(eventStore, readStore, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
+  const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
+  const reconciler = new SubscriberRunner(eventStore, readStore, orphanReservations, log);
+  await reconciler.start();
 
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
@@ -138,6 +144,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         server.closeAllConnections();
       });
       await settler.stop();
+      await reconciler.stop();
+      orphanReservations.stop();
       await projections.stop();
       await readStore.close();
       await eventStore.close();

@@ -6,6 +6,8 @@ type RequestBody = { readonly kind: 'leave' } | { readonly kind: 'chat'; readonl
 export type ControlOutcome = ControlResult | { readonly id: string; readonly ok: false; readonly reason: 'unreachable'; readonly message: string };
 
 interface Mailbox {
+  /** when the bot last asked for requests; a bot that stopped asking is gone */
+  lastPollMs: number | null;
   pending: ControlRequest[];
   poller: ((requests: ControlRequest[]) => void) | null;
   readonly awaitingResult: Map<string, (result: ControlResult) => void>;
@@ -18,10 +20,16 @@ interface Mailbox {
 export class BotControlHub {
   private readonly mailboxes = new Map<string, Mailbox>();
 
+  /** `silenceMs`: how long after its last poll a bot still counts as listening (longer than one long poll). */
+  constructor(
+    private readonly nowMs: () => number = () => Date.now(),
+    private readonly silenceMs = 40_000,
+  ) {}
+
   private mailbox(botId: string): Mailbox {
     let box = this.mailboxes.get(botId);
     if (!box) {
-      box = { pending: [], poller: null, awaitingResult: new Map() };
+      box = { lastPollMs: null, pending: [], poller: null, awaitingResult: new Map() };
       this.mailboxes.set(botId, box);
     }
     return box;
@@ -31,6 +39,8 @@ export class BotControlHub {
   send(botId: string, body: RequestBody, timeoutMs: number): Promise<ControlOutcome> {
     const request = { id: randomUUID(), ...body } as ControlRequest;
     const box = this.mailbox(botId);
+    const listening = box.poller !== null || (box.lastPollMs !== null && this.nowMs() - box.lastPollMs < this.silenceMs);
+    if (!listening) return Promise.resolve({ id: request.id, ok: false, reason: 'unreachable', message: 'The bot is not connected' });
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         box.awaitingResult.delete(request.id);
@@ -49,6 +59,7 @@ export class BotControlHub {
   /** The bot's long poll: pending requests at once, or the first that arrives within `waitMs`, or []. */
   poll(botId: string, waitMs: number): Promise<ControlRequest[]> {
     const box = this.mailbox(botId);
+    box.lastPollMs = this.nowMs();
     box.poller?.([]); // one poller per bot: a newer poll replaces an older one
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
