@@ -5,26 +5,7 @@ export interface ArtifactLinks {
   readonly urlFor: (botId: string, key: string) => { readonly url: string; readonly expires_at: string } | null;
 }
 
-/** What GET /v2/bots/{bot_id} shows of a bot; internal fields (team, dispatch) stay inside. */
-export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
-  bot_id: view.bot_id,
-  status: view.status,
-  meeting_url: view.meeting_url,
-  bot_name: view.bot_name,
-  platform: view.platform,
-  extra: view.extra,
-  error_code: view.error_code,
-  error_message: view.error_message,
-  created_at: view.created_at,
-  ended_at: view.ended_at,
-  status_history: view.status_history,
-  artifacts: view.artifacts.map((a) => {
-    const link = links.urlFor(view.bot_id, a.key);
-    return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
-  }),
-});
-
-/** The list item of GET /v2/bots: the details without the history and artifacts. */
+/** The list item of GET /v2/bots; internal fields (team, dispatch) stay inside. */
 export const toBotSummary = (view: BotView) => ({
   bot_id: view.bot_id,
   status: view.status,
@@ -35,4 +16,15 @@ export const toBotSummary = (view: BotView) => ({
   error_code: view.error_code,
   created_at: view.created_at,
   ended_at: view.ended_at,
+});
+
+/** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
+export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
+  ...toBotSummary(view),
+  error_message: view.error_message,
+  status_history: view.status_history,
+  artifacts: view.artifacts.map((a) => {
+    const link = links.urlFor(view.bot_id, a.key);
+    return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
+  }),
 });
