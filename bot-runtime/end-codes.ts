@@ -1,0 +1,82 @@
+/**
+ * How a run ends, mapped to the EndReport's outcome and the spec's v2 error code. Pure; the table is
+ * documented in bot-runtime/README.md.
+ */
+import type { EndReport, Platform } from './contract';
+import type { LeaveReason, Phase } from './leave-rules';
+
+export type EndCause =
+  /** leave ControlRequest, or SIGINT/SIGTERM of a standalone bot */
+  | { readonly kind: 'leave_requested' }
+  /** SIGTERM/SIGINT of a bot started by the service */
+  | { readonly kind: 'terminated'; readonly signal: string }
+  | { readonly kind: 'removed' }
+  | { readonly kind: 'meeting_ended' }
+  | { readonly kind: 'denied' }
+  | { readonly kind: 'auto_leave'; readonly reason: LeaveReason }
+  | { readonly kind: 'permission_denied' }
+  | { readonly kind: 'invalid_url'; readonly message: string }
+  | { readonly kind: 'cannot_join'; readonly message: string }
+  | { readonly kind: 'internal_error'; readonly message: string };
+
+export interface EndContext {
+  readonly platform: Platform;
+  /** the phase the bot was in when the cause happened */
+  readonly phase: Phase;
+  /** in_call_recording was reported */
+  readonly recordingStarted: boolean;
+}
+
+export type EndVerdict = Pick<EndReport, 'outcome' | 'error_code' | 'error_message'>;
+
+const completed = (error_code: string, error_message: string): EndVerdict => ({ outcome: 'completed', error_code, error_message });
+const failed = (error_code: string, error_message: string): EndVerdict => ({ outcome: 'failed', error_code, error_message });
+
+/** A normal end reason only counts as such after recording started (the spec's leave table, applied to every reason). */
+const normalEnd = (ctx: EndContext, code: string, message: string): EndVerdict =>
+  ctx.recordingStarted
+    ? completed(code, message)
+    : failed('EXITING_MEETING_BEFORE_RECORD', `${message} The bot had not started recording.`);
+
+const waiting = (phase: Phase) => phase === 'waiting_for_host' || phase === 'lobby';
+
+export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
+  switch (cause.kind) {
+    case 'leave_requested':
+      return normalEnd(ctx, 'API_REQUEST', 'The bot was asked to leave.');
+    case 'terminated':
+      return failed('SIGTERM', `The bot process received ${cause.signal}.`);
+    case 'removed':
+      if (waiting(ctx.phase) || ctx.phase === 'joining') return failed('BOT_NOT_ACCEPTED', 'The bot was removed from the waiting room.');
+      return normalEnd(ctx, 'BOT_REMOVED', 'The bot was removed from the meeting.');
+    case 'meeting_ended':
+      if (ctx.recordingStarted) return completed('BOT_REMOVED', 'The meeting ended.');
+      if (ctx.platform === 'vc') return failed('MEETING_ENDED_PREMATURELY', 'The meeting ended before the bot could record.');
+      return failed('EXITING_MEETING_BEFORE_RECORD', 'The meeting ended before the bot could record.');
+    case 'denied':
+      return failed('BOT_NOT_ACCEPTED', 'The host refused to admit the bot.');
+    case 'permission_denied':
+      return failed('RECORDING_RIGHTS_NOT_GRANTED', 'The host refused the recording permission.');
+    case 'invalid_url':
+      return failed('INVALID_MEETING_URL', cause.message);
+    case 'cannot_join':
+      return failed('CANNOT_JOIN_MEETING', cause.message);
+    case 'internal_error':
+      return failed('INTERNAL_ERROR', cause.message);
+    case 'auto_leave':
+      switch (cause.reason) {
+        case 'waiting_room_timeout':
+          return ctx.phase === 'waiting_for_host'
+            ? failed('WAITING_FOR_HOST_TIMEOUT', 'The host did not start the meeting within the waiting room timeout.')
+            : failed('TIMEOUT_WAITING_TO_START', 'The bot was not admitted within the waiting room timeout.');
+        case 'permission_timeout':
+          return failed('RECORDING_START_TIMEOUT', 'The host did not answer the recording permission request within the waiting room timeout.');
+        case 'no_attendees':
+          return normalEnd(ctx, 'NO_ATTENDEES', 'Nobody else was in the meeting for the no-one-joined timeout.');
+        case 'no_speaker':
+          return normalEnd(ctx, 'NO_SPEAKER', 'Nobody spoke for the silence timeout.');
+        case 'recording_timeout':
+          return completed('RECORDING_TIMEOUT', 'The maximum recording duration was reached.');
+      }
+  }
+};

@@ -1,0 +1,143 @@
+/**
+ * Node side of the recorder: installs the in-page script, receives its chunks, writes the recording
+ * to a work file, uploads audio chunks while recording and turns the work file into the final
+ * MP4/MP3 at the end.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import type { ArtifactStore } from '../artifacts';
+import type { BotLog } from '../bot-log';
+import type { RecordingMode } from '../contract';
+import { finalRecordingArgs, runFfmpeg } from './ffmpeg';
+import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
+
+export interface RecorderOptions {
+  readonly mode: RecordingMode;
+  /** length of each uploaded audio chunk */
+  readonly chunkSeconds: number;
+  /** where the work file goes (a private temporary folder) */
+  readonly workDir: string;
+}
+
+/** `audio_chunks/000001.webm`: numbered from 1; only the first chunk carries the WebM header. */
+export const audioChunkKey = (index: number) => `audio_chunks/${String(index).padStart(6, '0')}.webm`;
+
+export class Recorder {
+  private readonly workFile: string;
+  private writes: Promise<void> = Promise.resolve();
+  private uploads: Promise<void> = Promise.resolve();
+  private mainMime: string | null = null;
+  private audioMime: string | null = null;
+  private bytes = 0;
+  private chunks = 0;
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    private readonly page: Page,
+    private readonly opts: RecorderOptions,
+    private readonly artifacts: ArtifactStore,
+    private readonly log: BotLog,
+  ) {
+    this.workFile = path.join(opts.workDir, 'recording.webm');
+  }
+
+  private get video(): boolean {
+    return this.opts.mode !== 'audio_only';
+  }
+
+  /** Call before navigating: the binding and the script then exist in every document of the page. */
+  async install(): Promise<void> {
+    await this.page.exposeFunction(RECORDER_BINDING, (stream: string, seq: number, b64: string) => this.onChunk(stream, seq, b64));
+    await this.page.evaluateOnNewDocument(inPageRecorderSource);
+  }
+
+  private onChunk(stream: string, seq: number, b64: string): Promise<void> {
+    const data = Buffer.from(b64, 'base64');
+    const toMain = stream === 'main' || (stream === 'audio' && !this.video);
+    if (toMain) {
+      this.bytes += data.length;
+      this.writes = this.writes.then(() => fs.promises.appendFile(this.workFile, data));
+    }
+    if (stream === 'audio') {
+      const key = audioChunkKey(seq + 1);
+      this.chunks++;
+      this.uploads = this.uploads.then(async () => {
+        await this.artifacts.store('audio_chunk', key, 'audio/webm', data);
+      });
+    }
+    // The page waits for the local write (back-pressure), not for the upload.
+    return this.writes;
+  }
+
+  /** Starts the tab capture and the recorders; resolves to the epoch ms at which they started recording. */
+  async start(): Promise<number> {
+    await fs.promises.mkdir(this.opts.workDir, { recursive: true });
+    await fs.promises.rm(this.workFile, { force: true });
+    await this.page.evaluate(inPageRecorderSource);
+    const result = (await this.page.evaluate(
+      `window.__botRecorder.start(${JSON.stringify({
+        video: this.video,
+        chunkMs: Math.round(this.opts.chunkSeconds * 1000),
+        mainSliceMs: 1000,
+        videoBitsPerSecond: 1_500_000,
+        audioBitsPerSecond: 128_000,
+      })})`,
+    )) as { mainMime: string | null; audioMime: string; startedAt: number };
+    this.mainMime = result.mainMime;
+    this.audioMime = result.audioMime;
+    this.started = true;
+    this.log.info(`recorder started: main ${this.mainMime ?? '(audio only)'}, audio chunks ${this.audioMime} every ${this.opts.chunkSeconds}s`);
+    return result.startedAt;
+  }
+
+  /** Loudest level (dBFS) on the captured audio since the previous call; null when nothing was sampled. */
+  async takeLevel(): Promise<number | null> {
+    if (!this.started || this.stopped) return null;
+    return (await this.page.evaluate('window.__botRecorder ? window.__botRecorder.takeLevel() : null')) as number | null;
+  }
+
+  async pause(): Promise<void> {
+    await this.page.evaluate('window.__botRecorder.pause()');
+  }
+
+  async resume(): Promise<void> {
+    await this.page.evaluate('window.__botRecorder.resume()');
+  }
+
+  /**
+   * Stops the recorders and waits for the last chunk (bounded: a dead page must not hang the bot).
+   * Resolves to the epoch ms at which recording stopped.
+   */
+  async stop(timeoutMs = 15_000): Promise<number> {
+    const requestedAt = Date.now();
+    if (!this.started || this.stopped) return requestedAt;
+    this.stopped = true;
+    let stoppedAt = requestedAt;
+    try {
+      const r = (await Promise.race([
+        this.page.evaluate('window.__botRecorder.stop()'),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs)),
+      ])) as { stoppedAt: number };
+      stoppedAt = r.stoppedAt;
+    } catch (err) {
+      this.log.warn(`recorder stop: ${(err as Error).message}; keeping the chunks received so far`);
+    }
+    await this.writes.catch((err) => this.log.error(`writing the recording failed: ${(err as Error).message}`));
+    this.log.info(`recorder stopped: ${this.bytes} bytes recorded, ${this.chunks} audio chunks`);
+    return stoppedAt;
+  }
+
+  /** Waits for the audio-chunk uploads, converts the work file and stores `recording.mp4` / `recording.mp3`. */
+  async finish(): Promise<void> {
+    await this.uploads;
+    if (!this.started || this.bytes === 0) return;
+    const kind = this.video ? 'mp4' : 'mp3';
+    const out = path.join(this.opts.workDir, `recording.${kind}`);
+    const t0 = Date.now();
+    await runFfmpeg(finalRecordingArgs(this.workFile, out, kind, this.mainMime ?? this.audioMime ?? ''));
+    this.log.info(`recording converted to ${kind} in ${Date.now() - t0} ms`);
+    await this.artifacts.store('recording', `recording.${kind}`, kind === 'mp4' ? 'video/mp4' : 'audio/mpeg', { file: out });
+  }
+}

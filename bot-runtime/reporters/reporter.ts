@@ -1,0 +1,6 @@
+import type { BotReport } from '../contract';
+
+/** Sends the bot's reports (statuses, artifacts, the one EndReport) to whoever runs it. */
+export interface Reporter {
+  report(report: BotReport): Promise<void>;
+}

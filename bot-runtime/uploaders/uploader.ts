@@ -1,0 +1,6 @@
+/** Stores artifacts under the bot's prefix; `key` may contain `/` (e.g. `audio_chunks/000001.webm`). */
+export interface Uploader {
+  upload(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Same, streaming a local file (recordings can be large). */
+  uploadFile(key: string, file: string, contentType: string): Promise<void>;
+}
