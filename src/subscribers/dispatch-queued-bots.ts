@@ -1,7 +1,7 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
 import type { EventStore, Subscription } from '../adapters/event-store/port';
-import type { BotLauncher } from '../adapters/bot-launcher/port';
+import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
@@ -30,7 +30,7 @@ export interface DispatcherDeps {
  */
 export class BotDispatcher {
   private readonly queue: string[] = [];
-  private readonly running = new Map<string, { kill(signal: NodeJS.Signals): void }>();
+  private readonly running = new Map<string, LaunchedBot | null>();
   private subscription: Subscription | null = null;
   private stopped = false;
 
@@ -59,10 +59,15 @@ export class BotDispatcher {
     return this.running.size;
   }
 
+  /** The process id of a bot running on this machine (operators and tests). */
+  pidOf(botId: string): number | undefined {
+    return this.running.get(botId)?.pid ?? undefined;
+  }
+
   private pump(): void {
     while (!this.stopped && this.running.size < this.deps.slots && this.queue.length > 0) {
       const botId = this.queue.shift()!;
-      this.running.set(botId, { kill: () => undefined });
+      this.running.set(botId, null); // the slot is taken before the process exists
       this.dispatch(botId).catch((err) => {
         this.deps.log.error({ err, bot_id: botId }, 'dispatch failed');
         this.running.delete(botId);
@@ -114,10 +119,21 @@ export class BotDispatcher {
     });
   }
 
-  /** Stops dispatching and ends the running bots (they report their own end before exiting). */
-  async stop(): Promise<void> {
+  /**
+   * Stops dispatching and ends the running bots: SIGTERM lets a bot store what it recorded and report its
+   * end; one still running after `graceMs` is killed.
+   */
+  async stop(graceMs = 15_000): Promise<void> {
     this.stopped = true;
     await this.subscription?.stop();
-    for (const bot of this.running.values()) bot.kill('SIGTERM');
+    const bots = [...this.running.values()].filter((b): b is LaunchedBot => b !== null);
+    bots.forEach((bot) => bot.kill('SIGTERM'));
+    await Promise.all(
+      bots.map(async (bot) => {
+        const timer = setTimeout(() => bot.kill('SIGKILL'), graceMs);
+        await bot.exited;
+        clearTimeout(timer);
+      }),
+    );
   }
 }

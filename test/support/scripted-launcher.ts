@@ -31,7 +31,8 @@ export class ScriptedLauncher implements BotLauncher {
     };
     this.launches.push(launch);
     this.waiters.forEach((w) => w(launch));
-    return { exited, kill: (signal) => killedWith.push(signal) };
+    // Like a process, the stand-in ends when it is killed.
+    return { exited, kill: (signal) => (killedWith.push(signal), finish({ code: null, signal, stderrTail: '' })) };
   }
 
   /** The launch of a given bot, once the dispatcher has made it. */

@@ -21,6 +21,8 @@ export class ChildProcessLauncher implements BotLauncher {
     const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
       env: { ...inheritedEnvironment(), BOT_JOB: JSON.stringify(job), SERVICE_URL: connection.serviceUrl, BOT_TOKEN: connection.botToken },
       stdio: ['ignore', 'ignore', 'pipe'],
+      // its own process group, so that whatever it started can be ended with it
+      detached: true,
     });
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -31,9 +33,17 @@ export class ChildProcessLauncher implements BotLauncher {
         this.log.error({ err, bot_id: job.bot_id }, 'bot process could not start');
         resolve({ code: null, signal: null, stderrTail: String(err) });
       });
-      child.on('exit', (code, signal) => resolve({ code, signal, stderrTail }));
+      child.on('exit', (code, signal) => {
+        // A bot that died abruptly may leave children behind: end the whole group.
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // the group is already gone
+        }
+        resolve({ code, signal, stderrTail });
+      });
     });
     this.log.info({ bot_id: job.bot_id, pid: child.pid }, 'bot process started');
-    return { exited, kill: (signal) => void child.kill(signal) };
+    return { pid: child.pid, exited, kill: (signal) => void child.kill(signal) };
   }
 }

@@ -8,6 +8,8 @@ export interface BotExit {
 }
 
 export interface LaunchedBot {
+  /** the operating system's process id, where the bot runs on this machine */
+  readonly pid?: number | undefined;
   readonly exited: Promise<BotExit>;
   kill(signal: NodeJS.Signals): void;
 }
