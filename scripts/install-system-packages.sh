@@ -14,4 +14,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq --no-install-recommends chromium ffmpeg espeak-ng sox fonts-dejavu-core >/dev/null
+apt-get install -y -qq chromium ffmpeg espeak-ng sox >/dev/null
