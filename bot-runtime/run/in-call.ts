@@ -1,0 +1,110 @@
+/**
+ * The bot in the call: on admission, in_call_not_recording and the entry message; then the recorder.
+ * tm/mt record at once. vc records only with the host's permission: the bot asks once, a refusal
+ * before recording ends the run, and a permission withdrawn while recording pauses the recorders
+ * until it is granted again.
+ */
+import type { BotLog } from '../bot-log';
+import type { ControlResult } from '../contract';
+import type { EndCause } from '../end-codes';
+import type { MeetingPage, PageSnapshot, RecordingPermission } from '../meeting/meeting-page';
+import type { Recorder } from '../recorder/recorder';
+import type { StatusReports } from './status-reports';
+
+export interface InCallDeps {
+  readonly entryMessage: string | null;
+  readonly needsRecordingPermission: boolean;
+  readonly meeting: MeetingPage;
+  readonly recorder: Recorder;
+  readonly statuses: StatusReports;
+  readonly sendChat: (text: string) => Promise<ControlResult>;
+  readonly requestEnd: (cause: EndCause) => void;
+  readonly log: BotLog;
+}
+
+export class InCall {
+  private wasAdmitted = false;
+  private recordingSince: number | null = null;
+  private paused = false;
+  private permissionRequested = false;
+  private lastPermission: RecordingPermission | null = null;
+  private entryMessagePosting: Promise<void> | null = null;
+
+  constructor(private readonly deps: InCallDeps) {}
+
+  /** the bot has been in the call (it then has a call to end and chat and participants to store) */
+  get admitted(): boolean {
+    return this.wasAdmitted;
+  }
+
+  /** when the recorder started (epoch ms, measured in the page); null before */
+  get recordingStartedAt(): number | null {
+    return this.recordingSince;
+  }
+
+  /** vc: the permission was asked for and recording has not started: the permission clock runs */
+  get awaitingPermission(): boolean {
+    return this.deps.needsRecordingPermission && this.recordingSince === null && this.permissionRequested;
+  }
+
+  /** settles once the entry message is posted or given up; the end of the run waits for it */
+  get entryMessage(): Promise<void> | null {
+    return this.entryMessagePosting;
+  }
+
+  /** Acts on a read of the page showing the call. */
+  async onSnapshot(snap: PageSnapshot): Promise<void> {
+    const { deps } = this;
+    if (!this.wasAdmitted) {
+      this.wasAdmitted = true;
+      deps.log.info('admitted to the call');
+      await deps.statuses.report('in_call_not_recording');
+      if (deps.entryMessage) {
+        const text = deps.entryMessage;
+        this.entryMessagePosting = deps.sendChat(text).then((r) => {
+          if (r.ok) deps.log.info('entry message posted');
+          else deps.log.warn(`entry message not posted: ${r.reason} (${r.message})`);
+        });
+      }
+    }
+    if (!deps.needsRecordingPermission) {
+      if (this.recordingSince === null) await this.startRecording();
+      return;
+    }
+    const permission = snap.recordingPermission ?? 'none';
+    if (permission !== this.lastPermission) {
+      deps.log.info(`recording permission: ${permission}`);
+      this.lastPermission = permission;
+    }
+    if (this.recordingSince === null) {
+      if (permission === 'granted') await this.startRecording();
+      else if (permission === 'denied') deps.requestEnd({ kind: 'permission_denied' });
+      else if (permission === 'none' && !this.permissionRequested) {
+        this.permissionRequested = true;
+        deps.log.info('requesting the recording permission');
+        // a failed click leaves the request unanswered: the permission timeout then ends the run
+        await deps.meeting.requestRecording().catch((err) => deps.log.warn(`recording request: ${(err as Error).message}`));
+      }
+      return;
+    }
+    if (permission !== 'granted' && !this.paused) {
+      this.paused = true;
+      await deps.recorder.pause();
+      await deps.statuses.report('recording_paused');
+    } else if (permission === 'granted' && this.paused) {
+      this.paused = false;
+      await deps.recorder.resume();
+      await deps.statuses.report('recording_resumed');
+    }
+  }
+
+  private async startRecording(): Promise<void> {
+    try {
+      this.recordingSince = await this.deps.recorder.start();
+    } catch (err) {
+      this.deps.requestEnd({ kind: 'internal_error', message: `The recorder could not start: ${(err as Error).message}` });
+      return;
+    }
+    await this.deps.statuses.report('in_call_recording');
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The browser tab of a run: the meeting page and what works on it (chat sender, recorder,
+ * screenshots, page watcher). Built first and prepared after, so that a tab whose preparation failed
+ * is still looked at, left and finished at the end like any other.
+ */
+import type { Page } from 'puppeteer-core';
+import type { ArtifactStore } from '../artifacts';
+import type { BotLog } from '../bot-log';
+import type { RecordingMode } from '../contract';
+import type { EndCause } from '../end-codes';
+import { ChatSender } from '../meeting/chat-sender';
+import { MeetingPage } from '../meeting/meeting-page';
+import { pageWatcherSource, WAKE_BINDING } from '../meeting/page-watcher';
+import { Recorder } from '../recorder/recorder';
+import { Screenshots } from '../screenshots';
+
+export interface MeetingTabOptions {
+  readonly botName: string;
+  readonly recordingMode: RecordingMode;
+  readonly chunkSeconds: number;
+  readonly screenshotSeconds: number;
+  readonly chatConfirmMs: number;
+  /** where the recorder keeps its work file */
+  readonly workDir: string;
+}
+
+export class MeetingTab {
+  readonly meeting: MeetingPage;
+  readonly chat: ChatSender;
+  readonly recorder: Recorder;
+  /** only once prepared: a tab that failed to prepare never showed the meeting */
+  private screenshots: Screenshots | null = null;
+
+  constructor(
+    readonly page: Page,
+    private readonly options: MeetingTabOptions,
+    private readonly artifacts: ArtifactStore,
+    private readonly log: BotLog,
+    requestEnd: (cause: EndCause) => void,
+  ) {
+    page.on('pageerror', (err) => log.warn(`page error: ${(err as Error).message}`));
+    page.on('error', (err) => requestEnd({ kind: 'internal_error', message: `The meeting page crashed: ${err.message}` }));
+    this.meeting = new MeetingPage(page);
+    this.chat = new ChatSender(this.meeting, options.botName, options.chatConfirmMs);
+    this.recorder = new Recorder(page, { mode: options.recordingMode, chunkSeconds: options.chunkSeconds, workDir: options.workDir }, artifacts, log);
+  }
+
+  /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
+  async prepare(onPageChange: () => void): Promise<void> {
+    await this.recorder.install();
+    await this.page.exposeFunction(WAKE_BINDING, onPageChange);
+    await this.page.evaluateOnNewDocument(pageWatcherSource);
+    this.screenshots = new Screenshots(this.page, this.artifacts, this.log, this.options.screenshotSeconds);
+  }
+
+  startScreenshots(): void {
+    this.screenshots?.start();
+  }
+
+  get isOpen(): boolean {
+    return !this.page.isClosed();
+  }
+
+  /** Stops the periodic screenshots and takes a last one while the page still shows the meeting. */
+  async lastScreenshot(): Promise<void> {
+    if (!this.screenshots) return;
+    await this.screenshots.stop();
+    if (this.isOpen) await this.screenshots.take();
+  }
+
+  /**
+   * Leaves the meeting: the leave button when the bot is in the call; then the page goes away, which
+   * also takes the bot out of a lobby or a waiting screen (the platform hears of it on pagehide).
+   */
+  async leave(inCall: boolean): Promise<void> {
+    if (!this.isOpen) return;
+    if (inCall && (await this.meeting.leaveCall().catch(() => false))) this.log.info('left the call');
+    try {
+      await this.page.goto('about:blank', { timeout: 5000 });
+    } catch (err) {
+      this.log.warn(`leaving the page: ${(err as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The live statuses of a run. Every tick sees the screen again, so a status is reported only when it
+ * is news: each once, except that recording_paused and recording_resumed alternate as often as the
+ * host withdraws and grants the permission. A failed report is logged; the run goes on.
+ */
+import type { BotLog } from '../bot-log';
+import type { LiveStatus } from '../contract';
+import type { Reporter } from '../reporters/reporter';
+
+export class StatusReports {
+  private readonly reported = new Set<LiveStatus>();
+  private last: LiveStatus | null = null;
+
+  constructor(
+    private readonly reporter: Reporter,
+    private readonly log: BotLog,
+  ) {}
+
+  async report(status: LiveStatus): Promise<void> {
+    if (this.reported.has(status) && status !== 'recording_paused' && status !== 'recording_resumed') return;
+    if (status === this.last) return;
+    this.reported.add(status);
+    this.last = status;
+    this.log.info(`status ${status}`);
+    try {
+      await this.reporter.report({ kind: 'status', status, at: new Date(Date.now()).toISOString() });
+    } catch (err) {
+      this.log.error(`status report ${status} failed: ${(err as Error).message}`);
+    }
+  }
+}
