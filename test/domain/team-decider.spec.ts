@@ -340,7 +340,8 @@ describe('team decider (the token ledger)', () => {
       const state = stateAfter(teamDecider, [teamCreated(), tokensAdded(5000), reserved('bot-1'), charged('bot-1', 1450)]);
       assert.ok(state.kind === 'present');
       assert.equal(state.balance, 3550);
-      assert.deepEqual(state.reservations, {});
+      assert.equal(state.reservations.size, 0);
+      assert.equal(state.reservedTotal, 0);
       assert.equal(availableTokens(state), 3550);
     });
 
@@ -379,5 +380,23 @@ describe('team decider (the token ledger)', () => {
     it('charging a bot with no reservation is nothing', () => {
       spec.given([teamCreated(), tokensAdded(5000)]).when(charge('bot-9', 'API_REQUEST', hour)).thenNothing();
     });
+  });
+});
+
+describe('a reservation recorded out of time order (another process’s clock ran behind)', () => {
+  it('still counts towards the daily cap window by its own time', () => {
+    const team = '33333333-3333-4333-8333-333333333333';
+    const created = { type: 'TeamCreated' as const, data: { team_id: team, name: 'n', daily_bot_cap: 2, rate_limit_per_second: 1, at: '2026-11-20T00:00:00.000Z' } };
+    const tokens = { type: 'TokensAdded' as const, data: { team_id: team, operation_id: 'o', amount: 10_000, at: '2026-11-20T00:00:00.000Z' } };
+    const reserved = (bot: string, at: string) => ({ type: 'TokensReserved' as const, data: { team_id: team, bot_id: bot, amount: 500, at } });
+    // b2 is recorded after b1 but carries an earlier time; at 24 h after b2 only b1 is still in the window.
+    const state = [created, tokens, reserved('b1', '2026-11-21T10:00:00.000Z'), reserved('b2', '2026-11-21T09:00:00.000Z')].reduce(
+      teamDecider.evolve,
+      teamDecider.initialState(),
+    );
+    const decision = teamDecider.decide({ type: 'ReserveTokensForBot', bot_id: 'b3', now: '2026-11-22T09:30:00.000Z' }, state);
+    assert.equal(decision._tag, 'Right', 'b2 left the window at 09:00, so a third bot fits under the cap of 2');
+    const refused = teamDecider.decide({ type: 'ReserveTokensForBot', bot_id: 'b3', now: '2026-11-22T08:30:00.000Z' }, state);
+    assert.equal(refused._tag, 'Left', 'before 09:00 both are in the window');
   });
 });

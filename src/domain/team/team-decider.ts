@@ -55,9 +55,10 @@ export type TeamState =
       readonly rate_limit_per_second: number;
       /** credited minus charged, in thousandths; may go below zero when a long bot costs more than was left */
       readonly balance: number;
-      /** open reservations by bot id */
-      readonly reservations: Readonly<Record<string, number>>;
-      /** bots created in the last 24 h of the ledger's own history (older ones are pruned) */
+      /** open reservations by bot id, and their sum (kept, not recounted: a busy team has thousands) */
+      readonly reservations: ReadonlyMap<string, number>;
+      readonly reservedTotal: number;
+      /** bots created in the last 24 h of the ledger's own history, oldest first (older ones are pruned) */
       readonly recentCreations: readonly Creation[];
       readonly apiKeys: Readonly<Record<string, { readonly key_hash: string; readonly permission: Permission; readonly revoked: boolean }>>;
       readonly operationIds: readonly string[];
@@ -71,19 +72,31 @@ const reject = (rejection: TeamRejection) => E.left<TeamRejection, readonly Team
 const emit = (...events: TeamEvent[]) => E.right<TeamRejection, readonly TeamEvent[]>(events);
 const noEvents = emit();
 
-export const reservedTotal = (state: Present): number => Object.values(state.reservations).reduce((a, b) => a + b, 0);
+export const reservedTotal = (state: Present): number => state.reservedTotal;
 
-export const availableTokens = (state: Present): number => state.balance - reservedTotal(state);
+export const availableTokens = (state: Present): number => state.balance - state.reservedTotal;
+
+/** Index of the first creation after `afterMs` in a list ordered by time (binary search). */
+const firstCreationAfter = (creations: readonly Creation[], afterMs: number): number => {
+  let low = 0;
+  let high = creations.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (creations[mid]!.at_ms > afterMs) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+};
 
 export const botsCreatedWithin24h = (state: Present, nowMs: number): readonly Creation[] =>
-  state.recentCreations.filter((c) => c.at_ms > nowMs - DAILY_CAP_WINDOW_MS && c.at_ms <= nowMs);
+  state.recentCreations.slice(firstCreationAfter(state.recentCreations, nowMs - DAILY_CAP_WINDOW_MS)).filter((c) => c.at_ms <= nowMs);
 
 const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
 
 const reserveTokensForBot = (state: Present, command: Extract<TeamCommand, { type: 'ReserveTokensForBot' }>) => {
   const { bot_id, now } = command;
   // A retried reservation finds its bot still open or among the day's creations (bot ids are never reused).
-  if (bot_id in state.reservations || state.recentCreations.some((c) => c.bot_id === bot_id)) return noEvents;
+  if (state.reservations.has(bot_id) || state.recentCreations.some((c) => c.bot_id === bot_id)) return noEvents;
   const nowMs = toMillis(now);
   // The spec checks the daily cap before the token reservation.
   const inWindow = botsCreatedWithin24h(state, nowMs);
@@ -145,12 +158,12 @@ const decide = (command: TeamCommand, state: TeamState) => {
     case 'ReserveTokensForBot':
       return reserveTokensForBot(state, command);
     case 'ReleaseReservation': {
-      const amount = state.reservations[command.bot_id];
+      const amount = state.reservations.get(command.bot_id);
       if (amount === undefined) return noEvents;
       return emit({ type: 'TokensReleased', data: { team_id, bot_id: command.bot_id, amount, reason: command.reason, at: command.now } });
     }
     case 'ChargeBot': {
-      const reserved = state.reservations[command.bot_id];
+      const reserved = state.reservations.get(command.bot_id);
       if (reserved === undefined) return noEvents;
       const amount = chargeForOutcome({ error_code: command.error_code, usage: command.usage }, command.features);
       if (amount === 0) {
@@ -162,8 +175,11 @@ const decide = (command: TeamCommand, state: TeamState) => {
 };
 
 const withoutReservation = (state: Present, botId: string): Present => {
-  const { [botId]: _settled, ...open } = state.reservations;
-  return { ...state, reservations: open };
+  const amount = state.reservations.get(botId);
+  if (amount === undefined) return state;
+  const open = new Map(state.reservations);
+  open.delete(botId);
+  return { ...state, reservations: open, reservedTotal: state.reservedTotal - amount };
 };
 
 const evolve = (state: TeamState, event: TeamEvent): TeamState => {
@@ -175,7 +191,8 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       daily_bot_cap: event.data.daily_bot_cap,
       rate_limit_per_second: event.data.rate_limit_per_second,
       balance: 0,
-      reservations: {},
+      reservations: new Map(),
+      reservedTotal: 0,
       recentCreations: [],
       apiKeys: {},
       operationIds: [],
@@ -193,11 +210,14 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       return { ...state, balance: state.balance + event.data.amount, operationIds: [...state.operationIds, event.data.operation_id] };
     case 'TokensReserved': {
       const atMs = toMillis(event.data.at);
-      const recent = state.recentCreations.filter((c) => c.at_ms > atMs - DAILY_CAP_WINDOW_MS);
+      const recent = state.recentCreations.slice(firstCreationAfter(state.recentCreations, atMs - DAILY_CAP_WINDOW_MS));
+      // Inserted in time order even when another process's clock ran a little behind.
+      const at = firstCreationAfter(recent, atMs);
       return {
         ...state,
-        reservations: { ...state.reservations, [event.data.bot_id]: event.data.amount },
-        recentCreations: [...recent, { bot_id: event.data.bot_id, at_ms: atMs }],
+        reservations: new Map(state.reservations).set(event.data.bot_id, event.data.amount),
+        reservedTotal: state.reservedTotal + event.data.amount,
+        recentCreations: [...recent.slice(0, at), { bot_id: event.data.bot_id, at_ms: atMs }, ...recent.slice(at)],
       };
     }
     case 'TokensCharged':
