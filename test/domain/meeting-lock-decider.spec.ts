@@ -103,3 +103,21 @@ describe('meeting lock decider (deduplication of bots for one meeting)', () => {
     });
   });
 });
+
+describe('the lock only remembers the deduplication window', () => {
+  it('forgets a bot registered more than 5 minutes before the newest one', () => {
+    const sixMinutesLater = at(T0, { m: 6 });
+    // bot-1 left the window when bot-2 registered, so bot-1 registering again is news, not a retry.
+    spec
+      .given([locked('bot-1', true, T0), locked('bot-2', true, sixMinutesLater)])
+      .when(register('bot-1', true, at(T0, { m: 7 })))
+      .then([locked('bot-1', true, at(T0, { m: 7 }))]);
+  });
+
+  it('still refuses an exclusive bot while a recent one is in the window', () => {
+    spec
+      .given([locked('bot-1', true, T0), locked('bot-2', true, at(T0, { m: 6 }))])
+      .when(register('bot-3', false, at(T0, { m: 7 })))
+      .thenRejects({ code: 'BOT_ALREADY_EXISTS', existing_bot_id: 'bot-2' });
+  });
+});

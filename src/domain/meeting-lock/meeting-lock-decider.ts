@@ -42,9 +42,13 @@ const decide = (command: MeetingLockCommand, state: MeetingLockState) => {
   return E.right<MeetingLockRejection, readonly MeetingLockEvent[]>([{ type: 'MeetingLocked', data: { ...data, at: now } }]);
 };
 
-const evolve = (state: MeetingLockState, event: MeetingLockEvent): MeetingLockState => ({
-  bots: [...state.bots, { bot_id: event.data.bot_id, at_ms: toMillis(event.data.at) }],
-});
+/** Only the window matters: a meeting used for months keeps a handful of bots in its state, not all of them. */
+const evolve = (state: MeetingLockState, event: MeetingLockEvent): MeetingLockState => {
+  const atMs = toMillis(event.data.at);
+  return {
+    bots: [...state.bots.filter((b) => b.at_ms > atMs - DEDUPLICATION_WINDOW_MS), { bot_id: event.data.bot_id, at_ms: atMs }],
+  };
+};
 
 export const meetingLockDecider: Decider<MeetingLockCommand, MeetingLockEvent, MeetingLockState, MeetingLockRejection> = {
   decide,
