@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { chromiumArgs } from '../../bot-runtime/browser/launch-browser';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { Platform } from '../../sandbox/meeting-state';
 
@@ -22,19 +23,8 @@ describe('sandbox meeting platform in Chromium', function () {
       executablePath: '/usr/bin/chromium',
       headless: true,
       ignoreDefaultArgs: ['--mute-audio'],
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--autoplay-policy=no-user-gesture-required',
-        '--auto-accept-this-tab-capture',
-        // trust exactly the sandbox certificate, nothing else
-        `--ignore-certificate-errors-spki-list=${sandbox.spkiSha256}`,
-      ],
+      // the bot's own flags (tab capture, autoplay, no outside traffic), trusting exactly the sandbox certificate
+      args: chromiumArgs([`--ignore-certificate-errors-spki-list=${sandbox.spkiSha256}`]),
     });
   });
 
