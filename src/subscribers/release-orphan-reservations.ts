@@ -1,20 +1,32 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
-import type { EventStore } from '../adapters/event-store/port';
 import type { CommandDeps } from '../commands/command-deps';
 import { handleTeamCommand } from '../commands/team-commands';
 import { botStreamName } from '../domain/bot/bot-events';
 import type { Subscriber } from './subscriber-runner';
 
+interface Pending {
+  readonly teamId: string;
+  readonly reservedAtMs: number;
+}
+
 /**
  * Bot creation reserves tokens before the bot exists. If the service dies in between, the reservation
- * has no bot; once the grace period has passed and the bot still does not exist, the reservation is
- * released as an aborted creation. Releasing twice changes nothing, so redelivery is harmless.
+ * has no bot. Reservations are remembered until their bot's creation comes by (normally the next event
+ * or two), so only the few without one are ever looked at; once the grace period has passed and the bot
+ * still does not exist, the reservation is released as an aborted creation. Releasing twice changes
+ * nothing, so replaying history after a restart is harmless and cheap.
  */
-export const releaseOrphanReservations = (deps: CommandDeps & { readonly log: Logger }, graceMs = 2 * 60 * 1000): Subscriber & { stop(): void } => {
-  const timers = new Set<NodeJS.Timeout>();
-  const check = async (eventStore: EventStore, teamId: string, botId: string) => {
-    const [created] = await eventStore.readStream(botStreamName(botId));
+export const releaseOrphanReservations = (
+  deps: CommandDeps & { readonly log: Logger },
+  graceMs = 2 * 60 * 1000,
+): Subscriber & { stop(): void } => {
+  const pending = new Map<string, Pending>();
+  let sweeping = false;
+
+  const releaseIfStillWithoutBot = async (botId: string, { teamId }: Pending) => {
+    const [created] = await deps.eventStore.readStream(botStreamName(botId));
+    pending.delete(botId);
     if (created) return;
     const released = await handleTeamCommand(deps, teamId, {
       type: 'ReleaseReservation',
@@ -24,22 +36,31 @@ export const releaseOrphanReservations = (deps: CommandDeps & { readonly log: Lo
     });
     if (E.isRight(released) && released.right.events.length > 0) deps.log.warn({ bot_id: botId, team_id: teamId }, 'released a reservation whose bot was never created');
   };
+
+  const sweep = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const due = deps.clock().getTime() - graceMs;
+      for (const [botId, entry] of [...pending]) {
+        if (entry.reservedAtMs <= due) await releaseIfStillWithoutBot(botId, entry);
+      }
+    } catch (err) {
+      deps.log.error({ err }, 'orphan reservation sweep failed');
+    } finally {
+      sweeping = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), Math.max(50, Math.min(graceMs / 2, 30_000)));
+  timer.unref();
+
   return {
     name: 'release-orphan-reservations',
     handle: async (event) => {
-      if (event.type !== 'TokensReserved') return;
-      const { team_id, bot_id, at } = event.data;
-      const wait = Math.max(0, Date.parse(at) + graceMs - deps.clock().getTime());
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        check(deps.eventStore, team_id, bot_id).catch((err) => deps.log.error({ err, bot_id }, 'orphan reservation check failed'));
-      }, wait);
-      timer.unref();
-      timers.add(timer);
+      if (event.type === 'TokensReserved') pending.set(event.data.bot_id, { teamId: event.data.team_id, reservedAtMs: Date.parse(event.data.at) });
+      // Its bot exists, or the reservation was settled another way (a refused duplicate releases its own).
+      if (event.type === 'BotCreated' || event.type === 'TokensReleased' || event.type === 'TokensCharged') pending.delete(event.data.bot_id);
     },
-    stop: () => {
-      timers.forEach(clearTimeout);
-      timers.clear();
-    },
+    stop: () => clearInterval(timer),
   };
 };
