@@ -1,11 +1,6 @@
 import type Logger from 'bunyan';
 import Koa from 'koa';
 import compose from 'koa-compose';
-import type { BotControl } from '../adapters/bot-control/port';
-import type { SecretBox } from '../adapters/crypto/secret-box';
-import type { ReadStore } from '../adapters/read-store/port';
-import type { CommandDeps } from '../commands/command-deps';
-import type { ProjectionRunner } from '../projections/projection-runner';
 import { adminRouter } from './admin/admin-router';
 import type { AppState } from './app-context';
 import { authenticate } from './middleware/authenticate';
@@ -13,18 +8,10 @@ import { errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
 import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
-import type { ArtifactLinks } from './v2/bot-details';
-import { botsRouter } from './v2/bots-router';
+import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
 
-export interface AppDeps {
+export interface AppDeps extends BotsRouterDeps {
   readonly log: Logger;
-  readonly commands: CommandDeps;
-  readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
-  readonly control: BotControl;
-  readonly links: ArtifactLinks;
-  readonly sandboxHosts: boolean;
-  readonly secretBox: SecretBox;
   readonly adminToken: string | undefined;
   readonly rebuildProjections: () => Promise<unknown>;
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
