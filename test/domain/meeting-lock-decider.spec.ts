@@ -65,6 +65,13 @@ describe('meeting lock decider (deduplication of bots for one meeting)', () => {
       });
     });
 
+    it('a bot stamped after now (a clock ahead of ours, or the winner of the race this command retries) blocks too', () => {
+      spec.given([locked('bot-1', false, at(T0, { ms: 500 }))]).when(register('bot-2', false, T0)).thenRejects({
+        code: 'BOT_ALREADY_EXISTS',
+        existing_bot_id: 'bot-1',
+      });
+    });
+
     it('an exclusive bot after a non-exclusive one within the window is refused', () => {
       spec.given([locked('bot-1', true, T0)]).when(register('bot-2', false, at(T0, { m: 2 }))).thenRejects({
         code: 'BOT_ALREADY_EXISTS',

@@ -285,6 +285,13 @@ describe('team decider (the token ledger)', () => {
       });
     });
 
+    it('a bot stamped after now (a clock ahead of ours, or the winner of the race this command retries) counts too', () => {
+      spec.given([teamCreated(1), tokensAdded(10_000), reserved('bot-1', at(T0, { s: 1 }))]).when(reserve('bot-2', T0)).thenRejects({
+        code: 'DAILY_BOT_CAP_REACHED',
+        retry_after_seconds: DAY_SECONDS + 1,
+      });
+    });
+
     it('a reservation released because the creation was aborted does not count towards the cap', () => {
       spec.given([teamCreated(1), tokensAdded(1000), reserved('bot-1', T0), released('bot-1', 'creation_aborted')])
         .when(reserve('bot-2'))

@@ -30,7 +30,8 @@ const initialState = (): MeetingLockState => ({ bots: [] });
 const decide = (command: MeetingLockCommand, state: MeetingLockState) => {
   if (state.bots.some((b) => b.bot_id === command.bot_id)) return E.right<MeetingLockRejection, readonly MeetingLockEvent[]>([]);
   const nowMs = toMillis(command.now);
-  const recent = state.bots.find((b) => nowMs - b.at_ms < DEDUPLICATION_WINDOW_MS && b.at_ms <= nowMs);
+  // A bot stamped after `now` (a clock ahead of ours, or the winner of the race this command retries) blocks too.
+  const recent = state.bots.find((b) => nowMs - b.at_ms < DEDUPLICATION_WINDOW_MS);
   if (!command.allow_multiple_bots && recent) {
     return E.left<MeetingLockRejection, readonly MeetingLockEvent[]>({
       code: 'BOT_ALREADY_EXISTS',

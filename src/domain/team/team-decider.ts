@@ -88,8 +88,12 @@ const firstCreationAfter = (creations: readonly Creation[], afterMs: number): nu
   return low;
 };
 
+/**
+ * Creations stamped after `nowMs` count too: they were decided by a process whose clock ran ahead, or
+ * they won the race this command is retrying after, and ignoring them would let a bot past the cap.
+ */
 export const botsCreatedWithin24h = (state: Present, nowMs: number): readonly Creation[] =>
-  state.recentCreations.slice(firstCreationAfter(state.recentCreations, nowMs - DAILY_CAP_WINDOW_MS)).filter((c) => c.at_ms <= nowMs);
+  state.recentCreations.slice(firstCreationAfter(state.recentCreations, nowMs - DAILY_CAP_WINDOW_MS));
 
 const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
 
@@ -101,8 +105,8 @@ const reserveTokensForBot = (state: Present, command: Extract<TeamCommand, { typ
   // The spec checks the daily cap before the token reservation.
   const inWindow = botsCreatedWithin24h(state, nowMs);
   if (inWindow.length >= state.daily_bot_cap) {
-    // From nowMs, so that a cap of 0 (empty window) gives a finite 24 h, not Infinity; no spread of a large window.
-    const oldest = inWindow.reduce((min, c) => Math.min(min, c.at_ms), nowMs);
+    // The window is ordered by time; a cap of 0 (empty window) waits a finite 24 h from now, not Infinity.
+    const oldest = inWindow[0]?.at_ms ?? nowMs;
     return reject({
       code: 'DAILY_BOT_CAP_REACHED',
       message: `Daily bot cap of ${state.daily_bot_cap} reached`,
