@@ -129,6 +129,9 @@ describe('token charging by outcome (thousandths of a token)', () => {
     it('an exact number of thousandths is not rounded up (18 s of recording = 5)', () => {
       assert.equal(charge('API_REQUEST', 18, 0, recordingOnly), 5);
     });
+    it('a duration in tenths of a second is not rounded up by float error (1040.4 s of recording = 289 exactly)', () => {
+      assert.equal(charge('API_REQUEST', 1040.4, 0, recordingOnly), 289);
+    });
     it('every charge is a whole, non-negative number', () => {
       for (const seconds of [0, 1, 7, 59, 61, 599, 1799, 3599, 3601, 43_199]) {
         for (const code of ['API_REQUEST', 'TRANSCRIPTION_FAILED', 'BOT_NOT_ACCEPTED', 'RECORDING_START_TIMEOUT']) {

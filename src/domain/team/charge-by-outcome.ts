@@ -13,9 +13,12 @@ export interface BotOutcome {
   readonly usage: Usage;
 }
 
-/** Partial thousandths are charged as a whole one: the ledger only holds integers. */
+/**
+ * Partial thousandths are charged as a whole one: the ledger only holds integers. The seconds become
+ * whole milliseconds first, so that a float error (1040.4 s is 1040.40000000000009 s) is not rounded up.
+ */
 const forSeconds = (pricePerHourThousandths: number, seconds: number): number =>
-  Math.ceil((pricePerHourThousandths * Math.max(0, seconds)) / 3600);
+  Math.ceil((pricePerHourThousandths * Math.round(Math.max(0, seconds) * 1000)) / 3_600_000);
 
 /** The spec's "Token charging by outcome" table, in thousandths of a token. */
 export const chargeForOutcome = (outcome: BotOutcome, features: BotFeatures): number => {
