@@ -5,8 +5,14 @@ export interface ApiErrorInit {
   readonly status: number;
   readonly code: string;
   readonly message: string;
-  readonly details?: string;
+  /**
+   * The specific detail; when absent the message is repeated, so every envelope carries `details` (the spec:
+   * "plus `details: string` on most errors"). `null` only where the spec fixes the exact body without it.
+   */
+  readonly details?: string | null;
   readonly retryAfter?: number;
+  /** methods the resource supports, sent as the `Allow` header of a 405 (not part of the body) */
+  readonly allow?: string;
 }
 
 /**
@@ -19,6 +25,7 @@ export class ApiError extends Error {
   readonly error: string;
   readonly details?: string;
   readonly retryAfter?: number;
+  readonly allow?: string;
   /** koa's own error handler honours `expose`: even without our envelope the message is safe to show. */
   readonly expose = true;
 
@@ -28,8 +35,9 @@ export class ApiError extends Error {
     this.status = init.status;
     this.code = init.code;
     this.error = STATUS_CODES[init.status] ?? 'Error';
-    if (init.details !== undefined) this.details = init.details;
+    if (init.details !== null) this.details = init.details ?? init.message;
     if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+    if (init.allow !== undefined) this.allow = init.allow;
   }
 }
 
@@ -65,16 +73,29 @@ export const validationError = (field: string, message: string): ApiError => {
 };
 
 export const notFound = (code: string, message: string, details?: string): ApiError =>
-  new ApiError({ status: 404, code, message, ...(details !== undefined ? { details } : {}) });
+  new ApiError({ status: 404, code, message, details });
 
 export const conflict = (code: string, message: string, details?: string): ApiError =>
-  new ApiError({ status: 409, code, message, ...(details !== undefined ? { details } : {}) });
+  new ApiError({ status: 409, code, message, details });
 
 /** Exactly the body the spec shows for a key lacking permission: no details. */
-export const forbidden = (): ApiError => new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: 'Forbidden' });
+export const forbidden = (): ApiError => new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: 'Forbidden', details: null });
 
 export const unauthorized = (message = 'Missing or invalid x-service-api-key header'): ApiError =>
   new ApiError({ status: 401, code: 'FST_ERR_UNAUTHORIZED', message });
+
+/**
+ * A method the route does not support (including methods no route implements, which koa-router would answer
+ * 501): 405 with the `Allow` header. The code follows DESIGN.md's `FST_ERR_*` naming.
+ */
+export const methodNotAllowed = (method: string, path: string, allow: string): ApiError =>
+  new ApiError({
+    status: 405,
+    code: 'FST_ERR_METHOD_NOT_ALLOWED',
+    message: `Method ${method} is not allowed on ${path}`,
+    details: `allowed methods: ${allow}`,
+    allow,
+  });
 
 /** `retryAfter` is whole seconds, at least 1: a client told "retry after 0" would spin. */
 export const tooManyRequests = (code: string, retryAfter: number, message: string): ApiError =>

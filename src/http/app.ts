@@ -4,7 +4,7 @@ import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
 import type { AppState } from './app-context';
 import { authenticate } from './middleware/authenticate';
-import { errorEnvelope } from './middleware/error-envelope';
+import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
 import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
@@ -40,7 +40,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
       projections: deps.projections,
       rebuild: deps.rebuildProjections,
     });
-    app.use(admin.routes()).use(admin.allowedMethods());
+    app.use(admin.routes()).use(allowedMethodsInEnvelope(admin));
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
@@ -49,7 +49,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
     v2.routes() as Koa.Middleware<AppState>,
-    v2.allowedMethods() as Koa.Middleware<AppState>,
+    allowedMethodsInEnvelope(v2),
   ]);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/admin') || ctx.path.startsWith('/internal')) return next();

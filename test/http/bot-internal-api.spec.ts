@@ -169,11 +169,14 @@ describe('the service side of a running bot (dispatcher, internal API, control c
   it('turns a bot process that dies without its end report into a failed bot with the crash code', async () => {
     const { botId, bot, launch } = await startBot();
     await bot.status('joining_call');
+    const reservedThousandths = async () => Math.round((await adminClient(t.url).get(`/admin/teams/${teamId}`)).body.data.reserved * 1000);
+    const reservedBefore = await reservedThousandths();
+    assert.ok(reservedBefore >= 500, 'the running bot holds its 0.5-token reservation');
     launch.exit({ signal: 'SIGKILL' });
     const details = await waitFor(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.equal(details.status, 'failed');
     assert.equal(details.error_code, 'FORCE_KILLED');
-    const ledger = await waitFor(() => adminClient(t.url).get(`/admin/teams/${teamId}`).then((r) => r.body.data), (l) => !JSON.stringify(l).includes(botId));
-    assert.ok(ledger.reserved < 10, 'its reservation was released');
+    const reservedAfter = await waitFor(reservedThousandths, (r) => r !== reservedBefore);
+    assert.equal(reservedAfter, reservedBefore - 500, 'its 0.5-token reservation was released');
   });
 });

@@ -33,7 +33,7 @@ const sameSecret = (presented: string, expected: string): boolean => {
 const requireAdmin = (token: string): Koa.Middleware<AppState> => async (ctx, next) => {
   const header = ctx.get('authorization');
   const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-  if (!presented || !sameSecret(presented, token)) throw unauthorized();
+  if (!presented || !sameSecret(presented, token)) throw unauthorized('Missing or invalid authorization header (expected Bearer <ADMIN_TOKEN>)');
   await next();
 };
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
 import {
-  ApiError, conflict, forbidden, insufficientTokens, notFound, orThrow, payloadTooLarge, toEnvelope, tooManyRequests,
-  unauthorized, unsupportedMediaType, validationError,
+  ApiError, conflict, forbidden, insufficientTokens, methodNotAllowed, notFound, orThrow, payloadTooLarge, toEnvelope,
+  tooManyRequests, unauthorized, unsupportedMediaType, validationError,
 } from '../../../src/http/api-error';
 
 describe('ApiError and the v2 error envelope', () => {
@@ -33,6 +33,8 @@ describe('ApiError and the v2 error envelope', () => {
     ['payloadTooLarge', payloadTooLarge(1000), 413, 'Payload Too Large', 'FST_ERR_CTP_BODY_TOO_LARGE'],
     ['unsupportedMediaType', unsupportedMediaType('text/plain'), 415, 'Unsupported Media Type', 'FST_ERR_CTP_INVALID_MEDIA_TYPE'],
     ['tooManyRequests', tooManyRequests('FST_ERR_TOO_MANY_REQUESTS', 3, 'slow down'), 429, 'Too Many Requests', 'FST_ERR_TOO_MANY_REQUESTS'],
+    ['methodNotAllowed', methodNotAllowed('PUT', '/v2/bots', 'GET, POST'), 405, 'Method Not Allowed', 'FST_ERR_METHOD_NOT_ALLOWED'],
+    ['a bare ApiError', new ApiError({ status: 400, code: 'FST_ERR_X', message: 'plain' }), 400, 'Bad Request', 'FST_ERR_X'],
   ];
   for (const [name, err, status, reason, code] of table) {
     it(`${name}() is ${status} ${reason} with code ${code}`, () => {
@@ -43,6 +45,8 @@ describe('ApiError and the v2 error envelope', () => {
       assert.equal(envelope.code, code);
       assert.equal(envelope.success, false);
       assert.ok(envelope.message.length > 0);
+      assert.equal(typeof envelope.details, 'string', 'the spec: details on most errors');
+      assert.ok((envelope.details ?? '').length > 0);
     });
   }
 
@@ -51,10 +55,17 @@ describe('ApiError and the v2 error envelope', () => {
     assert.equal(toEnvelope(tooManyRequests('FST_ERR_TOO_MANY_REQUESTS', 0, 'rate')).retryAfter, 1);
   });
 
-  it('leaves retryAfter and details out of the envelope when absent', () => {
-    const envelope = toEnvelope(notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found'));
-    assert.equal('retryAfter' in envelope, false);
-    assert.equal('details' in envelope, false);
+  it('leaves retryAfter out of the envelope when absent, and repeats the message as details when there is none more specific', () => {
+    assert.deepEqual(toEnvelope(notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found')), {
+      success: false, error: 'Not Found', code: 'FST_ERR_BOT_NOT_FOUND', message: 'Bot not found', statusCode: 404, details: 'Bot not found',
+    });
+    assert.equal(toEnvelope(notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found', 'no bot 42 in this team')).details, 'no bot 42 in this team');
+  });
+
+  it('methodNotAllowed carries the Allow value for the header, not in the body', () => {
+    const err = methodNotAllowed('PROPFIND', '/v2/bots', 'HEAD, GET, POST');
+    assert.equal(err.allow, 'HEAD, GET, POST');
+    assert.equal('allow' in toEnvelope(err), false);
   });
 
   it('payloadTooLarge says the limit in details', () => {
