@@ -5,6 +5,7 @@ import { DomainEvent, knownEventTypes } from '../domain/all-events';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { applyEventToProjections } from './apply-event';
 import type { Projection } from './projection';
+import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
 
 export const PROJECTIONS_CHECKPOINT = 'projections';
 const CATCH_UP_BATCH = 1000;
@@ -22,13 +23,13 @@ export class ProjectionRunner {
   private subscription: Subscription | null = null;
   private reached: bigint | null = null;
   private waiters: Waiter[] = [];
-  private failure: Error | null = null;
 
   constructor(
     private readonly eventStore: EventStore,
     private readonly readStore: ReadStore,
     private readonly projections: readonly Projection<any>[],
     private readonly log: Logger,
+    private readonly backoff?: Backoff,
   ) {}
 
   /** Catches up with the whole log before returning, so a freshly started service never serves stale reads. */
@@ -40,13 +41,14 @@ export class ProjectionRunner {
       for (const event of batch) await this.apply(event);
       if (batch.length < CATCH_UP_BATCH) break;
     }
-    this.subscription = this.eventStore.subscribeToAll(
+    // A failed subscription (lost connection, a failing write to the read store) resumes from the last applied event.
+    this.subscription = keepSubscribed(
+      this.eventStore,
       {
+        name: 'projections',
         ...(this.reached === null ? {} : { fromPosition: this.reached }),
-        onError: (error) => {
-          this.failure = error;
-          this.log.error({ err: error }, 'projection subscription stopped');
-        },
+        log: this.log,
+        ...(this.backoff ? { backoff: this.backoff } : {}),
       },
       (event) => this.apply(event),
     );
@@ -64,7 +66,6 @@ export class ProjectionRunner {
   /** Resolves true once every read model reflects `position`, false after `timeoutMs`. */
   waitForPosition(position: bigint | null, timeoutMs = 5000): Promise<boolean> {
     if (position === null || (this.reached !== null && position <= this.reached)) return Promise.resolve(true);
-    if (this.failure) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter: Waiter = { position, resolve };
       this.waiters.push(waiter);

@@ -8,6 +8,8 @@ import type { Subscriber } from './subscriber-runner';
 interface Pending {
   readonly teamId: string;
   readonly reservedAtMs: number;
+  /** Global position of the TokensReserved event: the checkpoint is held before it while it is pending. */
+  readonly position: bigint;
 }
 
 /**
@@ -21,20 +23,25 @@ export const releaseOrphanReservations = (
   deps: CommandDeps & { readonly log: Logger },
   graceMs = 2 * 60 * 1000,
 ): Subscriber & { stop(): void } => {
+  // Pending reservations live in memory only; instead of persisting them, the runner's checkpoint is held
+  // before the oldest one (replayFrom), so after a restart the replay from the checkpoint rebuilds them.
   const pending = new Map<string, Pending>();
   let sweeping = false;
 
   const releaseIfStillWithoutBot = async (botId: string, { teamId }: Pending) => {
     const [created] = await deps.eventStore.readStream(botStreamName(botId));
+    if (!created) {
+      const released = await handleTeamCommand(deps, teamId, {
+        type: 'ReleaseReservation',
+        bot_id: botId,
+        reason: 'creation_aborted',
+        now: deps.clock().toISOString(),
+      });
+      if (E.isRight(released) && released.right.events.length > 0) deps.log.warn({ bot_id: botId, team_id: teamId }, 'released a reservation whose bot was never created');
+      if (E.isLeft(released)) deps.log.error({ bot_id: botId, team_id: teamId, rejection: released.left }, 'could not release an orphan reservation');
+    }
+    // Forgotten only once settled: a release that threw stays pending (and keeps the checkpoint) for the next sweep.
     pending.delete(botId);
-    if (created) return;
-    const released = await handleTeamCommand(deps, teamId, {
-      type: 'ReleaseReservation',
-      bot_id: botId,
-      reason: 'creation_aborted',
-      now: deps.clock().toISOString(),
-    });
-    if (E.isRight(released) && released.right.events.length > 0) deps.log.warn({ bot_id: botId, team_id: teamId }, 'released a reservation whose bot was never created');
   };
 
   const sweep = async () => {
@@ -43,10 +50,13 @@ export const releaseOrphanReservations = (
     try {
       const due = deps.clock().getTime() - graceMs;
       for (const [botId, entry] of [...pending]) {
-        if (entry.reservedAtMs <= due) await releaseIfStillWithoutBot(botId, entry);
+        if (entry.reservedAtMs > due) continue;
+        try {
+          await releaseIfStillWithoutBot(botId, entry);
+        } catch (err) {
+          deps.log.error({ err, bot_id: botId }, 'orphan reservation sweep failed');
+        }
       }
-    } catch (err) {
-      deps.log.error({ err }, 'orphan reservation sweep failed');
     } finally {
       sweeping = false;
     }
@@ -56,10 +66,17 @@ export const releaseOrphanReservations = (
 
   return {
     name: 'release-orphan-reservations',
-    handle: async (event) => {
-      if (event.type === 'TokensReserved') pending.set(event.data.bot_id, { teamId: event.data.team_id, reservedAtMs: Date.parse(event.data.at) });
+    handle: async (event, recorded) => {
+      if (event.type === 'TokensReserved') {
+        pending.set(event.data.bot_id, { teamId: event.data.team_id, reservedAtMs: Date.parse(event.data.at), position: recorded.position });
+      }
       // Its bot exists, or the reservation was settled another way (a refused duplicate releases its own).
       if (event.type === 'BotCreated' || event.type === 'TokensReleased' || event.type === 'TokensCharged') pending.delete(event.data.bot_id);
+    },
+    replayFrom: () => {
+      let oldest: bigint | undefined;
+      for (const { position } of pending.values()) if (oldest === undefined || position < oldest) oldest = position;
+      return oldest;
     },
     stop: () => clearInterval(timer),
   };
