@@ -101,8 +101,10 @@ export type ControlResult =
  * - `PUT  {serviceUrl}/internal/bots/{bot_id}/artifacts/{key}` raw bytes, `content-type` -> 204
  *   (UploadTarget kind `http`; `key` may contain `/`, e.g. `audio_chunks/000001.webm`)
  *
- * A bot process started by the service gets its job in the environment: `BOT_JOB` (JSON of BotJob),
- * `SERVICE_URL` and `BOT_TOKEN`. Exit code 0 after sending its EndReport; any other exit means a crash.
+ * A bot process started by the service gets `BOT_JOB_ON_STDIN=1`, `SERVICE_URL` and `BOT_TOKEN` in its
+ * environment and its job (JSON of BotJob, one line) on standard input, which the service keeps open: its
+ * end means the service is gone, and the bot ends its run (SIGTERM). Exit code 0 after sending its
+ * EndReport; any other exit means a crash.
  */
 export const internalPaths = {
   reports: (botId: string) => `/internal/bots/${botId}/reports`,

@@ -13,6 +13,8 @@ export interface ServiceConfig {
   /** The address bots use to reach the service's internal API. */
   readonly publicUrl: string | undefined;
   readonly botSlots: number | undefined;
+  /** Names this instance in the bots it runs: at start it fails only its own bots that its previous run left. */
+  readonly instanceId?: string | undefined;
   readonly logLevel: string;
   /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
   readonly serviceSecret?: string | undefined;
@@ -20,6 +22,13 @@ export interface ServiceConfig {
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
   value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+
+const botSlotsFrom = (value: string | undefined): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const slots = Number(value);
+  if (!Number.isInteger(slots) || slots < 0) throw new Error(`BOT_SLOTS must be a whole number, 0 or more, got "${value}"`);
+  return slots;
+};
 
 const portFrom = (value: string | undefined, fallback: number): number => {
   if (value === undefined || value === '') return fallback;
@@ -39,7 +48,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
   sandboxHosts: flag(env.SANDBOX_HOSTS, env.NODE_ENV !== 'production'),
   publicUrl: env.PUBLIC_URL || undefined,
-  botSlots: env.BOT_SLOTS === undefined || env.BOT_SLOTS === '' ? undefined : Number(env.BOT_SLOTS),
+  botSlots: botSlotsFrom(env.BOT_SLOTS),
+  instanceId: env.INSTANCE_ID || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
 });

@@ -93,7 +93,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, objectStore, signer, projections }).routes(),
+      internalRouter({ commands, control, objectStore, signer, projections, readStore }).routes(),
       artifactsRouter(objectStore, signer, nowMs).routes(),
     ],
     sandboxHosts: config.sandboxHosts,
@@ -121,6 +121,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     signer,
     serviceUrl: publicUrl,
     slots: config.botSlots ?? defaultBotSlots(),
+    workerId: config.instanceId ?? os.hostname(),
+    forgetControl: (botId) => control.forget(botId),
     log,
   });
   await dispatcher.start(projections.position);

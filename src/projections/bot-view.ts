@@ -28,6 +28,8 @@ export type BotView = {
   readonly status_history: readonly { readonly status: BotStatus; readonly created_at: string }[];
   readonly artifacts: readonly ArtifactView[];
   readonly dispatched: boolean;
+  /** the service instance that runs the bot, once dispatched */
+  readonly worker_id: string | null;
   readonly leave_requested: boolean;
 };
 
@@ -61,13 +63,14 @@ export const botViewProjection: Projection<BotView> = {
         status_history: [{ status: 'queued', created_at: d.created_at }],
         artifacts: [],
         dispatched: false,
+        worker_id: null,
         leave_requested: false,
       };
     }
     if (doc === null) return null;
     switch (event.type) {
       case 'BotDispatched':
-        return { ...doc, dispatched: true };
+        return { ...doc, dispatched: true, worker_id: event.data.worker_id };
       case 'StatusChanged':
         return withStatus(doc, event.data.status, event.data.at);
       case 'BotLeaveRequested':

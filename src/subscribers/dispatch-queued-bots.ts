@@ -1,5 +1,6 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
+import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
 import type { EventStore, Subscription } from '../adapters/event-store/port';
 import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
@@ -20,30 +21,40 @@ export interface DispatcherDeps {
   readonly signer: Signer;
   readonly serviceUrl: string;
   readonly slots: number;
+  /** this instance, recorded on the bots it runs */
+  readonly workerId: string;
+  /** drops what the control channel holds for a bot whose process is gone */
+  readonly forgetControl: (botId: string) => void;
   readonly log: Logger;
 }
+
+const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
 /**
  * Starts queued bots in free slots, oldest first, and turns a bot process that dies without its end
  * report into a failed bot with the crash code. Restart-safe: at start it re-reads the queue from the
- * read model, and bots that a previous service process was running are failed (their process died with it).
+ * read model, and fails the bots that this instance's previous run was running (their process died with
+ * it); bots of other instances are theirs to handle.
  */
 export class BotDispatcher {
   private readonly queue: string[] = [];
   private readonly running = new Map<string, LaunchedBot | null>();
+  private readonly inFlight = new Set<Promise<void>>();
   private subscription: Subscription | null = null;
   private stopped = false;
+  private graceMs = 15_000;
 
   constructor(private readonly deps: DispatcherDeps) {}
 
   async start(fromPosition: bigint | null): Promise<void> {
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
     for (const bot of active) {
-      if (bot.dispatched) await this.failOrphan(bot.bot_id);
-      else this.queue.push(bot.bot_id);
+      if (!bot.dispatched) this.queue.push(bot.bot_id);
+      else if (bot.worker_id === this.deps.workerId) await this.failOrphan(bot.bot_id);
     }
-    this.subscription = this.deps.eventStore.subscribeToAll(
-      { ...(fromPosition === null ? {} : { fromPosition }), onError: (err) => this.deps.log.error({ err }, 'dispatcher subscription stopped') },
+    this.subscription = keepSubscribed(
+      this.deps.eventStore,
+      { name: 'dispatcher', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
       async (recorded) => {
         if (recorded.type === 'BotCreated') {
           const botId = decodeRecordedEvent(BotCreated, recorded).data.bot_id;
@@ -68,18 +79,21 @@ export class BotDispatcher {
     while (!this.stopped && this.running.size < this.deps.slots && this.queue.length > 0) {
       const botId = this.queue.shift()!;
       this.running.set(botId, null); // the slot is taken before the process exists
-      this.dispatch(botId).catch((err) => {
-        this.deps.log.error({ err, bot_id: botId }, 'dispatch failed');
-        this.running.delete(botId);
-        this.pump();
-      });
+      const dispatching = this.dispatch(botId)
+        .catch((err) => {
+          this.deps.log.error({ err, bot_id: botId }, 'dispatch failed');
+          this.running.delete(botId);
+          this.pump();
+        })
+        .finally(() => this.inFlight.delete(dispatching));
+      this.inFlight.add(dispatching);
     }
   }
 
   private async dispatch(botId: string): Promise<void> {
     const dispatched = await handleBotCommand(this.deps.commands, botId, {
       type: 'DispatchBot',
-      worker_id: `local-${process.pid}`,
+      worker_id: this.deps.workerId,
       now: this.deps.commands.clock().toISOString(),
     });
     // Nothing to do when the bot ended (left while queued) or another dispatcher took it.
@@ -87,36 +101,50 @@ export class BotDispatcher {
       this.running.delete(botId);
       return this.pump();
     }
-    const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
-    const job = botJobFrom(decodeRecordedEvent(BotCreated, first!), {
-      kind: 'http',
-      baseUrl: this.deps.serviceUrl,
-      token: this.deps.signer.botToken(botId),
-    });
-    const launched = this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: this.deps.signer.botToken(botId) });
+    // From here the bot is ours: whatever stops it from running must end it, or it would wait forever.
+    if (this.stopped) {
+      this.running.delete(botId);
+      return this.endBot(botId, 'SIGTERM', 'The service stopped before the bot started');
+    }
+    let launched: LaunchedBot;
+    try {
+      launched = await this.launch(botId);
+    } catch (err) {
+      this.deps.log.error({ err, bot_id: botId }, 'bot could not be started');
+      this.running.delete(botId);
+      await this.endBot(botId, 'INTERNAL_ERROR', `The bot could not be started: ${(err as Error).message}`);
+      return this.pump();
+    }
     this.running.set(botId, launched);
+    if (this.stopped) this.terminate(launched); // stop() came while it was starting
     const exit = await launched.exited;
     this.running.delete(botId);
-    await handleBotCommand(this.deps.commands, botId, {
-      type: 'EndBot',
-      outcome: 'failed',
-      error_code: crashCodeOf(exit),
-      error_message: `The bot process exited (code ${exit.code}, signal ${exit.signal}) without reporting its end`,
-      usage: { recorded_seconds: 0, waiting_room_seconds: 0 },
-      now: this.deps.commands.clock().toISOString(),
-    });
+    this.deps.forgetControl(botId);
+    await this.endBot(botId, crashCodeOf(exit), `The bot process exited (code ${exit.code}, signal ${exit.signal}) without reporting its end`);
     this.pump();
   }
 
-  private async failOrphan(botId: string): Promise<void> {
+  private async launch(botId: string): Promise<LaunchedBot> {
+    const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
+    const token = this.deps.signer.botToken(botId);
+    const job = botJobFrom(decodeRecordedEvent(BotCreated, first!), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
+    return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
+  }
+
+  /** Ends a bot that did not report its own end; after its end report this changes nothing. */
+  private async endBot(botId: string, error_code: string, error_message: string): Promise<void> {
     await handleBotCommand(this.deps.commands, botId, {
       type: 'EndBot',
       outcome: 'failed',
-      error_code: 'SIGTERM',
-      error_message: 'The service stopped while the bot was running',
-      usage: { recorded_seconds: 0, waiting_room_seconds: 0 },
+      error_code,
+      error_message,
+      usage: noUsage,
       now: this.deps.commands.clock().toISOString(),
     });
+  }
+
+  private failOrphan(botId: string): Promise<void> {
+    return this.endBot(botId, 'SIGTERM', 'The service stopped while the bot was running');
   }
 
   /**
@@ -125,15 +153,16 @@ export class BotDispatcher {
    */
   async stop(graceMs = 15_000): Promise<void> {
     this.stopped = true;
+    this.graceMs = graceMs;
     await this.subscription?.stop();
-    const bots = [...this.running.values()].filter((b): b is LaunchedBot => b !== null);
-    bots.forEach((bot) => bot.kill('SIGTERM'));
-    await Promise.all(
-      bots.map(async (bot) => {
-        const timer = setTimeout(() => bot.kill('SIGKILL'), graceMs);
-        await bot.exited;
-        clearTimeout(timer);
-      }),
-    );
+    for (const bot of this.running.values()) if (bot !== null) this.terminate(bot);
+    // Every dispatch ends here, its bot's end recorded, before the stores it writes to are closed.
+    await Promise.all([...this.inFlight]);
+  }
+
+  private terminate(bot: LaunchedBot): void {
+    bot.kill('SIGTERM');
+    const timer = setTimeout(() => bot.kill('SIGKILL'), this.graceMs);
+    void bot.exited.then(() => clearTimeout(timer));
   }
 }

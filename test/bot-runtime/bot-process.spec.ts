@@ -1,8 +1,9 @@
 /**
  * The bot as a process (bot-runtime/main.ts), against the sandbox:
- * - started by the service: BOT_JOB, SERVICE_URL, BOT_TOKEN; reports, long-polled control and
- *   artifact uploads over the real HTTP classes, against a tiny local server playing the service;
- * - standalone: command line arguments, artifacts in a folder, SIGINT to leave.
+ * - started by the service: the job on standard input, SERVICE_URL, BOT_TOKEN; reports, long-polled
+ *   control and artifact uploads over the real HTTP classes, against a tiny local server playing the
+ *   service; the end of standard input (the service died) ends the run;
+ * - standalone through `npm run bot`: command line arguments, artifacts in a folder, Ctrl-C to leave.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,18 +16,31 @@ import { mediaFacts, sleep, smallTimeouts, tmpDir } from './support';
 
 const root = path.resolve(__dirname, '../..');
 
-const startBotProcess = (args: string[], env: Record<string, string>) => {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'bot-runtime/main.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+const watchProcess = (child: ChildProcess) => {
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))));
   return { child, exited, output: () => output };
 };
+
+/** As the service starts a bot: the job on standard input, which stays open until `child.stdin.end()`. */
+const startServiceBot = (job: BotJob, service: FakeService) => {
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'bot-runtime/main.ts')], {
+    cwd: root,
+    env: { ...process.env, BOT_JOB_ON_STDIN: '1', SERVICE_URL: service.url, BOT_TOKEN: service.token },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin!.write(`${JSON.stringify(job)}\n`);
+  return watchProcess(child);
+};
+
+/** As a user starts it at a terminal: through npm, in its own process group, so that Ctrl-C reaches all of it. */
+const startStandaloneBot = (args: string[]) =>
+  watchProcess(spawn('npm', ['run', '--silent', 'bot', '--', ...args], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true }));
+
+/** What a terminal does on Ctrl-C: SIGINT to every process of the foreground group. */
+const pressCtrlC = (child: ChildProcess) => process.kill(-child.pid!, 'SIGINT');
 
 const waitUntil = async (predicate: () => boolean, what: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -68,7 +82,7 @@ describe('bot-runtime process (main.ts)', function () {
         upload: { kind: 'http', baseUrl: service.url, token: service.token },
         trust_sandbox_certificate: true,
       };
-      const bot = startBotProcess([], { BOT_JOB: JSON.stringify(job), SERVICE_URL: service.url, BOT_TOKEN: service.token });
+      const bot = startServiceBot(job, service);
       children.push(bot.child);
 
       const pid = (await sb.client.waitForParticipant(m.meeting_id, 'lobby', 45_000, 'Service Bot')).participant_id;
@@ -121,21 +135,55 @@ describe('bot-runtime process (main.ts)', function () {
     }
   });
 
-  it('standalone: command line, artifacts in a folder, SIGINT leaves', async () => {
+  it('service mode: when the service is gone (its end of standard input closes), the bot ends its run and leaves', async () => {
+    const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+    await sb.client.addSimulated(m.meeting_id, 'Host');
+    const service = new FakeService('3f1c6f7e-0000-4000-8000-00000000b0b2', 'per-bot-token');
+    await service.start();
+    try {
+      const job: BotJob = {
+        bot_id: service.botId,
+        meeting_url: m.url,
+        platform: 'mt',
+        bot_name: 'Orphan Bot',
+        bot_image: [],
+        entry_message: null,
+        recording_mode: 'audio_only',
+        timeout_config: smallTimeouts,
+        ignored_participant_names: [],
+        upload: { kind: 'http', baseUrl: service.url, token: service.token },
+        trust_sandbox_certificate: true,
+      };
+      const bot = startServiceBot(job, service);
+      children.push(bot.child);
+      await service.waitFor(() => service.statuses().includes('in_call_recording'), 'in_call_recording');
+      bot.child.stdin!.end(); // what the kernel does to the pipe when the service process dies
+      assert.equal(await bot.exited, 0, bot.output());
+      const end = service.reports.find((r): r is EndReport => r.kind === 'end');
+      assert.equal(end && `${end.outcome} ${end.error_code}`, 'failed SIGTERM');
+      assert.ok(service.artifacts.has('recording.mp3'), 'what it recorded is stored');
+      assert.equal((await sb.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Orphan Bot')?.state, 'left');
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it('standalone: command line, artifacts in a folder, Ctrl-C leaves and writes everything', async () => {
     const m = await sb.client.createMeeting({ platform: 'tm', lobby: false });
     await sb.client.addSimulated(m.meeting_id, 'Host');
     const out = tmpDir('bot-cli-');
-    const bot = startBotProcess(
+    const bot = startStandaloneBot(
       ['--meeting-url', m.url, '--name', 'Cli Bot', '--out', out, '--recording-mode', 'audio_only', '--trust-sandbox-certificate', '--screenshot-seconds', '0'],
-      { BOT_JOB: '' },
     );
     children.push(bot.child);
     const reportsFile = path.join(out, 'reports.jsonl');
     const lines = () => (fs.existsSync(reportsFile) ? fs.readFileSync(reportsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
     await waitUntil(() => lines().some((r) => r.status === 'in_call_recording'), 'in_call_recording');
     await sleep(1500);
-    bot.child.kill('SIGINT');
-    assert.equal(await bot.exited, 0, bot.output());
+    pressCtrlC(bot.child);
+    await bot.exited; // npm itself ends by the SIGINT it passed on, so its exit code says nothing of the bot
+    assert.match(bot.output(), /artifacts in .*: completed API_REQUEST/, bot.output());
+    assert.doesNotMatch(bot.output(), /exiting without finishing/);
     const end = lines().at(-1);
     assert.equal(`${end.kind} ${end.outcome} ${end.error_code}`, 'end completed API_REQUEST');
     assert.ok(fs.existsSync(path.join(out, 'recording.mp3')));
@@ -148,7 +196,7 @@ describe('bot-runtime process (main.ts)', function () {
   });
 
   it('standalone: bad arguments print the usage and exit 2', async () => {
-    const bot = startBotProcess(['--name', 'x'], { BOT_JOB: '' });
+    const bot = startStandaloneBot(['--name', 'x']);
     children.push(bot.child);
     assert.equal(await bot.exited, 2);
     assert.match(bot.output(), /--meeting-url is required[\s\S]*usage: npm run bot/);

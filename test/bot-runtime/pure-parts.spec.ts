@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { countedAttendees, isIgnoredName } from '../../bot-runtime/attendees';
 import { ChatLog } from '../../bot-runtime/chat-log';
 import { parseCli } from '../../bot-runtime/cli-args';
-import { jobFromEnv } from '../../bot-runtime/job-from-env';
+import { jobFromService } from '../../bot-runtime/job-from-service';
 import { checkMeetingUrl } from '../../bot-runtime/meeting-url';
 import { ParticipantsLog } from '../../bot-runtime/participants-log';
 import { finalRecordingArgs } from '../../bot-runtime/recorder/ffmpeg';
@@ -134,10 +134,12 @@ describe('bot-runtime pure parts', () => {
     });
   });
 
-  describe('job from the environment', () => {
-    it('needs BOT_JOB, SERVICE_URL and BOT_TOKEN and fills optional fields', () => {
-      assert.equal(jobFromEnv({ BOT_JOB: '{}' }).ok, false);
-      assert.equal(jobFromEnv({ BOT_JOB: 'nope', SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
+  describe('job from the service', () => {
+    it('needs a job, SERVICE_URL and BOT_TOKEN and fills optional fields', () => {
+      assert.equal(jobFromService('{}', {}).ok, false);
+      assert.equal(jobFromService('', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
+      assert.equal(jobFromService('nope', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
+      assert.equal(jobFromService('{"bot_id":"b"}', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
       const job = {
         bot_id: 'b',
         meeting_url: 'https://mt.localhost/abc-defg-hij',
@@ -147,7 +149,7 @@ describe('bot-runtime pure parts', () => {
         timeout_config: { waiting_room_timeout: 1, no_one_joined_timeout: 1, silence_timeout: 1, grace_period: 0, max_recording_duration: null },
         upload: { kind: 'http', baseUrl: 'http://s', token: 't' },
       };
-      const r = jobFromEnv({ BOT_JOB: JSON.stringify(job), SERVICE_URL: 'http://s', BOT_TOKEN: 't' });
+      const r = jobFromService(JSON.stringify(job), { SERVICE_URL: 'http://s', BOT_TOKEN: 't' });
       assert.ok(r.ok);
       assert.deepEqual(r.job.ignored_participant_names, []);
       assert.equal(r.job.entry_message, null);

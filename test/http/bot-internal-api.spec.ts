@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict';
 import { adminClient, apiClient, createTeam, MEETING, request } from '../support/http-client';
-import { ScriptedLauncher, type ScriptedLaunch } from '../support/scripted-launcher';
+import { asBot } from '../support/as-bot';
+import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
-
-/** Speaks the bots' side of the internal API (bot-runtime/contract.ts) over real HTTP. */
-const asBot = (launch: ScriptedLaunch) => {
-  const base = `${launch.serviceUrl}/internal/bots/${launch.job.bot_id}`;
-  const auth = { authorization: `Bearer ${launch.botToken}` };
-  return {
-    report: (body: unknown) => request(base, 'POST', '/reports', { body, headers: auth }),
-    status: (status: string) => request(base, 'POST', '/reports', { body: { kind: 'status', status, at: new Date().toISOString() }, headers: auth }),
-    poll: (waitSeconds = 5) => request(base, 'GET', `/control?wait_seconds=${waitSeconds}`, { headers: auth }),
-    answer: (result: { id: string; ok: boolean; reason?: string; message?: string }) =>
-      request(base, 'POST', `/control/${result.id}/result`, { body: result, headers: auth }),
-    upload: (key: string, bytes: Buffer, contentType: string) =>
-      request(base, 'PUT', `/artifacts/${key}`, { rawBody: bytes, headers: { ...auth, 'content-type': contentType } }),
-  };
-};
 
 describe('the service side of a running bot (dispatcher, internal API, control channel, artifacts)', () => {
   let t: TestService;

@@ -14,7 +14,8 @@ export interface TestService {
   readonly dataDir: string;
   /** every log line the service wrote, as text */
   readonly logText: () => string;
-  restart(): Promise<TestService>;
+  /** stops it and starts it again on the same data, with some options changed */
+  restart(changes?: Partial<TestServiceOptions>): Promise<TestService>;
   stop(): Promise<void>;
 }
 
@@ -23,6 +24,7 @@ export interface TestServiceOptions {
   readonly sandboxHosts?: boolean;
   readonly clock?: () => Date;
   readonly dataDir?: string;
+  readonly instanceId?: string;
   readonly overrides?: ServiceOverrides;
 }
 
@@ -44,6 +46,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     sandboxHosts: options.sandboxHosts ?? true,
     publicUrl: undefined,
     botSlots: options.botSlots ?? 0,
+    instanceId: options.instanceId,
     logLevel: 'debug',
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
@@ -52,9 +55,9 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     url: service.url,
     dataDir,
     logText: () => lines.join(''),
-    restart: async () => {
+    restart: async (changes: Partial<TestServiceOptions> = {}) => {
       await service.stop();
-      return startTestService({ ...options, dataDir });
+      return startTestService({ ...options, ...changes, dataDir });
     },
     stop: async () => {
       await service.stop();

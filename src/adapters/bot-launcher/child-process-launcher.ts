@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type Logger from 'bunyan';
 import type { BotJob } from '../../../bot-runtime/contract';
+import { SERVICE_MODE_VARIABLE } from '../../../bot-runtime/service-pipe';
 import type { BotExit, BotLauncher, LaunchedBot } from './port';
 
 const BOT_MAIN = path.resolve(__dirname, '../../../bot-runtime/main.ts');
@@ -13,17 +14,23 @@ const inheritedEnvironment = (): NodeJS.ProcessEnv => {
   return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 };
 
-/** One child process per bot on this machine; the job travels in the environment, never on the command line. */
+/**
+ * One child process per bot on this machine. The job travels on its standard input, never on the command
+ * line or in the environment (a large job passes the kernel's limit there); the pipe stays open, so that
+ * the bot sees the service die with it and does not stay in the meeting on its own.
+ */
 export class ChildProcessLauncher implements BotLauncher {
   constructor(private readonly log: Logger) {}
 
   launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): LaunchedBot {
     const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
-      env: { ...inheritedEnvironment(), BOT_JOB: JSON.stringify(job), SERVICE_URL: connection.serviceUrl, BOT_TOKEN: connection.botToken },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...inheritedEnvironment(), [SERVICE_MODE_VARIABLE]: '1', SERVICE_URL: connection.serviceUrl, BOT_TOKEN: connection.botToken },
+      stdio: ['pipe', 'ignore', 'pipe'],
       // its own process group, so that whatever it started can be ended with it
       detached: true,
     });
+    child.stdin.on('error', () => undefined); // a bot that died before reading its job: its exit tells
+    child.stdin.write(`${JSON.stringify(job)}\n`);
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);

@@ -1,12 +1,14 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type Koa from 'koa';
-import type { ControlResult } from '../../../bot-runtime/contract';
+import type { ControlRequest, ControlResult } from '../../../bot-runtime/contract';
 import type { BotControlHub } from '../../adapters/bot-control/control-hub';
 import { isSafeObjectKey, type ObjectStore } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
 import { recordBotReport } from '../../commands/record-bot-report';
+import type { ReadStore } from '../../adapters/read-store/port';
+import { BOTS, type BotView } from '../../projections/bot-view';
 import type { ProjectionRunner } from '../../projections/projection-runner';
 import { ApiError, orThrow, unauthorized, validationError } from '../api-error';
 import type { AppState } from '../app-context';
@@ -21,17 +23,32 @@ export interface InternalRouterDeps {
   readonly objectStore: ObjectStore;
   readonly signer: Signer;
   readonly projections: ProjectionRunner;
+  readonly readStore: ReadStore;
 }
+
+/** The bot id of the path, in the one form the event streams use, once its token has been checked. */
+type BotState = AppState & { botId: string };
 
 const MAX_POLL_SECONDS = 30;
 
 /** Every internal call carries the bot's own token: a bot can only speak for itself. */
-const requireBotToken = (signer: Signer): Koa.Middleware<AppState> => async (ctx, next) => {
+const requireBotToken = (signer: Signer): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-  if (!token || !signer.isBotToken(botId, token)) throw unauthorized();
+  if (!token || !signer.isBotToken(botId, token)) throw unauthorized('Missing or invalid bot token (authorization: Bearer <token>)');
+  ctx.state.botId = botId;
   await next();
+};
+
+/**
+ * A leave that must reach the bot even if the API call could not: the bot was not listening yet when it
+ * was asked (still starting), or the service restarted and already ended it while its process lived on.
+ */
+const STANDING_LEAVE: ControlRequest = { id: 'leave-requested', kind: 'leave' };
+const mustLeave = async (readStore: ReadStore, botId: string): Promise<boolean> => {
+  const bot = (await readStore.get<BotView>(BOTS, botId))?.doc;
+  return bot !== undefined && (bot.leave_requested || bot.ended_at !== null);
 };
 
 const decodeOrThrow = <A>(decoder: { decode: (u: unknown) => E.Either<unknown, A> }, body: unknown, what: string): A => {
@@ -44,29 +61,35 @@ const isControlResult = (u: unknown): u is ControlResult =>
   typeof u === 'object' && u !== null && typeof (u as { id?: unknown }).id === 'string' && typeof (u as { ok?: unknown }).ok === 'boolean';
 
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
-export const internalRouter = (deps: InternalRouterDeps): Router<AppState> => {
-  const router = new Router<AppState>({ prefix: '/internal/bots/:bot_id' });
+export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
+  const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
   router.use(requireBotToken(deps.signer));
 
   router.post('/reports', async (ctx) => {
     const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');
     if (report.kind === 'artifact' && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
-    const result = await recordBotReport(deps.commands, ctx.params.bot_id!, report);
+    const result = await recordBotReport(deps.commands, ctx.state.botId, report);
     if (E.isLeft(result)) throw refusalToApiError(result.left);
     await deps.projections.waitForPosition(result.right.position);
-    if (report.kind === 'end') deps.control.forget(ctx.params.bot_id!);
+    if (report.kind === 'end') deps.control.forget(ctx.state.botId);
     ctx.status = 204;
   });
 
   router.get('/control', async (ctx) => {
     const wait = Math.min(MAX_POLL_SECONDS, Math.max(0, Number(ctx.query.wait_seconds ?? 20) || 0));
-    ctx.body = { requests: await deps.control.poll(ctx.params.bot_id!, wait * 1000) };
+    if (!(await mustLeave(deps.readStore, ctx.state.botId))) {
+      ctx.body = { requests: await deps.control.poll(ctx.state.botId, wait * 1000) };
+      return;
+    }
+    // No waiting: the bot gets what the hub holds for it (the API's own leave, answered to its caller) or the standing leave.
+    const held = await deps.control.poll(ctx.state.botId, 0);
+    ctx.body = { requests: held.some((r) => r.kind === 'leave') ? held : [...held, STANDING_LEAVE] };
   });
 
   router.post('/control/:request_id/result', async (ctx) => {
     const body = await readJsonBody(ctx);
     if (!isControlResult(body) || body.id !== ctx.params.request_id) throw validationError('body', 'is not the result of this request');
-    deps.control.resolve(ctx.params.bot_id!, body);
+    deps.control.resolve(ctx.state.botId, body);
     ctx.status = 204;
   });
 
@@ -74,7 +97,7 @@ export const internalRouter = (deps: InternalRouterDeps): Router<AppState> => {
     const key = ctx.params.key ?? '';
     if (!isSafeObjectKey(key)) throw validationError('params/key', 'is not a safe object key');
     const contentType = ctx.get('content-type') || 'application/octet-stream';
-    await deps.objectStore.put(`${ctx.params.bot_id}/${key}`, ctx.req, contentType);
+    await deps.objectStore.put(`${ctx.state.botId}/${key}`, ctx.req, contentType);
     ctx.status = 204;
   });
 

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { configFromEnv } from '../../src/config';
+
+describe('configuration from the environment', () => {
+  it('has the README’s defaults', () => {
+    const config = configFromEnv({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.equal(config.adminToken, undefined);
+    assert.equal(config.botSlots, undefined, 'what fits the machine is worked out at start');
+    assert.equal(config.instanceId, undefined, 'the host name is taken at start');
+    assert.equal(config.sandboxHosts, true);
+    assert.equal(configFromEnv({ NODE_ENV: 'production' }).sandboxHosts, false);
+  });
+
+  it('takes BOT_SLOTS as a whole number, 0 included (an API-only node)', () => {
+    assert.equal(configFromEnv({ BOT_SLOTS: '0' }).botSlots, 0);
+    assert.equal(configFromEnv({ BOT_SLOTS: '12' }).botSlots, 12);
+  });
+
+  it('refuses a BOT_SLOTS or PORT that is not a whole number, instead of silently running no bot', () => {
+    for (const value of ['abc', '-1', '1.5']) {
+      assert.throws(() => configFromEnv({ BOT_SLOTS: value }), new RegExp(`BOT_SLOTS must be a whole number.*"${value.replace('.', '\\.')}"`));
+    }
+    assert.throws(() => configFromEnv({ PORT: '70000' }), /PORT must be an integer/);
+  });
+
+  it('names the instance by INSTANCE_ID when given', () => {
+    assert.equal(configFromEnv({ INSTANCE_ID: 'api-2' }).instanceId, 'api-2');
+  });
+});
