@@ -26,11 +26,43 @@ export type CreateBotRefusal = TeamRejection | MeetingLockRejection;
 const hashOfMeetingUrl = (url: string): string =>
   createHash('sha256').update(normaliseMeetingUrl(url)).digest('hex').slice(0, 32);
 
+/** The meeting-lock stream of a team's meeting: every spelling of one meeting URL shares it. */
+export const meetingLockStreamFor = (teamId: string, meetingUrl: string): string =>
+  meetingLockStreamName(teamId, hashOfMeetingUrl(meetingUrl));
+
+/**
+ * Takes back a bot's registration on its meeting's lock when the bot was never created, so that it does
+ * not answer exclusive requests with BOT_ALREADY_EXISTS for a bot nobody can see. Idempotent. Called by
+ * createBot when it gives up after the registration, and by the orphan reconciler after a crash (with the
+ * team_id, meeting_url and bot_id of the orphan's MeetingLocked event).
+ */
+export const releaseMeetingRegistration = (
+  deps: CommandDeps,
+  registration: { readonly team_id: string; readonly meeting_url: string; readonly bot_id: string },
+) =>
+  handleCommand(deps.eventStore, meetingLockStreamFor(registration.team_id, registration.meeting_url), meetingLockDecider, MeetingLockEvent, {
+    type: 'ReleaseBotRegistration',
+    bot_id: registration.bot_id,
+    reason: 'creation_aborted',
+    now: nowIso(deps),
+  });
+
+/** Whether the bot's stream holds its creation; null when the store could not be asked. */
+const botExists = async (deps: CommandDeps, botId: string): Promise<boolean | null> => {
+  try {
+    return (await deps.eventStore.readStream(botStreamName(botId))).length > 0;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * Creates a bot across three streams, in an order that a crash can only leave repairable: first the
  * team's reservation (daily cap, then tokens), then the meeting registration (deduplication), then the
- * bot. A refusal after the reservation releases it; a crash before the bot exists leaves a reservation
- * without a bot, which the reservation reconciler releases.
+ * bot. A refusal after the reservation releases it. A failure after the registration takes back the
+ * registration first, then the reservation (the reconciler only looks at reservations still open, so
+ * the lock must not be left behind a released reservation). A crash before the bot exists leaves a
+ * reservation (and possibly a registration) without a bot, which the orphan reconciler releases.
  */
 export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Either<CreateBotRefusal, { bot_id: string; position: bigint }>> => {
   const bot_id = deps.newId();
@@ -46,7 +78,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
   try {
     const registered = await handleCommand(
       deps.eventStore,
-      meetingLockStreamName(bot.team_id, hashOfMeetingUrl(bot.meeting_url)),
+      meetingLockStreamFor(bot.team_id, bot.meeting_url),
       meetingLockDecider,
       MeetingLockEvent,
       { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.allow_multiple_bots, now },
@@ -69,7 +101,18 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
     if (E.isLeft(created) || created.right.position === null) throw new Error(`bot ${bot_id} was not created`);
     return E.right({ bot_id, position: created.right.position });
   } catch (error) {
-    await releaseReservation().catch(() => undefined);
+    // An append whose answer was lost may have written the bot after all: then nothing is taken back.
+    // When that cannot be known, nothing is taken back either; the reconciler checks again later.
+    if ((await botExists(deps, bot_id)) === false) {
+      // Released whatever failed: the registration's own append may have been written with its answer
+      // lost, and releasing is nothing when the lock never held the bot. A lock that could not be
+      // released keeps its reservation open, so that the reconciler finds both.
+      const lockReleased = await releaseMeetingRegistration(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id }).then(
+        () => true,
+        () => false,
+      );
+      if (lockReleased) await releaseReservation().catch(() => undefined);
+    }
     throw error;
   }
 };

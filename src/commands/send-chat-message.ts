@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { BotControl } from '../adapters/bot-control/port';
-import { canSendChat, type BotRejection } from '../domain/bot/bot-decider';
+import { botDecider, type BotRejection } from '../domain/bot/bot-decider';
 import { nowIso, type CommandDeps } from './command-deps';
 import { handleBotCommand, loadBot } from './bot-commands';
 
@@ -12,8 +12,9 @@ export type ChatRefusal =
   | { readonly code: 'SEND_FAILED'; readonly message: string };
 
 /**
- * Posts a chat message through the running bot. The status rule is checked before the bot is asked,
- * and the message is recorded only once the bot says it was posted.
+ * Posts a chat message through the running bot. The status rule (409 unless the bot is in the call) is
+ * checked before the bot is asked; once the bot says it posted the message, the message is recorded
+ * whatever the bot's status has become meanwhile: refusing it then would make the client send it again.
  */
 export const sendChatMessage = async (
   deps: CommandDeps,
@@ -22,10 +23,8 @@ export const sendChatMessage = async (
   message: string,
 ): Promise<E.Either<ChatRefusal, { position: bigint | null }>> => {
   const state = await loadBot(deps, botId);
-  if (state.kind === 'absent') return E.left({ code: 'BOT_NOT_FOUND', message: 'Bot not found' });
-  if (!canSendChat(state)) {
-    return E.left({ code: 'BOT_STATUS', message: `Chat messages can only be sent while the bot is in the call (status: ${state.status})`, status: state.status });
-  }
+  const allowed = botDecider.decide({ type: 'CheckChatMessageAllowed', now: nowIso(deps) }, state);
+  if (E.isLeft(allowed)) return allowed;
   const answer = await control.send(botId, { kind: 'chat', message }, CHAT_ANSWER_TIMEOUT_MS);
   if (!answer.ok) {
     if (answer.reason === 'chat_disabled') return E.left({ code: 'CHAT_DISABLED', message: 'Chat is disabled in this meeting' });

@@ -4,7 +4,47 @@ import * as t from 'io-ts';
 export const eventCodec = <T extends string, D extends t.Props>(type: T, data: D) =>
   t.type({ type: t.literal(type), data: t.type(data) });
 
-/** ISO 8601 instants travel as strings in events; the domain compares them as epoch milliseconds. */
-export const IsoInstant = t.string;
+/**
+ * `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` or an offset `±HH:MM`: what `toISOString()`
+ * writes (the only producer in the service and the bot runtime), plus the RFC 3339 spellings of the same
+ * instant. A time without a zone is not an instant (it depends on the reader's zone) and is refused.
+ */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|([+-])(\d{2}):(\d{2}))$/;
+
+const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+export const isIsoInstant = (value: unknown): value is string => {
+  if (typeof value !== 'string') return false;
+  const m = ISO_INSTANT.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetOk = m[7] === undefined || (Number(m[8]) <= 23 && Number(m[9]) <= 59);
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+    hour <= 23 && minute <= 59 && second <= 59 && offsetOk && !Number.isNaN(Date.parse(value))
+  );
+};
+
+/**
+ * ISO 8601 instants travel as strings in events; the domain compares them as epoch milliseconds.
+ * A refinement of string (the TypeScript type stays `string`): decoding refuses anything that is not an
+ * instant, so an event whose time cannot be compared never enters a fold.
+ */
+export const IsoInstant = new t.Type<string, string, unknown>(
+  'IsoInstant',
+  isIsoInstant,
+  (u, c) => (isIsoInstant(u) ? t.success(u) : t.failure(u, c, 'an ISO 8601 instant such as 2025-03-03T09:00:00.000Z')),
+  t.identity,
+);
+
+const isNonNegativeInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/** Token amounts: whole thousandths, never negative (the direction is the event's type, not the sign). */
+export const TokenAmount = new t.Type<number, number, unknown>(
+  'TokenAmount',
+  isNonNegativeInt,
+  (u, c) => (isNonNegativeInt(u) ? t.success(u) : t.failure(u, c, 'a whole, non-negative number of thousandths')),
+  t.identity,
+);
 
 export const toMillis = (iso: string): number => Date.parse(iso);

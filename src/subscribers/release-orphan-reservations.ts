@@ -1,6 +1,7 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
 import type { CommandDeps } from '../commands/command-deps';
+import { releaseMeetingRegistration } from '../commands/create-bot';
 import { handleTeamCommand } from '../commands/team-commands';
 import { botStreamName } from '../domain/bot/bot-events';
 import type { Subscriber } from './subscriber-runner';
@@ -10,14 +11,18 @@ interface Pending {
   readonly reservedAtMs: number;
   /** Global position of the TokensReserved event: the checkpoint is held before it while it is pending. */
   readonly position: bigint;
+  /** set once the bot's registration on its meeting's lock comes by */
+  meetingUrl: string | null;
 }
 
 /**
  * Bot creation reserves tokens before the bot exists. If the service dies in between, the reservation
  * has no bot. Reservations are remembered until their bot's creation comes by (normally the next event
  * or two), so only the few without one are ever looked at; once the grace period has passed and the bot
- * still does not exist, the reservation is released as an aborted creation. Releasing twice changes
- * nothing, so replaying history after a restart is harmless and cheap.
+ * still does not exist, its meeting registration (if it got that far) and then the reservation are
+ * released as an aborted creation: the lock first, as createBot does, so that a crash between the two
+ * leaves the reservation open and the sweep tries again. Releasing twice changes nothing, so replaying
+ * history after a restart is harmless and cheap.
  */
 export const releaseOrphanReservations = (
   deps: CommandDeps & { readonly log: Logger },
@@ -28,9 +33,10 @@ export const releaseOrphanReservations = (
   const pending = new Map<string, Pending>();
   let sweeping = false;
 
-  const releaseIfStillWithoutBot = async (botId: string, { teamId }: Pending) => {
+  const releaseIfStillWithoutBot = async (botId: string, { teamId, meetingUrl }: Pending) => {
     const [created] = await deps.eventStore.readStream(botStreamName(botId));
     if (!created) {
+      if (meetingUrl !== null) await releaseMeetingRegistration(deps, { team_id: teamId, meeting_url: meetingUrl, bot_id: botId });
       const released = await handleTeamCommand(deps, teamId, {
         type: 'ReleaseReservation',
         bot_id: botId,
@@ -68,7 +74,11 @@ export const releaseOrphanReservations = (
     name: 'release-orphan-reservations',
     handle: async (event, recorded) => {
       if (event.type === 'TokensReserved') {
-        pending.set(event.data.bot_id, { teamId: event.data.team_id, reservedAtMs: Date.parse(event.data.at), position: recorded.position });
+        pending.set(event.data.bot_id, { teamId: event.data.team_id, reservedAtMs: Date.parse(event.data.at), position: recorded.position, meetingUrl: null });
+      }
+      if (event.type === 'MeetingLocked') {
+        const entry = pending.get(event.data.bot_id);
+        if (entry) entry.meetingUrl = event.data.meeting_url;
       }
       // Its bot exists, or the reservation was settled another way (a refused duplicate releases its own).
       if (event.type === 'BotCreated' || event.type === 'TokensReleased' || event.type === 'TokensCharged') pending.delete(event.data.bot_id);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { botDecider, canSendChat, type BotCommand } from '../../src/domain/bot/bot-decider';
-import type { BotEvent, Usage } from '../../src/domain/bot/bot-events';
+import { BotEvent, type Usage } from '../../src/domain/bot/bot-events';
 import type { ActiveStatus, BotStatus, ReportableStatus } from '../../src/domain/bot/bot-status';
 import { at, deciderSpec, stateAfter } from './given-when-then';
 
-const spec = deciderSpec(botDecider);
+const spec = deciderSpec(botDecider, BotEvent);
 
 const BOT = 'b0e5a4a2-0000-4000-8000-000000000001';
 const TEAM = 'team-0001';
@@ -84,6 +84,7 @@ const createBot: Extract<BotCommand, { type: 'CreateBot' }> = {
 const report = (status: ReportableStatus): BotCommand => ({ type: 'ReportStatus', status, now: LATER });
 const leave: BotCommand = { type: 'RequestLeave', now: LATER };
 const chat = (message_id = 'msg-1'): BotCommand => ({ type: 'RecordChatMessageSent', message_id, message: 'Hello, I am recording', now: LATER });
+const checkChat: BotCommand = { type: 'CheckChatMessageAllowed', now: LATER };
 const endBot = (outcome: 'completed' | 'failed', error_code: string, error_message = '', endUsage: Usage = usage): BotCommand => ({
   type: 'EndBot',
   outcome,
@@ -146,6 +147,7 @@ describe('bot decider', () => {
       report('joining_call'),
       { type: 'ReportCallEnded', now: LATER },
       leave,
+      checkChat,
       chat(),
       artifact('recordings/a.webm'),
       endBot('completed', 'API_REQUEST'),
@@ -301,17 +303,15 @@ describe('bot decider', () => {
     });
   });
 
-  describe('chat: only a bot in the call can send a message', () => {
+  describe('chat: only a bot in the call is asked to send a message (checked before the bot is asked)', () => {
     for (const status of inCallStatuses) {
-      it(`allowed in ${status}`, () => {
-        spec.given(historyTo(status)).when(chat('msg-42')).then([
-          { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'msg-42', message: 'Hello, I am recording', at: LATER } },
-        ]);
+      it(`allowed in ${status}: the check records nothing`, () => {
+        spec.given(historyTo(status)).when(checkChat).thenNothing();
       });
     }
     for (const status of notInCallStatuses) {
       it(`refused in ${status} with BOT_STATUS`, () => {
-        spec.given(historyTo(status)).when(chat()).thenRejects({
+        spec.given(historyTo(status)).when(checkChat).thenRejects({
           code: 'BOT_STATUS',
           status,
           message: `Chat messages can only be sent while the bot is in the call (status: ${status})`,
@@ -319,7 +319,33 @@ describe('bot decider', () => {
       });
     }
     it('refused on an undispatched queued bot too', () => {
-      spec.given([botCreated]).when(chat()).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
+      spec.given([botCreated]).when(checkChat).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
+    });
+  });
+
+  describe('chat: a message the bot confirmed it posted is recorded, whatever the status has become', () => {
+    for (const status of inCallStatuses) {
+      it(`recorded in ${status}`, () => {
+        spec.given(historyTo(status)).when(chat('msg-42')).then([
+          { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'msg-42', message: 'Hello, I am recording', at: LATER } },
+        ]);
+      });
+    }
+    for (const status of ['completed', 'failed'] as const) {
+      it(`given a bot that has ${status} since it was asked, when the confirmed message is recorded -> ChatMessageSent`, () => {
+        spec.given(historyTo(status)).when(chat('msg-42')).then([
+          { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'msg-42', message: 'Hello, I am recording', at: LATER } },
+        ]);
+      });
+    }
+    it('and once recorded after the end, the same message id again is nothing', () => {
+      const sentAfterEnd: BotEvent = { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'msg-42', message: 'Hello, I am recording', at: LATER } };
+      spec.given([...historyTo('completed'), sentAfterEnd]).when(chat('msg-42')).thenNothing();
+    });
+    it('recording a message does not change the status', () => {
+      const sentAfterEnd: BotEvent = { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'msg-42', message: 'Hello, I am recording', at: LATER } };
+      const state = stateAfter(botDecider, [...historyTo('completed'), sentAfterEnd]);
+      assert.ok(state.kind === 'present' && state.status === 'completed');
     });
   });
 
@@ -400,7 +426,7 @@ describe('bot decider', () => {
     });
   });
 
-  describe('end: a bot that has not started recording never completes', () => {
+  describe('end: a pre-recording stop (left through the API, or ended before admission) fails with EXITING_MEETING_BEFORE_RECORD', () => {
     for (const status of ['queued', 'joining_call', 'in_waiting_room', 'in_call_not_recording'] as const) {
       it(`API_REQUEST in ${status} -> BotFailed EXITING_MEETING_BEFORE_RECORD`, () => {
         spec.given(historyTo(status)).when(endBot('completed', 'API_REQUEST', 'left', noUsage)).then([
@@ -418,22 +444,70 @@ describe('bot decider', () => {
       });
     }
 
-    for (const code of normalEndCodes) {
-      it(`${code} before recording -> EXITING_MEETING_BEFORE_RECORD`, () => {
-        spec.given(historyTo('in_waiting_room')).when(endBot('completed', code, 'the meeting ended', noUsage)).then([
-          {
-            type: 'BotFailed',
-            data: {
-              bot_id: BOT,
-              error_code: 'EXITING_MEETING_BEFORE_RECORD',
-              error_message: 'The bot left before it started recording.',
-              usage: noUsage,
-              at: LATER,
+    // The spec's pre-recording stop includes "the meeting ended before admission": before admission
+    // (queued, joining, waiting room) every normal end code is one.
+    for (const status of ['queued', 'joining_call', 'in_waiting_room'] as const) {
+      for (const code of normalEndCodes) {
+        it(`${code} before admission (${status}) -> EXITING_MEETING_BEFORE_RECORD`, () => {
+          spec.given(historyTo(status)).when(endBot('completed', code, 'the meeting ended', noUsage)).then([
+            {
+              type: 'BotFailed',
+              data: {
+                bot_id: BOT,
+                error_code: 'EXITING_MEETING_BEFORE_RECORD',
+                error_message: 'The bot left before it started recording.',
+                usage: noUsage,
+                at: LATER,
+              },
             },
-          },
+          ]);
+        });
+      }
+    }
+  });
+
+  describe('end: a bot admitted to the call that ends for its own reason before recording keeps that code', () => {
+    for (const code of ['BOT_REMOVED', 'NO_ATTENDEES', 'NO_SPEAKER', 'RECORDING_TIMEOUT'] as const) {
+      it(`${code} in in_call_not_recording -> BotCompleted ${code} (not a pre-recording stop: the spec names the API, deletions and the meeting ending before admission)`, () => {
+        spec.given(historyTo('in_call_not_recording')).when(endBot('completed', code, 'nobody came', noUsage)).then([
+          { type: 'BotCompleted', data: { bot_id: BOT, end_reason: code, usage: noUsage, at: LATER } },
         ]);
       });
     }
+
+    it('a failed outcome with such a code stays failed with its own code and message', () => {
+      spec.given(historyTo('in_call_not_recording')).when(endBot('failed', 'BOT_REMOVED', 'removed by the host', noUsage)).then([
+        { type: 'BotFailed', data: { bot_id: BOT, error_code: 'BOT_REMOVED', error_message: 'removed by the host', usage: noUsage, at: LATER } },
+      ]);
+    });
+  });
+
+  describe('end: recorded seconds in the end report count as recording even when in_call_recording was never reported', () => {
+    const recordedOnly: Usage = { recorded_seconds: 600, waiting_room_seconds: 30 };
+    for (const status of ['joining_call', 'in_waiting_room', 'in_call_not_recording'] as const) {
+      for (const code of normalEndCodes) {
+        it(`${code} in ${status} with recorded_seconds > 0 -> BotCompleted ${code} (charged, not EXITING_MEETING_BEFORE_RECORD)`, () => {
+          spec.given(historyTo(status)).when(endBot('completed', code, '', recordedOnly)).then([
+            { type: 'BotCompleted', data: { bot_id: BOT, end_reason: code, usage: recordedOnly, at: LATER } },
+          ]);
+        });
+      }
+    }
+
+    it('zero recorded seconds and no recording status is still a pre-recording stop for API_REQUEST', () => {
+      spec.given(historyTo('in_call_not_recording')).when(endBot('completed', 'API_REQUEST', 'left', { recorded_seconds: 0, waiting_room_seconds: 30 })).then([
+        {
+          type: 'BotFailed',
+          data: {
+            bot_id: BOT,
+            error_code: 'EXITING_MEETING_BEFORE_RECORD',
+            error_message: 'The bot left before it started recording.',
+            usage: { recorded_seconds: 0, waiting_room_seconds: 30 },
+            at: LATER,
+          },
+        },
+      ]);
+    });
   });
 
   describe('end: a failure keeps its own error code', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
 import type { Decider } from '../../src/domain/decider';
 import { at, deciderSpec } from './given-when-then';
 
@@ -44,6 +45,16 @@ describe('the given/when/then helper', () => {
     spec.given([]).when({ type: 'Add', n: 0 }).thenNothing();
     assert.throws(() => spec.given([]).when({ type: 'Add', n: 1 }).thenNothing(), assert.AssertionError);
     assert.throws(() => spec.given([]).when({ type: 'Add', n: 11 }).thenNothing(), /refused/);
+  });
+
+  it('with a codec, a given or decided event that does not decode fails the spec', () => {
+    // Only events of at most 5 decode: a given 6 and a decided 7 are caught, whatever the expectation.
+    const SmallAdded = t.type({ type: t.literal('Added'), n: t.refinement(t.number, (n) => n <= 5, 'Small') });
+    const strict = deciderSpec(counter, SmallAdded);
+    strict.given([{ type: 'Added', n: 2 }]).when({ type: 'Add', n: 3 }).then([{ type: 'Added', n: 3 }]);
+    assert.throws(() => strict.given([{ type: 'Added', n: 6 }]).when({ type: 'Add', n: 1 }).then([{ type: 'Added', n: 1 }]), /a given event does not decode/);
+    assert.throws(() => strict.given([]).when({ type: 'Add', n: 7 }).then([{ type: 'Added', n: 7 }]), /a decided event does not decode/);
+    assert.throws(() => strict.given([{ type: 'Added', n: 6 }]).when({ type: 'Add', n: 11 }).thenRejects({ code: 'TOO_BIG' }), /a given event does not decode/);
   });
 
   it('at() offsets a fixed instant without reading the clock', () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
+import type * as t from 'io-ts';
+import { PathReporter } from 'io-ts/PathReporter';
 import { foldEvents, type Decider } from '../../src/domain/decider';
 
 /**
@@ -10,6 +12,8 @@ import { foldEvents, type Decider } from '../../src/domain/decider';
  *   deciderSpec(decider).given(pastEvents).when(command).thenNothing()
  *
  * `given` is folded with `evolve` from `initialState()`; `decide` then runs once on that state.
+ * With the aggregate's event codec, every given event and every decided event must also decode with it
+ * (what the store would refuse on read can neither be a fixture nor a decision).
  */
 export interface Then<Event, Rejection> {
   /** The command is accepted and produces exactly these events (deep, strict equality). */
@@ -30,16 +34,29 @@ export interface DeciderSpec<Command, Event, Rejection> {
 
 const show = (value: unknown): string => JSON.stringify(value, null, 2);
 
+const assertDecodes = <Event>(codec: t.Decoder<unknown, Event> | undefined, events: readonly Event[], what: string): void => {
+  if (!codec) return;
+  for (const event of events) {
+    const decoded = codec.decode(event);
+    if (E.isLeft(decoded)) assert.fail(`${what} event does not decode: ${PathReporter.report(decoded).join('; ')}\n${show(event)}`);
+  }
+};
+
 export const deciderSpec = <Command, Event, State, Rejection>(
   decider: Decider<Command, Event, State, Rejection>,
+  codec?: t.Decoder<unknown, Event>,
 ): DeciderSpec<Command, Event, Rejection> => ({
   given: (events) => ({
     when: (command) => {
-      const decideOnce = () => decider.decide(command, foldEvents(decider.evolve, decider.initialState(), events));
+      const decideOnce = () => {
+        assertDecodes(codec, events, 'a given');
+        return decider.decide(command, foldEvents(decider.evolve, decider.initialState(), events));
+      };
 
       const accepted = (): readonly Event[] => {
         const result = decideOnce();
         if (E.isLeft(result)) assert.fail(`expected the command to be accepted, but it was refused with ${show(result.left)}`);
+        assertDecodes(codec, result.right, 'a decided');
         return result.right;
       };
 

@@ -1,8 +1,8 @@
-import { meetingLockDecider, type RegisterBotForMeeting } from '../../src/domain/meeting-lock/meeting-lock-decider';
-import type { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
+import { meetingLockDecider, type RegisterBotForMeeting, type ReleaseBotRegistration } from '../../src/domain/meeting-lock/meeting-lock-decider';
+import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
 import { at, deciderSpec } from './given-when-then';
 
-const spec = deciderSpec(meetingLockDecider);
+const spec = deciderSpec(meetingLockDecider, MeetingLockEvent);
 
 const TEAM = 'team-0001';
 const URL = 'https://vc.localhost/j/123456789';
@@ -19,6 +19,12 @@ const register = (bot_id: string, allow_multiple_bots: boolean, now: string): Re
 const locked = (bot_id: string, allow_multiple_bots: boolean, when: string): MeetingLockEvent => ({
   type: 'MeetingLocked',
   data: { team_id: TEAM, meeting_url: URL, bot_id, allow_multiple_bots, at: when },
+});
+
+const releaseCmd = (bot_id: string, now: string): ReleaseBotRegistration => ({ type: 'ReleaseBotRegistration', bot_id, reason: 'creation_aborted', now });
+const lockReleased = (bot_id: string, when: string): MeetingLockEvent => ({
+  type: 'MeetingLockReleased',
+  data: { team_id: TEAM, meeting_url: URL, bot_id, reason: 'creation_aborted', at: when },
 });
 
 describe('meeting lock decider (deduplication of bots for one meeting)', () => {
@@ -126,5 +132,36 @@ describe('the lock only remembers the deduplication window', () => {
       .given([locked('bot-1', true, T0), locked('bot-2', true, at(T0, { m: 6 }))])
       .when(register('bot-3', false, at(T0, { m: 7 })))
       .thenRejects({ code: 'BOT_ALREADY_EXISTS', existing_bot_id: 'bot-2' });
+  });
+});
+
+describe('a registration whose bot was never created is taken back (ReleaseBotRegistration)', () => {
+  it('releasing a registered bot -> MeetingLockReleased with the registration\'s team and URL', () => {
+    spec.given([locked('bot-1', false, T0)]).when(releaseCmd('bot-1', at(T0, { s: 2 }))).then([lockReleased('bot-1', at(T0, { s: 2 }))]);
+  });
+
+  it('after the release, an exclusive bot for the same meeting is registered at once (no phantom BOT_ALREADY_EXISTS)', () => {
+    const when = at(T0, { s: 3 });
+    spec.given([locked('bot-1', false, T0), lockReleased('bot-1', at(T0, { s: 2 }))]).when(register('bot-2', false, when)).then([locked('bot-2', false, when)]);
+  });
+
+  it('only the released bot leaves the window: another recent bot still blocks and is named', () => {
+    spec
+      .given([locked('bot-1', true, T0), locked('bot-2', true, at(T0, { s: 1 })), lockReleased('bot-2', at(T0, { s: 2 }))])
+      .when(register('bot-3', false, at(T0, { s: 3 })))
+      .thenRejects({ code: 'BOT_ALREADY_EXISTS', existing_bot_id: 'bot-1' });
+  });
+
+  it('releasing a bot the lock never held is nothing', () => {
+    spec.given([]).when(releaseCmd('bot-9', T0)).thenNothing();
+    spec.given([locked('bot-1', false, T0)]).when(releaseCmd('bot-9', at(T0, { s: 1 }))).thenNothing();
+  });
+
+  it('releasing an already released bot is nothing', () => {
+    spec.given([locked('bot-1', false, T0), lockReleased('bot-1', at(T0, { s: 2 }))]).when(releaseCmd('bot-1', at(T0, { s: 5 }))).thenNothing();
+  });
+
+  it('releasing a bot that has left the window (it blocks nobody any more) is nothing', () => {
+    spec.given([locked('bot-1', true, T0), locked('bot-2', true, at(T0, { m: 6 }))]).when(releaseCmd('bot-1', at(T0, { m: 7 }))).thenNothing();
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Usage } from '../../src/domain/bot/bot-events';
 import { availableTokens, teamDecider, type TeamCommand } from '../../src/domain/team/team-decider';
-import type { ReleaseReason, TeamEvent } from '../../src/domain/team/team-events';
+import { type ReleaseReason, TeamEvent } from '../../src/domain/team/team-events';
 import { at, deciderSpec, stateAfter } from './given-when-then';
 
-const spec = deciderSpec(teamDecider);
+const spec = deciderSpec(teamDecider, TeamEvent);
 
 const TEAM = 'team-0001';
 const T0 = '2025-03-03T09:00:00.000Z';

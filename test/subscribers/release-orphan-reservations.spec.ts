@@ -3,7 +3,11 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { CommandDeps } from '../../src/commands/command-deps';
+import { handleCommand } from '../../src/commands/handle-command';
+import { meetingLockStreamFor } from '../../src/commands/create-bot';
 import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
+import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-decider';
+import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { teamStreamName } from '../../src/domain/team/team-events';
 import { releaseOrphanReservations } from '../../src/subscribers/release-orphan-reservations';
@@ -91,5 +95,37 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
     const ledger = await loadTeam(deps, teamId);
     assert.equal(ledger.kind, 'present');
     if (ledger.kind === 'present') assert.deepEqual([...ledger.reservations.keys()], [created]);
+  });
+
+  it('a crash between the meeting registration and the bot: the registration is taken back too, then the reservation', async () => {
+    const { log } = recordingLogger();
+    const eventStore = sqlite.store;
+    let now = new Date('2026-03-01T12:00:00.000Z');
+    const deps: CommandDeps = { eventStore, clock: () => now, newId: () => randomUUID() };
+    const teamId = randomUUID();
+    const orphan = randomUUID();
+    const meetingUrl = 'https://meet.google.com/abc-defg-hij';
+    const register = (bot_id: string) =>
+      handleCommand(eventStore, meetingLockStreamFor(teamId, meetingUrl), meetingLockDecider, MeetingLockEvent, {
+        type: 'RegisterBotForMeeting', team_id: teamId, meeting_url: meetingUrl, bot_id, allow_multiple_bots: false, now: now.toISOString(),
+      });
+    await handleTeamCommand(deps, teamId, { type: 'CreateTeam', team_id: teamId, name: 'orphans', daily_bot_cap: 10, rate_limit_per_second: 10, initial_tokens: 10_000, now: now.toISOString() });
+    await handleTeamCommand(deps, teamId, { type: 'ReserveTokensForBot', bot_id: orphan, now: now.toISOString() });
+    assert.equal((await register(orphan))._tag, 'Right');
+    assert.equal((await register(randomUUID()))._tag, 'Left', 'the orphan blocks an exclusive bot for the meeting');
+
+    now = new Date(now.getTime() + 60 * 1000); // still within the deduplication window, past the grace period
+    const reconciler = releaseOrphanReservations({ ...deps, log }, GRACE_MS);
+    const runner = new SubscriberRunner(eventStore, new MemoryReadStore(), reconciler, log);
+    await runner.start();
+    try {
+      await waitFor(async () => (await eventStore.readStream(teamStreamName(teamId))).some((e) => e.type === 'TokensReleased'), 'the release');
+    } finally {
+      await runner.stop();
+      reconciler.stop();
+    }
+    const lock = await eventStore.readStream(meetingLockStreamFor(teamId, meetingUrl));
+    assert.deepEqual(lock.map((e) => [e.type, e.data.bot_id]), [['MeetingLocked', orphan], ['MeetingLockReleased', orphan]]);
+    assert.equal((await register(randomUUID()))._tag, 'Right', 'the meeting is free for an exclusive bot again');
   });
 });

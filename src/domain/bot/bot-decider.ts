@@ -22,6 +22,12 @@ export type BotCommand =
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
   | { readonly type: 'ReportCallEnded'; readonly now: string }
   | { readonly type: 'RequestLeave'; readonly now: string }
+  /** Asked before the running bot is: chat only while the bot is in the call (409 otherwise). Records nothing. */
+  | { readonly type: 'CheckChatMessageAllowed'; readonly now: string }
+  /**
+   * The running bot has confirmed that it posted the message: the fact is recorded whatever the status is
+   * now (the bot may have ended in between), once per message id.
+   */
   | { readonly type: 'RecordChatMessageSent'; readonly message_id: string; readonly message: string; readonly now: string }
   | {
       readonly type: 'RecordArtifact';
@@ -69,24 +75,43 @@ const statusRejection = (status: BotStatus, message: string) =>
 
 const noUsage: Usage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
-/** A leave or a normal end before any recording is the spec's pre-recording stop, never a completion. */
+const admitted = (status: BotStatus): boolean => chatAllowedStatuses.includes(status);
+
+/**
+ * The spec's pre-recording stop: "EXITING_MEETING_BEFORE_RECORD (left through the API, scheduled bot
+ * deletion or calendar bot cancellation, or the meeting ended before admission)". So a normal end code
+ * turns into it only when the bot has no recording to show and either it left through the API
+ * (API_REQUEST, at any status before recording) or it was never admitted to the call (queued, joining,
+ * waiting room: whatever ended it, the meeting ended before admission). A bot admitted to the call that
+ * ends for a reason of its own (BOT_REMOVED, NO_ATTENDEES, NO_SPEAKER, RECORDING_TIMEOUT) keeps that code.
+ * Recording is known from an in_call_recording status or from the recorded seconds of the end report: a
+ * lost status report must not turn a recorded meeting into a free one.
+ */
 const endEvent = (
   state: Extract<BotState, { kind: 'present' }>,
   command: Extract<BotCommand, { type: 'EndBot' }>,
 ): BotEvent => {
-  if (command.outcome === 'completed' && isNormalEnd(command.error_code) && state.everRecorded) {
+  const recorded = state.everRecorded || command.usage.recorded_seconds > 0;
+  const stoppedBeforeRecording =
+    isNormalEnd(command.error_code) && !recorded && (command.error_code === 'API_REQUEST' || !admitted(state.status));
+  if (stoppedBeforeRecording) {
+    return {
+      type: 'BotFailed',
+      data: {
+        bot_id: state.bot_id,
+        error_code: EXITING_MEETING_BEFORE_RECORD,
+        error_message: 'The bot left before it started recording.',
+        usage: command.usage,
+        at: command.now,
+      },
+    };
+  }
+  if (command.outcome === 'completed' && isNormalEnd(command.error_code)) {
     return { type: 'BotCompleted', data: { bot_id: state.bot_id, end_reason: command.error_code, usage: command.usage, at: command.now } };
   }
-  const endedBeforeRecording = isNormalEnd(command.error_code) && !state.everRecorded;
   return {
     type: 'BotFailed',
-    data: {
-      bot_id: state.bot_id,
-      error_code: endedBeforeRecording ? EXITING_MEETING_BEFORE_RECORD : command.error_code,
-      error_message: endedBeforeRecording ? 'The bot left before it started recording.' : command.error_message,
-      usage: command.usage,
-      at: command.now,
-    },
+    data: { bot_id: state.bot_id, error_code: command.error_code, error_message: command.error_message, usage: command.usage, at: command.now },
   };
 };
 
@@ -137,10 +162,14 @@ const decide = (command: BotCommand, state: BotState) => {
       if (state.leaveRequested) return noEvents;
       return emit({ type: 'BotLeaveRequested', data: { bot_id, at: command.now } });
 
-    case 'RecordChatMessageSent':
+    case 'CheckChatMessageAllowed':
       if (!chatAllowedStatuses.includes(state.status)) {
         return statusRejection(state.status, `Chat messages can only be sent while the bot is in the call (status: ${state.status})`);
       }
+      return noEvents;
+
+    case 'RecordChatMessageSent':
+      // No status check here: it was made before the bot was asked, and the bot has posted the message.
       if (state.chatMessageIds.includes(command.message_id)) return noEvents;
       return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
 

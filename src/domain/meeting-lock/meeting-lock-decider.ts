@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
 import { toMillis } from '../codec-helpers';
-import type { MeetingLockEvent } from './meeting-lock-events';
+import type { LockReleaseReason, MeetingLockEvent } from './meeting-lock-events';
 
 export const DEDUPLICATION_WINDOW_MS = 5 * 60 * 1000;
 
@@ -13,7 +13,19 @@ export interface RegisterBotForMeeting {
   readonly allow_multiple_bots: boolean;
   readonly now: string;
 }
-export type MeetingLockCommand = RegisterBotForMeeting;
+
+/**
+ * Takes back the registration of a bot that was never created. Idempotent: a bot this lock does not
+ * hold (never registered, already released, or out of the window where it blocked nothing) is nothing.
+ */
+export interface ReleaseBotRegistration {
+  readonly type: 'ReleaseBotRegistration';
+  readonly bot_id: string;
+  readonly reason: LockReleaseReason;
+  readonly now: string;
+}
+
+export type MeetingLockCommand = RegisterBotForMeeting | ReleaseBotRegistration;
 
 export interface MeetingLockRejection {
   readonly code: 'BOT_ALREADY_EXISTS';
@@ -21,14 +33,23 @@ export interface MeetingLockRejection {
   readonly existing_bot_id: string;
 }
 
+interface RegisteredBot {
+  readonly bot_id: string;
+  readonly team_id: string;
+  readonly meeting_url: string;
+  readonly at_ms: number;
+}
+
 export interface MeetingLockState {
-  readonly bots: readonly { readonly bot_id: string; readonly at_ms: number }[];
+  readonly bots: readonly RegisteredBot[];
 }
 
 const initialState = (): MeetingLockState => ({ bots: [] });
 
-const decide = (command: MeetingLockCommand, state: MeetingLockState) => {
-  if (state.bots.some((b) => b.bot_id === command.bot_id)) return E.right<MeetingLockRejection, readonly MeetingLockEvent[]>([]);
+const accept = (...events: MeetingLockEvent[]) => E.right<MeetingLockRejection, readonly MeetingLockEvent[]>(events);
+
+const register = (command: RegisterBotForMeeting, state: MeetingLockState) => {
+  if (state.bots.some((b) => b.bot_id === command.bot_id)) return accept();
   const nowMs = toMillis(command.now);
   // A bot stamped after `now` (a clock ahead of ours, or the winner of the race this command retries) blocks too.
   const recent = state.bots.find((b) => nowMs - b.at_ms < DEDUPLICATION_WINDOW_MS);
@@ -40,15 +61,33 @@ const decide = (command: MeetingLockCommand, state: MeetingLockState) => {
     });
   }
   const { type: _type, now, ...data } = command;
-  return E.right<MeetingLockRejection, readonly MeetingLockEvent[]>([{ type: 'MeetingLocked', data: { ...data, at: now } }]);
+  return accept({ type: 'MeetingLocked', data: { ...data, at: now } });
 };
+
+const release = (command: ReleaseBotRegistration, state: MeetingLockState) => {
+  const held = state.bots.find((b) => b.bot_id === command.bot_id);
+  if (!held) return accept();
+  return accept({
+    type: 'MeetingLockReleased',
+    data: { team_id: held.team_id, meeting_url: held.meeting_url, bot_id: held.bot_id, reason: command.reason, at: command.now },
+  });
+};
+
+const decide = (command: MeetingLockCommand, state: MeetingLockState) =>
+  command.type === 'RegisterBotForMeeting' ? register(command, state) : release(command, state);
 
 /** Only the window matters: a meeting used for months keeps a handful of bots in its state, not all of them. */
 const evolve = (state: MeetingLockState, event: MeetingLockEvent): MeetingLockState => {
-  const atMs = toMillis(event.data.at);
-  return {
-    bots: [...state.bots.filter((b) => b.at_ms > atMs - DEDUPLICATION_WINDOW_MS), { bot_id: event.data.bot_id, at_ms: atMs }],
-  };
+  switch (event.type) {
+    case 'MeetingLocked': {
+      const { bot_id, team_id, meeting_url } = event.data;
+      const atMs = toMillis(event.data.at);
+      return { bots: [...state.bots.filter((b) => b.at_ms > atMs - DEDUPLICATION_WINDOW_MS), { bot_id, team_id, meeting_url, at_ms: atMs }] };
+    }
+    case 'MeetingLockReleased':
+      // The bot never existed: it leaves the window at once and blocks nobody.
+      return { bots: state.bots.filter((b) => b.bot_id !== event.data.bot_id) };
+  }
 };
 
 export const meetingLockDecider: Decider<MeetingLockCommand, MeetingLockEvent, MeetingLockState, MeetingLockRejection> = {

@@ -10,7 +10,22 @@ export const MeetingLocked = eventCodec('MeetingLocked', {
   at: IsoInstant,
 });
 
-export const MeetingLockEvent = MeetingLocked;
+export const LockReleaseReason = t.keyof({ creation_aborted: null });
+export type LockReleaseReason = t.TypeOf<typeof LockReleaseReason>;
+
+/**
+ * Takes back a registration whose bot was never created (its creation failed or the process died
+ * before the bot's stream was written), so that it no longer blocks an exclusive bot for the meeting.
+ */
+export const MeetingLockReleased = eventCodec('MeetingLockReleased', {
+  team_id: t.string,
+  meeting_url: t.string,
+  bot_id: t.string,
+  reason: LockReleaseReason,
+  at: IsoInstant,
+});
+
+export const MeetingLockEvent = t.union([MeetingLocked, MeetingLockReleased]);
 export type MeetingLockEvent = t.TypeOf<typeof MeetingLockEvent>;
 
 /** `urlHash` is a hash of the normalised meeting URL, computed outside the domain. */

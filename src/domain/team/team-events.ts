@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant } from '../codec-helpers';
+import { eventCodec, IsoInstant, TokenAmount } from '../codec-helpers';
 
 export const Permission = t.keyof({ full: null, sending: null });
 export type Permission = t.TypeOf<typeof Permission>;
@@ -23,15 +23,15 @@ export const ApiKeyIssued = eventCodec('ApiKeyIssued', {
 
 export const ApiKeyRevoked = eventCodec('ApiKeyRevoked', { team_id: t.string, key_id: t.string, key_hash: t.string, at: IsoInstant });
 
-export const TokensAdded = eventCodec('TokensAdded', { team_id: t.string, operation_id: t.string, amount: t.number, at: IsoInstant });
+export const TokensAdded = eventCodec('TokensAdded', { team_id: t.string, operation_id: t.string, amount: TokenAmount, at: IsoInstant });
 
-export const TokensReserved = eventCodec('TokensReserved', { team_id: t.string, bot_id: t.string, amount: t.number, at: IsoInstant });
+export const TokensReserved = eventCodec('TokensReserved', { team_id: t.string, bot_id: t.string, amount: TokenAmount, at: IsoInstant });
 
 /** Settles a reservation: the reservation is freed and `amount` is taken from the balance. */
 export const TokensCharged = eventCodec('TokensCharged', {
   team_id: t.string,
   bot_id: t.string,
-  amount: t.number,
+  amount: TokenAmount,
   error_code: t.string,
   at: IsoInstant,
 });
@@ -42,7 +42,7 @@ export type ReleaseReason = t.TypeOf<typeof ReleaseReason>;
 export const TokensReleased = eventCodec('TokensReleased', {
   team_id: t.string,
   bot_id: t.string,
-  amount: t.number,
+  amount: TokenAmount,
   reason: ReleaseReason,
   at: IsoInstant,
 });

@@ -1,12 +1,9 @@
 import * as t from 'io-ts';
 import type { BotReport } from '../../../bot-runtime/contract';
+import { IsoInstant } from '../../domain/codec-helpers';
 
-const IsoTime = new t.Type<string, string, unknown>(
-  'IsoTime',
-  (u): u is string => typeof u === 'string',
-  (u, c) => (typeof u === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(u) && !Number.isNaN(Date.parse(u)) ? t.success(u) : t.failure(u, c, 'an ISO 8601 time')),
-  t.identity,
-);
+// The bot's times become event times: what the events' codec would refuse on read is refused here.
+
 const Seconds = t.refinement(t.number, (n) => Number.isFinite(n) && n >= 0 && n <= 7 * 24 * 3600, 'Seconds');
 const Code = t.refinement(t.string, (s) => /^[A-Z][A-Z0-9_]{0,63}$/.test(s), 'ErrorCode');
 
@@ -16,7 +13,7 @@ const StatusReport = t.type({
     joining_call: null, in_waiting_room: null, in_call_not_recording: null, in_call_recording: null,
     recording_paused: null, recording_resumed: null, call_ended: null,
   }),
-  at: IsoTime,
+  at: IsoInstant,
 });
 const ArtifactReport = t.type({
   kind: t.literal('artifact'),
@@ -24,7 +21,7 @@ const ArtifactReport = t.type({
   key: t.string,
   content_type: t.refinement(t.string, (s) => s.length > 0 && s.length <= 255, 'ContentType'),
   size_bytes: t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'Size'),
-  at: IsoTime,
+  at: IsoInstant,
 });
 const EndReport = t.type({
   kind: t.literal('end'),
@@ -33,7 +30,7 @@ const EndReport = t.type({
   error_message: t.refinement(t.string, (s) => s.length <= 2000, 'Message'),
   recorded_seconds: Seconds,
   waiting_room_seconds: Seconds,
-  at: IsoTime,
+  at: IsoInstant,
 });
 
 /** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
