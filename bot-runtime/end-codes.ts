@@ -32,23 +32,28 @@ export type EndVerdict = Pick<EndReport, 'outcome' | 'error_code' | 'error_messa
 const completed = (error_code: string, error_message: string): EndVerdict => ({ outcome: 'completed', error_code, error_message });
 const failed = (error_code: string, error_message: string): EndVerdict => ({ outcome: 'failed', error_code, error_message });
 
-/** A normal end reason only counts as such after recording started (the spec's leave table, applied to every reason). */
-const normalEnd = (ctx: EndContext, code: string, message: string): EndVerdict =>
+/**
+ * The spec keeps EXITING_MEETING_BEFORE_RECORD for a bot "left through the API, scheduled bot deletion or
+ * calendar bot cancellation, or the meeting ended before admission": a leave before recording.
+ */
+const leaveRequested = (ctx: EndContext): EndVerdict =>
   ctx.recordingStarted
-    ? completed(code, message)
-    : failed('EXITING_MEETING_BEFORE_RECORD', `${message} The bot had not started recording.`);
+    ? completed('API_REQUEST', 'The bot was asked to leave.')
+    : failed('EXITING_MEETING_BEFORE_RECORD', 'The bot was asked to leave before it started recording.');
 
 const waiting = (phase: Phase) => phase === 'waiting_for_host' || phase === 'lobby';
 
 export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
   switch (cause.kind) {
     case 'leave_requested':
-      return normalEnd(ctx, 'API_REQUEST', 'The bot was asked to leave.');
+      return leaveRequested(ctx);
     case 'terminated':
       return failed('SIGTERM', `The bot process received ${cause.signal}.`);
     case 'removed':
       if (waiting(ctx.phase) || ctx.phase === 'joining') return failed('BOT_NOT_ACCEPTED', 'The bot was removed from the waiting room.');
-      return normalEnd(ctx, 'BOT_REMOVED', 'The bot was removed from the meeting.');
+      if (ctx.recordingStarted) return completed('BOT_REMOVED', 'The bot was removed from the meeting.');
+      // Admitted, but out before it recorded anything (vc awaiting permission): the spec's "video too short".
+      return failed('BOT_REMOVED_TOO_EARLY', 'The bot was removed from the meeting before it recorded anything.');
     case 'meeting_ended':
       if (ctx.recordingStarted) return completed('BOT_REMOVED', 'The meeting ended.');
       if (ctx.platform === 'vc') return failed('MEETING_ENDED_PREMATURELY', 'The meeting ended before the bot could record.');
@@ -72,9 +77,9 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
         case 'permission_timeout':
           return failed('RECORDING_START_TIMEOUT', 'The host did not answer the recording permission request within the waiting room timeout.');
         case 'no_attendees':
-          return normalEnd(ctx, 'NO_ATTENDEES', 'Nobody else was in the meeting for the no-one-joined timeout.');
+          return completed('NO_ATTENDEES', 'Nobody else was in the meeting for the no-one-joined timeout.');
         case 'no_speaker':
-          return normalEnd(ctx, 'NO_SPEAKER', 'Nobody spoke for the silence timeout.');
+          return completed('NO_SPEAKER', 'Nobody spoke for the silence timeout.');
         case 'recording_timeout':
           return completed('RECORDING_TIMEOUT', 'The maximum recording duration was reached.');
       }

@@ -33,8 +33,14 @@ describe('bot-runtime end codes', () => {
     }
   });
 
-  it('a normal end reason before recording is EXITING_MEETING_BEFORE_RECORD too', () => {
-    assert.equal(code({ kind: 'removed' }, ctx('vc', 'in_call', false)), 'failed EXITING_MEETING_BEFORE_RECORD');
+  it('removed from the call before recording anything (vc awaiting permission) is BOT_REMOVED_TOO_EARLY, not a leave', () => {
+    assert.equal(code({ kind: 'removed' }, ctx('vc', 'in_call', false)), 'failed BOT_REMOVED_TOO_EARLY');
+  });
+
+  it('the automatic leaves are normal ends with their own codes (the service decides about a bot never admitted)', () => {
+    const inCallNotRecording = ctx('tm', 'in_call', false);
+    assert.equal(code({ kind: 'auto_leave', reason: 'no_attendees' }, inCallNotRecording), 'completed NO_ATTENDEES');
+    assert.equal(code({ kind: 'auto_leave', reason: 'no_speaker' }, inCallNotRecording), 'completed NO_SPEAKER');
   });
 
   it('the meeting ending before recording: MEETING_ENDED_PREMATURELY on vc, EXITING_MEETING_BEFORE_RECORD on tm/mt', () => {
