@@ -12,7 +12,8 @@ export type EndCause =
   | { readonly kind: 'terminated'; readonly signal: string }
   | { readonly kind: 'removed' }
   | { readonly kind: 'meeting_ended' }
-  | { readonly kind: 'denied' }
+  /** the host, or the platform (a refused name), did not let the bot in */
+  | { readonly kind: 'denied'; readonly message?: string }
   | { readonly kind: 'auto_leave'; readonly reason: LeaveReason }
   | { readonly kind: 'permission_denied' }
   | { readonly kind: 'invalid_url'; readonly message: string }
@@ -59,7 +60,7 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
       if (ctx.platform === 'vc') return failed('MEETING_ENDED_PREMATURELY', 'The meeting ended before the bot could record.');
       return failed('EXITING_MEETING_BEFORE_RECORD', 'The meeting ended before the bot could record.');
     case 'denied':
-      return failed('BOT_NOT_ACCEPTED', 'The host refused to admit the bot.');
+      return failed('BOT_NOT_ACCEPTED', cause.message ?? 'The host refused to admit the bot.');
     case 'permission_denied':
       return failed('RECORDING_RIGHTS_NOT_GRANTED', 'The host refused the recording permission.');
     case 'invalid_url':

@@ -85,7 +85,7 @@ export type LeaveReason =
   | 'permission_timeout' // vc: recording permission unanswered after waiting_room_timeout
   | 'no_attendees' // tm/mt: alone in the call for no_one_joined_timeout (+ grace)
   | 'no_speaker' // tm/mt: attendees but silence for silence_timeout (+ grace)
-  | 'recording_timeout'; // recorded for max_recording_duration (or 12 h)
+  | 'recording_timeout'; // recorded for max_recording_duration (tm/mt) or the service's 12 h (all)
 
 export type LeaveDecision =
   | { readonly kind: 'stay' }
@@ -97,12 +97,24 @@ const stay: LeaveDecision = { kind: 'stay' };
 const s = (seconds: number) => seconds * 1000;
 
 /**
- * Which rule applies, in order: the recording cap (every platform, no grace), then the waiting room
- * (every platform, no grace: the bot is not in the call yet), the vc permission wait, then on tm/mt
- * only the two in-call conditions, each with the grace period.
+ * The recording cap in seconds: the service's 12 h on every platform; on tm/mt the job's
+ * max_recording_duration when it is smaller. On vc "only waiting_room_timeout is used" (spec), so the
+ * job's max_recording_duration is ignored there like its other in-call timeouts.
+ */
+export const recordingCapSeconds = (platform: Platform, t: TimeoutConfig): number =>
+  platform === 'vc' || t.max_recording_duration === null
+    ? SERVICE_MAX_RECORDING_SECONDS
+    : Math.min(t.max_recording_duration, SERVICE_MAX_RECORDING_SECONDS);
+
+/**
+ * Which rule applies, in order: the recording cap (no grace; the job's max_recording_duration on tm/mt,
+ * the service's 12 h everywhere), then the waiting room (every platform, no grace: the bot is not in the
+ * call yet), the vc permission wait, then on tm/mt only the two in-call conditions, each with the grace
+ * period. On vc the job's no_one_joined_timeout, silence_timeout, grace_period and
+ * max_recording_duration are not used.
  */
 export const decideLeave = (clocks: LeaveClocks, platform: Platform, t: TimeoutConfig, now: number): LeaveDecision => {
-  const cap = t.max_recording_duration ?? SERVICE_MAX_RECORDING_SECONDS;
+  const cap = recordingCapSeconds(platform, t);
   if (clocks.recordingSince !== null && now - clocks.recordingSince >= s(cap)) return { kind: 'leave', reason: 'recording_timeout' };
 
   if (isWaiting(clocks.lastPhase) && clocks.waitingSince !== null && now - clocks.waitingSince >= s(t.waiting_room_timeout)) {

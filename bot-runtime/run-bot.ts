@@ -21,7 +21,7 @@ import type { BotJob, ControlResult, EndReport } from './contract';
 import type { ControlChannel } from './control/control-channel';
 import type { EndCause } from './end-codes';
 import type { Phase } from './leave-rules';
-import type { PageSnapshot } from './meeting/meeting-page';
+import { isNameRefusal, type PageSnapshot } from './meeting/meeting-page';
 import { platformRules } from './meeting/platforms';
 import { checkMeetingUrl, type MeetingLocation } from './meeting-url';
 import type { Reporter } from './reporters/reporter';
@@ -75,6 +75,17 @@ export interface RunDeps {
 }
 
 export const runBot = (job: BotJob, deps: RunDeps): Promise<EndReport> => new BotRun(job, deps).run();
+
+/**
+ * The end cause of a `join-error`. The platform refusing the bot's name is a refusal of the bot
+ * (`BOT_NOT_ACCEPTED`: "refused by participants or platform"); anything else is a failure to join
+ * (`CANNOT_JOIN_MEETING`: "unreachable or nonexistent"), the platform's words in the message.
+ */
+export const joinErrorCause = (joinError: string | null): EndCause => {
+  const why = joinError ?? 'unknown reason';
+  if (isNameRefusal(why)) return { kind: 'denied', message: `The platform refused the bot's name: ${why}` };
+  return { kind: 'cannot_join', message: `Joining failed: ${why}` };
+};
 
 class BotRun {
   private readonly log: BotLog;
@@ -240,7 +251,8 @@ class BotRun {
         this.expectJoinWithinTimeout(now, 'the meeting did not answer the join request');
         break;
       case 'join_error':
-        return this.loop.requestEnd({ kind: 'cannot_join', message: `The platform refused to join: ${snap.joinError ?? 'unknown reason'}` });
+        this.log.warn(`join error: ${snap.joinError ?? 'unknown reason'}`);
+        return this.loop.requestEnd(joinErrorCause(snap.joinError));
       case 'waiting_for_host':
       case 'lobby':
         this.setPhase(snap.screen);

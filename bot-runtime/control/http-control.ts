@@ -2,10 +2,17 @@ import { internalPaths, type ControlRequest, type ControlResult } from '../contr
 import { callService, type HttpTarget } from '../http-client';
 import type { ControlChannel, ControlHandler } from './control-channel';
 
+/** Waits `ms`, or less if `signal` aborts; the abort listener is removed either way. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 
 /**
@@ -22,7 +29,12 @@ export class HttpControl implements ControlChannel {
   constructor(
     private readonly target: HttpTarget,
     private readonly botId: string,
-    private readonly opts: { waitSeconds?: number; log?: (msg: string) => void } = {},
+    private readonly opts: {
+      waitSeconds?: number;
+      log?: (msg: string) => void;
+      /** pause after a failed poll: base * 2^failures (failures counted up to 5), at most max; default 500 ms, 10 s */
+      retryDelayMs?: { readonly base: number; readonly max: number };
+    } = {},
   ) {}
 
   start(handler: ControlHandler): void {
@@ -47,7 +59,8 @@ export class HttpControl implements ControlChannel {
         if (this.abort.signal.aborted) break;
         failures++;
         this.opts.log?.(`control poll failed (${failures}): ${(err as Error).message}`);
-        await sleep(Math.min(10_000, 500 * 2 ** Math.min(failures, 5)), this.abort.signal);
+        const delay = this.opts.retryDelayMs ?? { base: 500, max: 10_000 };
+        await sleep(Math.min(delay.max, delay.base * 2 ** Math.min(failures, 5)), this.abort.signal);
       }
     }
   }

@@ -38,6 +38,13 @@ export interface PageSnapshot {
 
 const tid = (id: string) => `[data-testid="${id}"]`;
 
+/**
+ * A `join-error` that is the platform refusing the bot's display name (tm guest-name rules): the
+ * sandbox says "This name cannot be used: <why>". Any other join error (the join call failed, the
+ * meeting ended meanwhile, …) is not a refusal of the bot.
+ */
+export const isNameRefusal = (joinError: string): boolean => /\bname cannot be used\b/i.test(joinError);
+
 const snapshotSource = (since: number) => String.raw`
 (() => {
   const q = (id) => document.querySelector('[data-testid="' + id + '"]');

@@ -9,7 +9,7 @@ import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import type { RecordingMode } from '../contract';
-import { finalRecordingArgs, runFfmpeg } from './ffmpeg';
+import { conversionTimeoutMs, finalRecordingArgs, runFfmpeg } from './ffmpeg';
 import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
 
 export interface RecorderOptions {
@@ -18,10 +18,21 @@ export interface RecorderOptions {
   readonly chunkSeconds: number;
   /** where the work file goes (a private temporary folder) */
   readonly workDir: string;
+  /** the ffmpeg binary for the final conversion (default: `ffmpeg` on the PATH) */
+  readonly ffmpegPath?: string;
 }
 
 /** `audio_chunks/000001.webm`: numbered from 1; only the first chunk carries the WebM header. */
 export const audioChunkKey = (index: number) => `audio_chunks/${String(index).padStart(6, '0')}.webm`;
+
+/**
+ * The raw capture as an artifact (stored when the conversion fails): Matroska when Chromium recorded
+ * H.264 into it, otherwise WebM (video, or the audio recorder's Opus in audio-only mode).
+ */
+export const rawRecordingArtifact = (video: boolean, mime: string): { readonly key: string; readonly contentType: string } => {
+  if (/matroska/i.test(mime)) return { key: 'recording.mkv', contentType: 'video/x-matroska' };
+  return { key: 'recording.webm', contentType: video ? 'video/webm' : 'audio/webm' };
+};
 
 export class Recorder {
   private readonly workFile: string;
@@ -33,6 +44,8 @@ export class Recorder {
   private chunks = 0;
   private started = false;
   private stopped = false;
+  private startedAt: number | null = null;
+  private stoppedAt: number | null = null;
 
   constructor(
     private readonly page: Page,
@@ -88,6 +101,7 @@ export class Recorder {
     this.mainMime = result.mainMime;
     this.audioMime = result.audioMime;
     this.started = true;
+    this.startedAt = result.startedAt;
     this.log.info(`recorder started: main ${this.mainMime ?? '(audio only)'}, audio chunks ${this.audioMime} every ${this.opts.chunkSeconds}s`);
     return result.startedAt;
   }
@@ -115,28 +129,48 @@ export class Recorder {
     if (!this.started || this.stopped) return requestedAt;
     this.stopped = true;
     let stoppedAt = requestedAt;
+    let timer: NodeJS.Timeout | undefined;
     try {
       const r = (await Promise.race([
         this.page.evaluate('window.__botRecorder.stop()'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), timeoutMs)),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+        }),
       ])) as { stoppedAt: number };
       stoppedAt = r.stoppedAt;
     } catch (err) {
       this.log.warn(`recorder stop: ${(err as Error).message}; keeping the chunks received so far`);
+    } finally {
+      clearTimeout(timer);
     }
+    this.stoppedAt = stoppedAt;
     await this.writes.catch((err) => this.log.error(`writing the recording failed: ${(err as Error).message}`));
     this.log.info(`recorder stopped: ${this.bytes} bytes recorded, ${this.chunks} audio chunks`);
     return stoppedAt;
   }
 
-  /** Waits for the audio-chunk uploads, converts the work file and stores `recording.mp4` / `recording.mp3`. */
+  /**
+   * Waits for the audio-chunk uploads, converts the work file and stores `recording.mp4` /
+   * `recording.mp3`. When the conversion fails (or runs longer than 60 s plus twice the recorded time),
+   * the raw capture is stored as the recording instead (`recording.webm`, or `.mkv` for H.264 in
+   * Matroska), so that what was recorded is never lost with the work folder.
+   */
   async finish(): Promise<void> {
     await this.uploads;
     if (!this.started || this.bytes === 0) return;
     const kind = this.video ? 'mp4' : 'mp3';
+    const sourceMime = this.mainMime ?? this.audioMime ?? '';
     const out = path.join(this.opts.workDir, `recording.${kind}`);
     const t0 = Date.now();
-    await runFfmpeg(finalRecordingArgs(this.workFile, out, kind, this.mainMime ?? this.audioMime ?? ''));
+    const recordedMs = this.startedAt !== null ? (this.stoppedAt ?? Date.now()) - this.startedAt : 0;
+    try {
+      await runFfmpeg(finalRecordingArgs(this.workFile, out, kind, sourceMime), { ffmpegPath: this.opts.ffmpegPath, timeoutMs: conversionTimeoutMs(recordedMs) });
+    } catch (err) {
+      const raw = rawRecordingArtifact(this.video, sourceMime);
+      this.log.error(`converting the recording to ${kind} failed: ${(err as Error).message}; storing the raw capture as ${raw.key} instead`);
+      await this.artifacts.store('recording', raw.key, raw.contentType, { file: this.workFile });
+      return;
+    }
     this.log.info(`recording converted to ${kind} in ${Date.now() - t0} ms`);
     await this.artifacts.store('recording', `recording.${kind}`, kind === 'mp4' ? 'video/mp4' : 'audio/mpeg', { file: out });
   }

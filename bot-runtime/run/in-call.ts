@@ -105,6 +105,7 @@ export class InCall {
       this.deps.requestEnd({ kind: 'internal_error', message: `The recorder could not start: ${(err as Error).message}` });
       return;
     }
-    await this.deps.statuses.report('in_call_recording');
+    // Starting a video recorder takes up to a second; the recording, and the status, began at its start.
+    await this.deps.statuses.report('in_call_recording', this.recordingSince);
   }
 }

@@ -16,14 +16,15 @@ export class StatusReports {
     private readonly log: BotLog,
   ) {}
 
-  async report(status: LiveStatus): Promise<void> {
+  /** `atMs`: when it happened, if not now (recording began when the recorder started, before it answered). */
+  async report(status: LiveStatus, atMs: number = Date.now()): Promise<void> {
     if (this.reported.has(status) && status !== 'recording_paused' && status !== 'recording_resumed') return;
     if (status === this.last) return;
     this.reported.add(status);
     this.last = status;
     this.log.info(`status ${status}`);
     try {
-      await this.reporter.report({ kind: 'status', status, at: new Date(Date.now()).toISOString() });
+      await this.reporter.report({ kind: 'status', status, at: new Date(atMs).toISOString() });
     } catch (err) {
       this.log.error(`status report ${status} failed: ${(err as Error).message}`);
     }

@@ -3,13 +3,18 @@
  * in-memory doubles of the service side (reporter, control channel) and a folder for artifacts.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import type { EndReport, Platform, RecordingMode } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { botParticipant, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
+
+/** `ffmpeg -i in -c copy out`: fails when the input does not decode as media. */
+const remux = (input: string, output: string) => promisify(execFile)('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', input, '-c', 'copy', output]);
 
 describe('bot-runtime end to end (Chromium + sandbox)', function () {
   this.timeout(120_000); // generous: the machine may be shared with other Chromium runs
@@ -93,6 +98,14 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
         const facts = await mediaFacts(path.join(bot.out, file));
         assert.ok(facts.maxDb > -20 && facts.meanDb > -50, `the recording has the speech: mean ${facts.meanDb} dB, max ${facts.maxDb} dB`);
         assert.ok(Math.abs(facts.duration - end.recorded_seconds) < 1, `duration ${facts.duration} s vs recorded ${end.recorded_seconds} s`);
+        // the time in the call by the bot's own reports (another clock than the recorder's)
+        const statusAt = (status: string) => {
+          const r = bot.reporter.reports.find((x) => x.kind === 'status' && x.status === status);
+          assert.ok(r, `status ${status} reported`);
+          return Date.parse(r.at);
+        };
+        const inCallSeconds = (statusAt('call_ended') - statusAt('in_call_recording')) / 1000;
+        assert.ok(Math.abs(facts.duration - inCallSeconds) < 1, `duration ${facts.duration} s vs ${inCallSeconds} s from in_call_recording to call_ended`);
         assert.ok(end.recorded_seconds > spoken.duration_seconds, `recorded ${end.recorded_seconds} s`);
         if (mode === 'audio_only') assert.deepEqual(facts.codecs, ['mp3']);
         else assert.deepEqual([...facts.codecs].sort(), ['aac', 'h264']);
@@ -110,8 +123,13 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
         assert.ok(chunks.length >= 3, `${chunks.length} audio chunks`);
         const joined = path.join(bot.out, 'chunks-joined.webm');
         fs.writeFileSync(joined, Buffer.concat(chunks.map((k) => fs.readFileSync(path.join(bot.out, k)))));
-        const chunkFacts = await mediaFacts(joined).catch(() => null);
-        assert.ok(!chunkFacts || chunkFacts.maxDb > -20, 'the concatenated audio chunks have the speech');
+        // concatenated in order they must decode (remuxed for a duration, README) and hold the speech
+        const remuxed = path.join(bot.out, 'chunks-remuxed.webm');
+        await remux(joined, remuxed);
+        const chunkFacts = await mediaFacts(remuxed);
+        assert.deepEqual(chunkFacts.codecs, ['opus']);
+        assert.ok(chunkFacts.duration > spoken.duration_seconds, `the chunks last ${chunkFacts.duration} s`);
+        assert.ok(chunkFacts.maxDb > -20 && chunkFacts.meanDb > -50, `the concatenated audio chunks have the speech: mean ${chunkFacts.meanDb} dB, max ${chunkFacts.maxDb} dB`);
 
         const chat = readJson(path.join(bot.out, 'chat_messages.json')) as { sender_id: string | null; sender_name: string; text: string }[];
         assert.deepEqual(
@@ -232,9 +250,9 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.ok(end.recorded_seconds >= 1.5 + spoken.duration_seconds + 2.5, `recorded ${end.recorded_seconds} s`);
     });
 
-    it('max recording duration -> RECORDING_TIMEOUT, on vc too', async () => {
-      const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'grant' });
-      const bot = track(startBot(m.url, 'vc', { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, max_recording_duration: 3 } }));
+    it('max recording duration -> RECORDING_TIMEOUT (tm/mt; vc ignores it, leave-rules.spec)', async () => {
+      const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+      const bot = track(startBot(m.url, 'mt', { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, max_recording_duration: 3 } }));
       const end = await bot.done;
       assertEnd(end, 'completed', 'RECORDING_TIMEOUT');
       assert.ok(end.recorded_seconds >= 3 && end.recorded_seconds < 5, `recorded ${end.recorded_seconds}`);
@@ -252,10 +270,20 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.equal(end.recorded_seconds, 0);
     });
 
-    it('unknown meeting -> CANNOT_JOIN_MEETING; bad URL -> INVALID_MEETING_URL', async () => {
+    it('unknown meeting -> CANNOT_JOIN_MEETING; name refused by the platform -> BOT_NOT_ACCEPTED; bad URL -> INVALID_MEETING_URL', async () => {
       const bot = track(startBot(sb.urlFor('mt', 'zzz-zzzz-zzz'), 'mt'));
       const bad = track(startBot('https://example.com/meeting', 'mt'));
+      // tm refuses guest names with characters outside its rules (the API refuses them too: this is the runtime's own path)
+      const tm = await sb.client.createMeeting({ platform: 'tm', lobby: false });
+      const refused = track(startBot(tm.url, 'tm', { bot_name: 'Rec Bot!' }));
       assertEnd(await bot.done, 'failed', 'CANNOT_JOIN_MEETING');
+      const refusedEnd = await refused.done;
+      assertEnd(refusedEnd, 'failed', 'BOT_NOT_ACCEPTED');
+      exactlyOneEnd(refused, refusedEnd);
+      assert.deepEqual(refused.reporter.statuses(), ['joining_call']);
+      assert.match(refused.log.text(), /join error: This name cannot be used/);
+      const events = (await sb.client.getMeeting(tm.meeting_id)).events.map((e) => e.type);
+      assert.ok(events.includes('join_refused') && !events.includes('join_requested'), events.join(' '));
       const end = await bad.done;
       assertEnd(end, 'failed', 'INVALID_MEETING_URL');
       assert.deepEqual(bad.reporter.statuses(), []);

@@ -53,6 +53,8 @@ describe('bot-runtime end codes', () => {
   it('refusals and removal from the waiting room are BOT_NOT_ACCEPTED', () => {
     assert.equal(code({ kind: 'denied' }, ctx('mt', 'lobby', false)), 'failed BOT_NOT_ACCEPTED');
     assert.equal(code({ kind: 'removed' }, ctx('tm', 'lobby', false)), 'failed BOT_NOT_ACCEPTED');
+    const refusedName = endVerdict({ kind: 'denied', message: 'The platform refused the name: This name cannot be used' }, ctx('tm', 'joining', false));
+    assert.deepEqual([refusedName.outcome, refusedName.error_code, refusedName.error_message], ['failed', 'BOT_NOT_ACCEPTED', 'The platform refused the name: This name cannot be used']);
   });
 
   it('the waiting-room timeout: WAITING_FOR_HOST_TIMEOUT while the vc host is absent, TIMEOUT_WAITING_TO_START in a lobby', () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -91,6 +92,39 @@ describe('bot-runtime HTTP clients of the internal API', () => {
     } finally {
       await srv.close();
     }
+  });
+
+  it('the control channel keeps polling through a long outage without piling up abort listeners', async () => {
+    // a port nobody listens on: every poll fails at once (connection refused)
+    const closed = await scriptedServer(() => ({ status: 204 }));
+    await closed.close();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    let failures = 0;
+    const control = new HttpControl({ baseUrl: closed.url, token: 't' }, 'bot-1', {
+      waitSeconds: 1,
+      retryDelayMs: { base: 1, max: 2 },
+      log: (msg) => {
+        if (/control poll failed/.test(msg)) failures++;
+      },
+    });
+    const signal = (control as unknown as { abort: AbortController }).abort.signal;
+    let most = 0;
+    try {
+      control.start(async (req) => ({ id: req.id, ok: true }));
+      while (failures < 40) {
+        most = Math.max(most, getEventListeners(signal, 'abort').length);
+        await sleep(1);
+      }
+    } finally {
+      await control.stop();
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      process.off('warning', onWarning);
+    }
+    assert.ok(most <= 1, `at most one abort listener at a time, saw ${most}`);
+    assert.ok(getEventListeners(signal, 'abort').length <= 1);
+    assert.deepEqual(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message), []);
   });
 
   it('the uploader PUTs buffers and streamed files under the artifact key', async () => {

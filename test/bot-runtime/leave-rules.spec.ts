@@ -137,20 +137,30 @@ describe('bot-runtime leave rules', () => {
   });
 
   describe('max recording duration', () => {
-    it('leaves at max_recording_duration on every platform, without grace', () => {
+    const recordFor = (until: number) => run(run(initialClocks, 0, s(1), inCall(1, true, null)), s(1.5), until, inCall(1, true, s(1.2)));
+
+    it('leaves at max_recording_duration on tm and mt, without grace', () => {
       const t = { ...T, max_recording_duration: 8, grace_period: 60 };
-      for (const p of ['vc', 'tm', 'mt'] as const) {
-        let c = run(initialClocks, 0, s(1), inCall(1, true, null));
-        c = run(c, s(1.5), s(9.5), inCall(1, true, s(1.2)));
+      const c = recordFor(s(9.5));
+      for (const p of ['tm', 'mt'] as const) {
         assert.deepEqual(decide(c, s(9.1), p, t), { kind: 'stay' }, p);
         assert.deepEqual(decide(c, s(9.2), p, t), { kind: 'leave', reason: 'recording_timeout' }, p);
       }
     });
 
-    it('caps at 12 hours when null', () => {
+    it('ignores max_recording_duration on vc (only waiting_room_timeout is used there)', () => {
+      const t = { ...T, max_recording_duration: 8, no_one_joined_timeout: 1, silence_timeout: 1, grace_period: 0 };
+      const c = recordFor(s(100));
+      assert.deepEqual(decide(c, s(100), 'vc', t), { kind: 'stay' });
+      assert.deepEqual(decide(c, s(100), 'mt', t), { kind: 'leave', reason: 'recording_timeout' });
+    });
+
+    it('caps at 12 hours on every platform: when null, and on vc whatever the job says', () => {
       const c = observe(initialClocks, { ...inCall(1, true), now: 0 });
-      assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS) - 1, 'vc'), { kind: 'stay' });
-      assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS), 'vc'), { kind: 'leave', reason: 'recording_timeout' });
+      for (const [p, t] of [['vc', T], ['tm', T], ['mt', T], ['vc', { ...T, max_recording_duration: 8 }], ['tm', { ...T, max_recording_duration: 24 * 3600 }]] as const) {
+        assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS) - 1, p, t), { kind: 'stay' }, `${p} ${t.max_recording_duration}`);
+        assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS), p, t), { kind: 'leave', reason: 'recording_timeout' }, `${p} ${t.max_recording_duration}`);
+      }
     });
   });
 

@@ -4,7 +4,9 @@ import { ChatLog } from '../../bot-runtime/chat-log';
 import { parseCli } from '../../bot-runtime/cli-args';
 import { jobFromService } from '../../bot-runtime/job-from-service';
 import { checkMeetingUrl } from '../../bot-runtime/meeting-url';
+import { endVerdict } from '../../bot-runtime/end-codes';
 import { ParticipantsLog } from '../../bot-runtime/participants-log';
+import { joinErrorCause } from '../../bot-runtime/run-bot';
 import { finalRecordingArgs } from '../../bot-runtime/recorder/ffmpeg';
 import { audioChunkKey } from '../../bot-runtime/recorder/recorder';
 
@@ -106,6 +108,20 @@ describe('bot-runtime pure parts', () => {
       assert.ok(finalRecordingArgs('in', 'out.mp4', 'mp4', 'video/x-matroska;codecs=avc1,opus').join(' ').includes('-c:v copy'));
       assert.ok(finalRecordingArgs('in', 'out.mp4', 'mp4', 'video/webm;codecs=vp8,opus').join(' ').includes('-c:v libx264'));
       assert.ok(finalRecordingArgs('in', 'out.mp3', 'mp3', 'audio/webm').join(' ').includes('libmp3lame'));
+    });
+  });
+
+  describe('join errors', () => {
+    const code = (text: string | null) => {
+      const v = endVerdict(joinErrorCause(text), { platform: 'tm', phase: 'joining', recordingStarted: false });
+      return `${v.outcome} ${v.error_code}`;
+    };
+
+    it('a name the platform refuses is BOT_NOT_ACCEPTED; any other join error CANNOT_JOIN_MEETING', () => {
+      const refusal = 'This name cannot be used: the name contains a character that is not allowed: "!"';
+      assert.equal(code(refusal), 'failed BOT_NOT_ACCEPTED');
+      assert.equal((joinErrorCause(refusal) as { message?: string }).message, `The platform refused the bot's name: ${refusal}`);
+      for (const other of ['cannot join from state left', 'the meeting has ended', 'Failed to fetch', null]) assert.equal(code(other), 'failed CANNOT_JOIN_MEETING', String(other));
     });
   });
 

@@ -69,6 +69,7 @@ describe('artifact downloads never serve active content', () => {
     ['recording.mp3', 'audio/mpeg', 'audio/mpeg'],
     ['audio_chunks/000001.webm', 'audio/webm', 'audio/webm'],
     ['audio_chunks/000002.webm', 'audio/webm;codecs=opus', 'audio/webm'],
+    ['recording.mkv', 'video/x-matroska', 'video/x-matroska'],
     ['screenshots/1.png', 'image/png', 'image/png'],
     ['chat_messages.json', 'application/json', 'application/json'],
     ['bot.log', 'text/plain; charset=utf-8', 'text/plain; charset=utf-8'],

@@ -15,6 +15,7 @@ import type { AppState } from '../app-context';
 const SERVED_TYPES: ReadonlyMap<string, string> = new Map([
   ['video/mp4', 'video/mp4'],
   ['video/webm', 'video/webm'],
+  ['video/x-matroska', 'video/x-matroska'],
   ['audio/mpeg', 'audio/mpeg'],
   ['audio/webm', 'audio/webm'],
   ['audio/wav', 'audio/wav'],
