@@ -24,6 +24,19 @@ const watchProcess = (child: ChildProcess) => {
   return { child, exited, output: () => output };
 };
 
+/** The job the service would give a bot for an mt sandbox meeting, uploading to the fake service. */
+const mtJob = (service: FakeService, meetingUrl: string, job: Pick<BotJob, 'bot_name' | 'entry_message' | 'recording_mode'>): BotJob => ({
+  bot_id: service.botId,
+  meeting_url: meetingUrl,
+  platform: 'mt',
+  bot_image: [],
+  timeout_config: smallTimeouts,
+  ignored_participant_names: [],
+  upload: { kind: 'http', baseUrl: service.url, token: service.token },
+  trust_sandbox_certificate: true,
+  ...job,
+});
+
 /** As the service starts a bot: the job on standard input, which stays open until `child.stdin.end()`. */
 const startServiceBot = (job: BotJob, service: FakeService) => {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'bot-runtime/main.ts')], {
@@ -69,20 +82,7 @@ describe('bot-runtime process (main.ts)', function () {
     const service = new FakeService('3f1c6f7e-0000-4000-8000-00000000b0b1', 'per-bot-token');
     await service.start();
     try {
-      const job: BotJob = {
-        bot_id: service.botId,
-        meeting_url: m.url,
-        platform: 'mt',
-        bot_name: 'Service Bot',
-        bot_image: [],
-        entry_message: 'Recording for the service',
-        recording_mode: 'speaker_view',
-        timeout_config: smallTimeouts,
-        ignored_participant_names: [],
-        upload: { kind: 'http', baseUrl: service.url, token: service.token },
-        trust_sandbox_certificate: true,
-      };
-      const bot = startServiceBot(job, service);
+      const bot = startServiceBot(mtJob(service, m.url, { bot_name: 'Service Bot', entry_message: 'Recording for the service', recording_mode: 'speaker_view' }), service);
       children.push(bot.child);
 
       const pid = (await sb.client.waitForParticipant(m.meeting_id, 'lobby', 45_000, 'Service Bot')).participant_id;
@@ -141,20 +141,7 @@ describe('bot-runtime process (main.ts)', function () {
     const service = new FakeService('3f1c6f7e-0000-4000-8000-00000000b0b2', 'per-bot-token');
     await service.start();
     try {
-      const job: BotJob = {
-        bot_id: service.botId,
-        meeting_url: m.url,
-        platform: 'mt',
-        bot_name: 'Orphan Bot',
-        bot_image: [],
-        entry_message: null,
-        recording_mode: 'audio_only',
-        timeout_config: smallTimeouts,
-        ignored_participant_names: [],
-        upload: { kind: 'http', baseUrl: service.url, token: service.token },
-        trust_sandbox_certificate: true,
-      };
-      const bot = startServiceBot(job, service);
+      const bot = startServiceBot(mtJob(service, m.url, { bot_name: 'Orphan Bot', entry_message: null, recording_mode: 'audio_only' }), service);
       children.push(bot.child);
       await service.waitFor(() => service.statuses().includes('in_call_recording'), 'in_call_recording');
       bot.child.stdin!.end(); // what the kernel does to the pipe when the service process dies

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { adminClient, apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { asBot } from '../support/as-bot';
+import { readUntil } from '../support/read-until';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -27,14 +28,6 @@ describe('the service side of a running bot (dispatcher, internal API, control c
     return { botId: created.body.data.bot_id as string, launch, bot: asBot(launch) };
   };
 
-  const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
-    let value = await read();
-    for (let i = 0; i < 100 && !ok(value); i++) {
-      await new Promise((r) => setTimeout(r, 30));
-      value = await read();
-    }
-    return value;
-  };
 
   it('hands a queued bot its job and a token that only works for that bot', async () => {
     const { botId, launch } = await startBot({ recording_mode: 'audio_only', timeout_config: { silence_timeout: 30 } });
@@ -147,7 +140,7 @@ describe('the service side of a running bot (dispatcher, internal API, control c
     const details = (await api.get(`/v2/bots/${botId}`)).body.data;
     assert.equal(details.status, 'completed');
     assert.equal(details.error_code, 'API_REQUEST');
-    const ledger = await waitFor(() => adminClient(t.url).get(`/admin/teams/${teamId}`).then((r) => r.body.data), (l) => l.balance !== ledgerBefore.balance);
+    const ledger = await readUntil(() => adminClient(t.url).get(`/admin/teams/${teamId}`).then((r) => r.body.data), (l) => l.balance !== ledgerBefore.balance);
     assert.equal(ledger.balance, ledgerBefore.balance - 0.5, 'half an hour of recording costs half a token');
     assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 409);
   });
@@ -159,10 +152,10 @@ describe('the service side of a running bot (dispatcher, internal API, control c
     const reservedBefore = await reservedThousandths();
     assert.ok(reservedBefore >= 500, 'the running bot holds its 0.5-token reservation');
     launch.exit({ signal: 'SIGKILL' });
-    const details = await waitFor(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+    const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.equal(details.status, 'failed');
     assert.equal(details.error_code, 'FORCE_KILLED');
-    const reservedAfter = await waitFor(reservedThousandths, (r) => r !== reservedBefore);
+    const reservedAfter = await readUntil(reservedThousandths, (r) => r !== reservedBefore);
     assert.equal(reservedAfter, reservedBefore - 500, 'its 0.5-token reservation was released');
   });
 });

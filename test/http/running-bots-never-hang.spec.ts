@@ -4,6 +4,7 @@ import type { BotJob } from '../../bot-runtime/contract';
 import type { LaunchedBot } from '../../src/adapters/bot-launcher/port';
 import { handleBotCommand } from '../../src/commands/bot-commands';
 import { asBot } from '../support/as-bot';
+import { readUntil } from '../support/read-until';
 import { adminClient, apiClient, createTeam, MEETING } from '../support/http-client';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
@@ -16,14 +17,6 @@ class SometimesFailingLauncher extends ScriptedLauncher {
   }
 }
 
-const waitFor = async <T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> => {
-  let value = await read();
-  for (let i = 0; i < 100 && !ok(value); i++) {
-    await new Promise((r) => setTimeout(r, 30));
-    value = await read();
-  }
-  return value;
-};
 
 describe('a bot is never left hanging', () => {
   describe('with a running dispatcher', () => {
@@ -68,7 +61,7 @@ describe('a bot is never left hanging', () => {
       await bot.status('joining_call');
       assert.deepEqual((await bot.poll(0)).body.requests, [], 'nothing for a bot that runs normally');
       launch.exit({ signal: 'SIGKILL' }); // the service sees the process end (in truth it lives on)
-      await waitFor(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data.status), (s) => s === 'failed');
+      await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data.status), (s) => s === 'failed');
       const polled = await bot.poll(5);
       assert.deepEqual(polled.body.requests.map((r: { kind: string }) => r.kind), ['leave']);
     });
@@ -76,11 +69,11 @@ describe('a bot is never left hanging', () => {
     it('a bot whose process cannot be started ends failed with INTERNAL_ERROR, and its reservation is released', async () => {
       const before = await reservedThousandths();
       const botId = await createBot('Unlaunchable');
-      const details = await waitFor(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+      const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
       assert.equal(details.status, 'failed');
       assert.equal(details.error_code, 'INTERNAL_ERROR');
       assert.match(details.error_message, /could not be started: spawn E2BIG/);
-      assert.equal(await waitFor(reservedThousandths, (r) => r === before), before, 'its 0.5-token reservation was released');
+      assert.equal(await readUntil(reservedThousandths, (r) => r === before), before, 'its 0.5-token reservation was released');
       assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 409, 'it has ended: nothing left to leave');
     });
 
