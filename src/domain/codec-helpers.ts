@@ -11,18 +11,21 @@ export const eventCodec = <T extends string, D extends t.Props>(type: T, data: D
  */
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
-const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const daysInMonth = (year: number, month: number): number => (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
 
+/** Every event decode checks its times: plain arithmetic on the matched fields, no Date per check. */
 export const isIsoInstant = (value: unknown): value is string => {
   if (typeof value !== 'string') return false;
   const m = ISO_INSTANT.exec(value);
   if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetOk = m[7] === undefined || (Number(m[8]) <= 23 && Number(m[9]) <= 59);
-  return (
-    month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
-    hour <= 23 && minute <= 59 && second <= 59 && offsetOk && !Number.isNaN(Date.parse(value))
-  );
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
+  return m[7] === undefined || (Number(m[8]) <= 23 && Number(m[9]) <= 59);
 };
 
 /**
