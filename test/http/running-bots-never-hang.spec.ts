@@ -51,7 +51,12 @@ describe('a bot is never left hanging', () => {
       await bot.status('joining_call');
       const first = await bot.poll(5);
       assert.deepEqual(first.body.requests.map((r: { kind: string }) => r.kind), ['leave']);
+      assert.deepEqual((await bot.poll(5)).body.requests, first.body.requests, 'again until the bot answers it');
       assert.equal((await bot.answer({ id: first.body.requests[0].id, ok: true })).status, 204);
+      // Answered: the next poll waits as usual (the bot polls on while it finishes, and must not spin).
+      const startedAt = Date.now();
+      assert.deepEqual((await bot.poll(1)).body.requests, []);
+      assert.ok(Date.now() - startedAt >= 900, 'the poll waited for its wait_seconds');
     });
 
     it('a bot the service has already ended, whose process lives on, is told to leave at its next poll', async () => {

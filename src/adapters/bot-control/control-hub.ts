@@ -19,6 +19,8 @@ interface Mailbox {
  */
 export class BotControlHub {
   private readonly mailboxes = new Map<string, Mailbox>();
+  /** bots that have acknowledged the standing leave (see the internal router): told once is enough */
+  private readonly leaveAcknowledged = new Set<string>();
 
   /** `silenceMs`: how long after its last poll a bot still counts as listening (longer than one long poll). */
   constructor(
@@ -88,6 +90,15 @@ export class BotControlHub {
   forget(botId: string): void {
     this.mailboxes.get(botId)?.poller?.([]);
     this.mailboxes.delete(botId);
+    this.leaveAcknowledged.delete(botId);
+  }
+
+  acknowledgeStandingLeave(botId: string): void {
+    this.leaveAcknowledged.add(botId);
+  }
+
+  hasAcknowledgedStandingLeave(botId: string): boolean {
+    return this.leaveAcknowledged.has(botId);
   }
 
   private flush(box: Mailbox): void {

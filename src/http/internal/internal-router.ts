@@ -44,6 +44,8 @@ const requireBotToken = (signer: Signer): Koa.Middleware<BotState> => async (ctx
 /**
  * A leave that must reach the bot even if the API call could not: the bot was not listening yet when it
  * was asked (still starting), or the service restarted and already ended it while its process lived on.
+ * It comes with every poll, at once, until the bot answers it; then polls wait again as usual (the bot
+ * goes on polling while it finishes, and must not spin).
  */
 const STANDING_LEAVE: ControlRequest = { id: 'leave-requested', kind: 'leave' };
 const mustLeave = async (readStore: ReadStore, botId: string): Promise<boolean> => {
@@ -77,7 +79,7 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
 
   router.get('/control', async (ctx) => {
     const wait = Math.min(MAX_POLL_SECONDS, Math.max(0, Number(ctx.query.wait_seconds ?? 20) || 0));
-    if (!(await mustLeave(deps.readStore, ctx.state.botId))) {
+    if (deps.control.hasAcknowledgedStandingLeave(ctx.state.botId) || !(await mustLeave(deps.readStore, ctx.state.botId))) {
       ctx.body = { requests: await deps.control.poll(ctx.state.botId, wait * 1000) };
       return;
     }
@@ -89,7 +91,8 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   router.post('/control/:request_id/result', async (ctx) => {
     const body = await readJsonBody(ctx);
     if (!isControlResult(body) || body.id !== ctx.params.request_id) throw validationError('body', 'is not the result of this request');
-    deps.control.resolve(ctx.state.botId, body);
+    if (body.id === STANDING_LEAVE.id) deps.control.acknowledgeStandingLeave(ctx.state.botId);
+    else deps.control.resolve(ctx.state.botId, body);
     ctx.status = 204;
   });
 
