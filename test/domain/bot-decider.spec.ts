@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { botDecider, canSendChat, type BotCommand } from '../../src/domain/bot/bot-decider';
+import { botDecider, type BotCommand } from '../../src/domain/bot/bot-decider';
 import { BotEvent, type Usage } from '../../src/domain/bot/bot-events';
 import type { ActiveStatus, BotStatus, ReportableStatus } from '../../src/domain/bot/bot-status';
 import { at, deciderSpec, stateAfter } from './given-when-then';
@@ -321,6 +321,9 @@ describe('bot decider', () => {
     it('refused on an undispatched queued bot too', () => {
       spec.given([botCreated]).when(checkChat).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
     });
+    it('refused for a bot that does not exist', () => {
+      spec.given([]).when(checkChat).thenRejects({ code: 'BOT_NOT_FOUND' });
+    });
   });
 
   describe('chat: a message the bot confirmed it posted is recorded, whatever the status has become', () => {
@@ -365,16 +368,6 @@ describe('bot decider', () => {
     it('a message id already sent is remembered across status changes', () => {
       spec.given([...historyTo('in_call_recording'), sent, statusChanged('recording_paused', 6)]).when(chat('msg-1')).thenNothing();
     });
-  });
-
-  describe('canSendChat answers whether the bot is in the call', () => {
-    for (const status of inCallStatuses) {
-      it(`yes in ${status}`, () => assert.equal(canSendChat(stateAfter(botDecider, historyTo(status))), true));
-    }
-    for (const status of notInCallStatuses) {
-      it(`no in ${status}`, () => assert.equal(canSendChat(stateAfter(botDecider, historyTo(status))), false));
-    }
-    it('no for a bot that does not exist', () => assert.equal(canSendChat(stateAfter(botDecider, [])), false));
   });
 
   describe('artifacts: each object key is recorded once', () => {

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
 import type { BotEvent, Usage } from './bot-events';
-import { canMoveTo, chatAllowedStatuses, hasStartedRecording, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
+import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
 
 type Platform = 'vc' | 'tm' | 'mt';
@@ -75,8 +75,6 @@ const statusRejection = (status: BotStatus, message: string) =>
 
 const noUsage: Usage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
-const admitted = (status: BotStatus): boolean => chatAllowedStatuses.includes(status);
-
 /**
  * The spec's pre-recording stop: "EXITING_MEETING_BEFORE_RECORD (left through the API, scheduled bot
  * deletion or calendar bot cancellation, or the meeting ended before admission)". So a normal end code
@@ -93,7 +91,7 @@ const endEvent = (
 ): BotEvent => {
   const recorded = state.everRecorded || command.usage.recorded_seconds > 0;
   const stoppedBeforeRecording =
-    isNormalEnd(command.error_code) && !recorded && (command.error_code === 'API_REQUEST' || !admitted(state.status));
+    isNormalEnd(command.error_code) && !recorded && (command.error_code === 'API_REQUEST' || !isInCall(state.status));
   if (stoppedBeforeRecording) {
     return {
       type: 'BotFailed',
@@ -163,7 +161,7 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'BotLeaveRequested', data: { bot_id, at: command.now } });
 
     case 'CheckChatMessageAllowed':
-      if (!chatAllowedStatuses.includes(state.status)) {
+      if (!isInCall(state.status)) {
         return statusRejection(state.status, `Chat messages can only be sent while the bot is in the call (status: ${state.status})`);
       }
       return noEvents;
@@ -223,6 +221,3 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
 };
 
 export const botDecider: Decider<BotCommand, BotEvent, BotState, BotRejection> = { decide, evolve, initialState };
-
-export const canSendChat = (state: BotState): boolean =>
-  state.kind === 'present' && chatAllowedStatuses.includes(state.status);

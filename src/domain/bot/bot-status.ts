@@ -28,6 +28,9 @@ export const chatAllowedStatuses: readonly BotStatus[] = [
   'recording_resumed',
 ];
 
+/** Admitted and still in the call: where chat is allowed, and what "before admission" is not. */
+export const isInCall = (status: BotStatus): boolean => chatAllowedStatuses.includes(status);
+
 export const hasStartedRecording = (status: BotStatus): boolean =>
   status === 'in_call_recording' || status === 'recording_paused' || status === 'recording_resumed';
 
