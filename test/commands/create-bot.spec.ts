@@ -7,7 +7,9 @@ import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
-import { ForwardingStore, T0, createTeam, depsOver, sqliteFiles } from './support';
+import { T0, createTeam, depsOver } from './support';
+import { ForwardingStore } from '../support/forwarding-store';
+import { sqliteFiles } from '../support/sqlite-files';
 
 const URL = 'https://vc.localhost/j/555666777';
 const exclusiveBot = (team_id: string, meeting_url = URL): NewBot => ({

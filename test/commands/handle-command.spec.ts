@@ -9,7 +9,8 @@ import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-d
 import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
 import type { TeamState } from '../../src/domain/team/team-decider';
 import { teamStreamName } from '../../src/domain/team/team-events';
-import { BarrierStore, CompetingAppendStore, ConflictCountingStore, ReadBarrier, T0, createTeam, depsOver, sqliteFiles } from './support';
+import { BarrierStore, CompetingAppendStore, ConflictCountingStore, ReadBarrier, T0, createTeam, depsOver } from './support';
+import { sqliteFiles } from '../support/sqlite-files';
 
 const newBot = (team_id: string, meeting_url: string, allow_multiple_bots: boolean): NewBot => ({
   team_id,

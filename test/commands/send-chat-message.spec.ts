@@ -5,7 +5,8 @@ import { handleBotCommand } from '../../src/commands/bot-commands';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { sendChatMessage } from '../../src/commands/send-chat-message';
 import { botStreamName } from '../../src/domain/bot/bot-events';
-import { T0, depsOver, sqliteFiles } from './support';
+import { T0, depsOver } from './support';
+import { sqliteFiles } from '../support/sqlite-files';
 
 const BOT = 'c0000000-0000-4000-8000-000000000001';
 

@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import * as E from 'fp-ts/Either';
 import {
   WrongExpectedRevision,
@@ -11,36 +8,11 @@ import {
   type NewEvent,
   type RecordedEvent,
   type StreamName,
-  type SubscribeOptions,
-  type Subscription,
 } from '../../src/adapters/event-store/port';
-import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { handleTeamCommand } from '../../src/commands/team-commands';
+import { ForwardingStore } from '../support/forwarding-store';
 
-/**
- * An event store that forwards to another one; subclasses change one method. Each wrapper is a store
- * instance of its own, so it gets its own per-store mutex and state cache in the command handler: two
- * wrappers over one store behave like two processes over one database.
- */
-export class ForwardingStore implements EventStore {
-  constructor(protected readonly inner: EventStore) {}
-  appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.inner.appendToStream(stream, events, expected);
-  }
-  readStream(stream: StreamName, options?: { readonly fromRevision?: bigint }): Promise<readonly RecordedEvent[]> {
-    return this.inner.readStream(stream, options);
-  }
-  readAll(options?: { readonly fromPosition?: bigint; readonly maxCount?: number }): Promise<readonly RecordedEvent[]> {
-    return this.inner.readAll(options);
-  }
-  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
-    return this.inner.subscribeToAll(options, handler);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 /** Counts the appends refused with WrongExpectedRevision (the conflicts the handler had to retry). */
 export class ConflictCountingStore extends ForwardingStore {
@@ -54,25 +26,6 @@ export class ConflictCountingStore extends ForwardingStore {
     }
   }
 }
-
-/** A temporary folder of SQLite files, removed with everything in it. */
-export const sqliteFiles = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'commands-spec-'));
-  const opened: SqliteEventStore[] = [];
-  return {
-    newFile: (): string => path.join(dir, `${randomUUID()}.sqlite3`),
-    /** A new connection to `file` (a new file when omitted), closed by `cleanup`. */
-    open: (file: string): SqliteEventStore => {
-      const store = new SqliteEventStore(file);
-      opened.push(store);
-      return store;
-    },
-    cleanup: async (): Promise<void> => {
-      await Promise.all(opened.map((s) => s.close()));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-};
 
 export const T0 = '2026-01-05T09:00:00.000Z';
 

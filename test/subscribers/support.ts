@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import bunyan from 'bunyan';
 import type { EventStore, RecordedEvent, SubscribeOptions, Subscription } from '../../src/adapters/event-store/port';
-import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import type { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
+import { ForwardingStore } from '../support/forwarding-store';
+import { sqliteFiles } from '../support/sqlite-files';
 
 /** Polls until the condition holds; the deadline only names what was awaited (mocha's timeout is the real bound). */
 export const waitFor = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
@@ -18,15 +16,8 @@ export const waitFor = async (condition: () => boolean | Promise<boolean>, what:
 
 /** A fresh SQLite event store in its own folder; `dispose` closes it and removes the folder. */
 export const temporarySqliteStore = (): { readonly store: SqliteEventStore; dispose(): Promise<void> } => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'subscribers-'));
-  const store = new SqliteEventStore(path.join(dir, `${randomUUID()}.sqlite3`));
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const files = sqliteFiles();
+  return { store: files.open(files.newFile()), dispose: files.cleanup };
 };
 
 /** A logger whose records the test can read. */
@@ -43,20 +34,17 @@ export const recordingLogger = (): { readonly log: bunyan; readonly records: Rec
  * Wraps a store and counts its subscriptions. `failFirstAfter: n` makes the first subscription die like a
  * lost connection once its handler finished n events: later events are not delivered, then onError is called.
  */
-export class FlakyEventStore implements EventStore {
+export class FlakyEventStore extends ForwardingStore {
   readonly subscribedFrom: (bigint | undefined)[] = [];
 
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly failFirstAfter: number | null = null,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  appendToStream: EventStore['appendToStream'] = (...args) => this.inner.appendToStream(...args);
-  readStream: EventStore['readStream'] = (...args) => this.inner.readStream(...args);
-  readAll: EventStore['readAll'] = (...args) => this.inner.readAll(...args);
-  close = () => this.inner.close();
-
-  subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
+  override subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
     this.subscribedFrom.push(options.fromPosition);
     const failAfter = this.subscribedFrom.length === 1 ? this.failFirstAfter : null;
     if (failAfter === null) return this.inner.subscribeToAll(options, handler);
