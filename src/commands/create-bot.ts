@@ -47,6 +47,25 @@ export const releaseMeetingRegistration = (
     now: nowIso(deps),
   });
 
+/**
+ * Takes back what a creation that never produced its bot holds: its meeting registration (when it got
+ * that far) first, then its reservation, so that a failure between the two leaves the reservation open
+ * for the reconciler to find again. Both steps are idempotent. Throws if a step cannot be written.
+ */
+export const abandonCreation = async (
+  deps: CommandDeps,
+  creation: { readonly team_id: string; readonly meeting_url: string | null; readonly bot_id: string },
+) => {
+  const { team_id, meeting_url, bot_id } = creation;
+  if (meeting_url !== null) await releaseMeetingRegistration(deps, { team_id, meeting_url, bot_id });
+  return handleCommand(deps.eventStore, teamStreamName(team_id), teamDecider, TeamEvent, {
+    type: 'ReleaseReservation',
+    bot_id,
+    reason: 'creation_aborted',
+    now: nowIso(deps),
+  });
+};
+
 /** Whether the bot's stream holds its creation; null when the store could not be asked. */
 const botExists = async (deps: CommandDeps, botId: string): Promise<boolean | null> => {
   try {
@@ -67,13 +86,8 @@ const botExists = async (deps: CommandDeps, botId: string): Promise<boolean | nu
 export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Either<CreateBotRefusal, { bot_id: string; position: bigint }>> => {
   const bot_id = deps.newId();
   const now = nowIso(deps);
-  const team = teamStreamName(bot.team_id);
-
-  const reserved = await handleCommand(deps.eventStore, team, teamDecider, TeamEvent, { type: 'ReserveTokensForBot', bot_id, now });
+  const reserved = await handleCommand(deps.eventStore, teamStreamName(bot.team_id), teamDecider, TeamEvent, { type: 'ReserveTokensForBot', bot_id, now });
   if (E.isLeft(reserved)) return reserved;
-
-  const releaseReservation = () =>
-    handleCommand(deps.eventStore, team, teamDecider, TeamEvent, { type: 'ReleaseReservation', bot_id, reason: 'creation_aborted', now: nowIso(deps) });
 
   try {
     const registered = await handleCommand(
@@ -84,7 +98,8 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.allow_multiple_bots, now },
     );
     if (E.isLeft(registered)) {
-      await releaseReservation();
+      // Refused: the lock holds another bot, not ours; only the reservation is ours to give back.
+      await abandonCreation(deps, { team_id: bot.team_id, meeting_url: null, bot_id });
       return registered;
     }
     const created = await handleCommand(deps.eventStore, botStreamName(bot_id), botDecider, BotEvent, {
@@ -104,14 +119,10 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
     // An append whose answer was lost may have written the bot after all: then nothing is taken back.
     // When that cannot be known, nothing is taken back either; the reconciler checks again later.
     if ((await botExists(deps, bot_id)) === false) {
-      // Released whatever failed: the registration's own append may have been written with its answer
-      // lost, and releasing is nothing when the lock never held the bot. A lock that could not be
-      // released keeps its reservation open, so that the reconciler finds both.
-      const lockReleased = await releaseMeetingRegistration(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id }).then(
-        () => true,
-        () => false,
-      );
-      if (lockReleased) await releaseReservation().catch(() => undefined);
+      // The registration too, whatever failed: its own append may have been written with its answer lost,
+      // and releasing is nothing when the lock never held the bot. What cannot be written now, the
+      // reconciler takes back later.
+      await abandonCreation(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id }).catch(() => undefined);
     }
     throw error;
   }

@@ -1,8 +1,7 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
 import type { CommandDeps } from '../commands/command-deps';
-import { releaseMeetingRegistration } from '../commands/create-bot';
-import { handleTeamCommand } from '../commands/team-commands';
+import { abandonCreation } from '../commands/create-bot';
 import { botStreamName } from '../domain/bot/bot-events';
 import type { Subscriber } from './subscriber-runner';
 
@@ -36,13 +35,7 @@ export const releaseOrphanReservations = (
   const releaseIfStillWithoutBot = async (botId: string, { teamId, meetingUrl }: Pending) => {
     const [created] = await deps.eventStore.readStream(botStreamName(botId));
     if (!created) {
-      if (meetingUrl !== null) await releaseMeetingRegistration(deps, { team_id: teamId, meeting_url: meetingUrl, bot_id: botId });
-      const released = await handleTeamCommand(deps, teamId, {
-        type: 'ReleaseReservation',
-        bot_id: botId,
-        reason: 'creation_aborted',
-        now: deps.clock().toISOString(),
-      });
+      const released = await abandonCreation(deps, { team_id: teamId, meeting_url: meetingUrl, bot_id: botId });
       if (E.isRight(released) && released.right.events.length > 0) deps.log.warn({ bot_id: botId, team_id: teamId }, 'released a reservation whose bot was never created');
       if (E.isLeft(released)) deps.log.error({ bot_id: botId, team_id: teamId, rejection: released.left }, 'could not release an orphan reservation');
     }
