@@ -18,6 +18,8 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
   readonly serviceSecret?: string | undefined;
+  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
+  readonly publicWebhookTargetsOnly?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -52,4 +54,5 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   instanceId: env.INSTANCE_ID || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
+  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
 });

@@ -25,6 +25,8 @@ export interface TestServiceOptions {
   readonly clock?: () => Date;
   readonly dataDir?: string;
   readonly instanceId?: string;
+  /** as NODE_ENV=production: webhooks only to public https addresses */
+  readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
 }
 
@@ -48,6 +50,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {

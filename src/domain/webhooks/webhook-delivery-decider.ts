@@ -16,6 +16,8 @@ export type WebhookDeliveryCommand =
       readonly message_id: string;
       readonly event_type: string;
       readonly payload: Record<string, unknown>;
+      /** a callback's own URL, method and secret for this message (retry-callback), else null */
+      readonly callback: CallbackOverride | null;
       readonly now: string;
     }
   | {
@@ -146,8 +148,8 @@ const updateMessage = (state: Present, messageId: string, change: (m: QueuedMess
 
 const evolve = (state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState => {
   if (event.type === 'WebhookMessageQueued') {
-    const { target, subject, team_id, message_id, event_type, payload, at } = event.data;
-    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback: null };
+    const { target, subject, team_id, message_id, event_type, payload, callback, at } = event.data;
+    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback };
     return state.kind === 'present' ? { ...state, messages: [...state.messages, message] } : { kind: 'present', target, subject, team_id, messages: [message] };
   }
   if (state.kind === 'absent') return state;
