@@ -171,10 +171,21 @@ export class WebhookDeliveryWorker {
       });
       if (E.isRight(disabled) && disabled.right.events.length > 0) {
         this.deps.log.warn({ endpoint_id: state.target.endpoint_id }, 'webhook endpoint disabled after 5 days of failures');
-        await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: 'endpoint_disabled', now });
+        await this.abandonEverythingFor(state.target, now);
       }
     }
     if (E.isRight(recorded)) this.noteDue(stream, recorded.right.state);
+  }
+
+  /** Every message still waiting for a target that is off: abandoned, in every stream of that target. */
+  private async abandonEverythingFor(target: DeliveryTarget, now: string): Promise<void> {
+    const key = targetKeyOf(target);
+    const pending = await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { target_key: key, pending: true } });
+    const streams = new Set([...pending.map((q) => q.id), ...[...this.queues].filter(([, q]) => q.targetKey === key).map(([stream]) => stream)]);
+    for (const stream of streams) {
+      await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: 'endpoint_disabled', now });
+      this.queues.delete(stream);
+    }
   }
 
   private noteDue(stream: string, state: WebhookDeliveryState): void {

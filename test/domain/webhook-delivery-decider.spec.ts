@@ -69,6 +69,10 @@ describe('webhook delivery decider (one stream per target and bot)', () => {
         { type: 'WebhookDeliveryAbandoned', data: { ...routing(callback, 'msg_1'), reason: 'retries_exhausted', at: T0 } },
       ]);
     });
+    it('an attempt that was on its way when its message was abandoned is still recorded, and changes nothing else', () => {
+      const abandoned: WebhookDeliveryEvent = { type: 'WebhookDeliveryAbandoned', data: { ...routing(endpoint, 'msg_1'), reason: 'endpoint_disabled', at: T0 } };
+      spec.given([queued('msg_1'), abandoned]).when(attempt('msg_1', 1, { status_code: 500 }, T0)).then([attempted('msg_1', 1, 500, null, T0, null)]);
+    });
     it('an attempt number already recorded (sent again after a crash) changes nothing', () => {
       spec.given([queued('msg_1'), attempted('msg_1', 1, 500, null, T0, at(T0, { s: 5 }))]).when(attempt('msg_1', 1, { status_code: 200 }, T0)).thenNothing();
     });
