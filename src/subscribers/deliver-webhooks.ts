@@ -9,6 +9,7 @@ import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
+import { DueStreams } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
 
 export interface DeliveryWorkerOptions {
@@ -33,12 +34,6 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly jitter?: () => number;
 }
 
-interface Queue {
-  /** when its oldest pending message is due (epoch ms); 0: look at it now */
-  dueMs: number;
-  readonly targetKey: string;
-}
-
 const targetKeyOf = (target: DeliveryTarget): string => (target.kind === 'endpoint' ? `endpoint:${target.endpoint_id}` : `callback:${target.bot_id}`);
 
 const deliveryEventTypes: ReadonlySet<string> = new Set([
@@ -54,7 +49,10 @@ const deliveryEventTypes: ReadonlySet<string> = new Set([
  */
 export class WebhookDeliveryWorker {
   private readonly options: DeliveryWorkerOptions;
-  private readonly queues = new Map<string, Queue>();
+  /** streams with a pending message, by when to look at them next (0: now) */
+  private readonly due = new DueStreams();
+  /** streams that are due but whose target has all its slots taken, by target */
+  private readonly waitingForSlot = new Map<string, Set<string>>();
   private readonly inFlight = new Set<string>();
   /** streams that got new events while an attempt of theirs was running: looked at again right after it */
   private readonly changedInFlight = new Set<string>();
@@ -71,7 +69,7 @@ export class WebhookDeliveryWorker {
   /** `fromPosition`: what the read models reflect now; the log after it is followed live. */
   async start(fromPosition: bigint | null): Promise<void> {
     for (const queue of await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { pending: true } })) {
-      this.queues.set(queue.id, { dueMs: 0, targetKey: queue.target_key });
+      this.due.set(queue.id, 0, queue.target_key);
     }
     this.subscription = keepSubscribed(
       this.deps.eventStore,
@@ -82,7 +80,7 @@ export class WebhookDeliveryWorker {
         const stream = deliveryStreamName(data.target, data.subject);
         // Worth a look now; the stream itself says when its next message is due.
         if (this.inFlight.has(stream)) this.changedInFlight.add(stream);
-        else this.queues.set(stream, { dueMs: 0, targetKey: targetKeyOf(data.target) });
+        else this.due.set(stream, 0, targetKeyOf(data.target));
         this.pump();
       },
     );
@@ -105,38 +103,58 @@ export class WebhookDeliveryWorker {
 
   private pump(): void {
     if (this.stopped) return;
-    const nowMs = this.deps.commands.clock().getTime();
-    for (const [stream, queue] of this.queues) {
-      if (this.inFlight.size >= this.options.total) return;
-      if (queue.dueMs > nowMs || this.inFlight.has(stream) || (this.perTarget.get(queue.targetKey) ?? 0) >= this.options.perTarget) continue;
-      this.inFlight.add(stream);
-      this.perTarget.set(queue.targetKey, (this.perTarget.get(queue.targetKey) ?? 0) + 1);
-      const run = this.attemptHead(stream)
-        .catch((err) => {
-          // Left due: the next look tries again (the log still says it is pending).
-          this.deps.log.error({ err, stream }, 'webhook delivery failed unexpectedly');
-          const q = this.queues.get(stream);
-          if (q) q.dueMs = this.deps.commands.clock().getTime() + 1000;
-        })
-        .finally(() => {
-          this.inFlight.delete(stream);
-          if (this.changedInFlight.delete(stream)) this.queues.set(stream, { dueMs: 0, targetKey: queue.targetKey });
-          this.perTarget.set(queue.targetKey, (this.perTarget.get(queue.targetKey) ?? 1) - 1);
-          this.running.delete(run);
-          this.pump();
-        });
-      this.running.add(run);
+    for (const [targetKey, streams] of this.waitingForSlot) {
+      for (const stream of streams) {
+        if (this.inFlight.size >= this.options.total || !this.hasSlot(targetKey)) break;
+        streams.delete(stream);
+        this.attempt(stream, targetKey);
+      }
+      if (streams.size === 0) this.waitingForSlot.delete(targetKey);
     }
+    const nowMs = this.deps.commands.clock().getTime();
+    while (this.inFlight.size < this.options.total) {
+      const next = this.due.takeDue(nowMs);
+      if (next === null) return;
+      if (this.inFlight.has(next.stream)) this.changedInFlight.add(next.stream);
+      else if (!this.hasSlot(next.targetKey)) this.waitForSlot(next.stream, next.targetKey);
+      else this.attempt(next.stream, next.targetKey);
+    }
+  }
+
+  private hasSlot(targetKey: string): boolean {
+    return (this.perTarget.get(targetKey) ?? 0) < this.options.perTarget;
+  }
+
+  private waitForSlot(stream: string, targetKey: string): void {
+    const streams = this.waitingForSlot.get(targetKey) ?? new Set<string>();
+    streams.add(stream);
+    this.waitingForSlot.set(targetKey, streams);
+  }
+
+  private attempt(stream: string, targetKey: string): void {
+    this.inFlight.add(stream);
+    this.perTarget.set(targetKey, (this.perTarget.get(targetKey) ?? 0) + 1);
+    const run = this.attemptHead(stream)
+      .catch((err) => {
+        // Left due: the next look tries again (the log still says it is pending).
+        this.deps.log.error({ err, stream }, 'webhook delivery failed unexpectedly');
+        this.due.set(stream, this.deps.commands.clock().getTime() + 1000, targetKey);
+      })
+      .finally(() => {
+        this.inFlight.delete(stream);
+        this.perTarget.set(targetKey, (this.perTarget.get(targetKey) ?? 1) - 1);
+        if (this.changedInFlight.delete(stream)) this.due.set(stream, 0, targetKey);
+        this.running.delete(run);
+        this.pump();
+      });
+    this.running.add(run);
   }
 
   /** Sends the stream's oldest pending message if it is due, records the attempt, and notes when to look again. */
   private async attemptHead(stream: string): Promise<void> {
     const state = await loadDeliveries(this.deps.commands, stream);
     const head = headOf(state);
-    if (state.kind === 'absent' || head === null) {
-      this.queues.delete(stream);
-      return;
-    }
+    if (state.kind === 'absent' || head === null) return;
     const nowMs = this.deps.commands.clock().getTime();
     const dueMs = head.next_attempt_at === null ? nowMs : toMillis(head.next_attempt_at);
     if (dueMs > nowMs) return this.noteDue(stream, state);
@@ -144,7 +162,6 @@ export class WebhookDeliveryWorker {
     const prepared = await prepareAttempt(this.deps, state.target, state.subject, head, nowMs);
     if (prepared.kind === 'abandon') {
       await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: prepared.reason, now: new Date(nowMs).toISOString() });
-      this.queues.delete(stream);
       return;
     }
     const started = performance.now();
@@ -181,20 +198,17 @@ export class WebhookDeliveryWorker {
   private async abandonEverythingFor(target: DeliveryTarget, now: string): Promise<void> {
     const key = targetKeyOf(target);
     const pending = await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { target_key: key, pending: true } });
-    const streams = new Set([...pending.map((q) => q.id), ...[...this.queues].filter(([, q]) => q.targetKey === key).map(([stream]) => stream)]);
+    const streams = new Set([...pending.map((q) => q.id), ...this.due.streamsOf(key), ...(this.waitingForSlot.get(key) ?? [])]);
+    this.waitingForSlot.delete(key);
     for (const stream of streams) {
       await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: 'endpoint_disabled', now });
-      this.queues.delete(stream);
+      this.due.delete(stream);
     }
   }
 
   private noteDue(stream: string, state: WebhookDeliveryState): void {
     const head = headOf(state);
-    if (state.kind === 'absent' || head === null) {
-      this.queues.delete(stream);
-      return;
-    }
-    const dueMs = head.next_attempt_at === null ? 0 : toMillis(head.next_attempt_at);
-    this.queues.set(stream, { dueMs, targetKey: targetKeyOf(state.target) });
+    if (state.kind === 'absent' || head === null) return this.due.delete(stream);
+    this.due.set(stream, head.next_attempt_at === null ? 0 : toMillis(head.next_attempt_at), targetKeyOf(state.target));
   }
 }
