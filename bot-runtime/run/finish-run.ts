@@ -58,7 +58,6 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   await tab?.leave(notes.lastScreen === 'in_call');
   if (end.admitted) await deps.statuses.report('call_ended');
   notes.close(Date.now());
-  await deps.control.stop().catch((err) => log.warn(`control channel stop: ${(err as Error).message}`));
   await closeBrowser(end.browser, log);
 
   try {
@@ -87,6 +86,9 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   } catch (err) {
     log.error(`the end report could not be sent: ${(err as Error).message}`);
     throw err;
+  } finally {
+    // Polled until here: a bot still converting and uploading shows the service it is alive.
+    await deps.control.stop().catch((err) => log.warn(`control channel stop: ${(err as Error).message}`));
   }
   return report;
 };
