@@ -34,6 +34,7 @@ import { rebuildProjections } from './projections/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
+import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
@@ -49,6 +50,7 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   stop(): Promise<void>;
 }
@@ -64,6 +66,8 @@ export interface ServiceOverrides {
   readonly webhookHttp?: WebhookHttp;
   readonly webhookDelivery?: Partial<DeliveryWorkerOptions>;
   readonly webhookJitter?: () => number;
+  /** how often running bots without a process here are looked at, and when a silent one is lost */
+  readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -171,6 +175,17 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   });
   await dispatcher.start(projections.position);
+  const botWatch = new RunningBotsWatch({
+    commands,
+    readStore,
+    workerId: config.instanceId ?? os.hostname(),
+    log,
+    lastContactMs: (botId) => control.lastContactMs(botId),
+    forgetControl: (botId) => control.forget(botId),
+    isChild: (botId) => dispatcher.isRunningHere(botId),
+    ...overrides.botWatch,
+  });
+  await botWatch.start();
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
 
   return {
@@ -184,8 +199,10 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    botWatch,
     webhooks,
     stop: async () => {
+      await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

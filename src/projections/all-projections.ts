@@ -1,5 +1,6 @@
 import { apiKeyViewProjection } from './api-key-view';
 import { botViewProjection } from './bot-view';
+import { instanceViewProjection } from './instance-view';
 import type { Projection } from './projection';
 import { teamViewProjection } from './team-view';
 import { webhookAttemptViewProjection } from './webhooks/webhook-attempt-view';
@@ -10,6 +11,7 @@ export const allProjections: readonly Projection<any>[] = [
   botViewProjection,
   apiKeyViewProjection,
   teamViewProjection,
+  instanceViewProjection,
   webhookEndpointViewProjection,
   webhookAttemptViewProjection,
   webhookQueueViewProjection,
