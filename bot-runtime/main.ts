@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
+import { replicaSettingFromEnv } from './browser/replica-routing';
 import { parseCli, usage } from './cli-args';
 import type { BotJob } from './contract';
 import type { ControlChannel } from './control/control-channel';
@@ -74,6 +75,8 @@ const main = async (): Promise<number> => {
   const log = new BotLog();
   const s = await setup(log);
   if (!s) return 2;
+  const replicas = replicaSettingFromEnv(process.env);
+  if (!replicas.ok) log.warn(replicas.error);
   const stop = new AbortController();
   let firstSignalAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -100,6 +103,7 @@ const main = async (): Promise<number> => {
       control: s.control,
       log,
       stop: stop.signal,
+      sandboxReplicas: replicas.ok ? replicas.address : null,
       options: s.options,
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);

@@ -95,7 +95,7 @@ const lastLook = async (tab: MeetingTab | null, notes: MeetingNotes): Promise<vo
   if (!tab?.isOpen) return;
   try {
     const now = Date.now();
-    const snap = await tab.meeting.snapshot(notes.chatCount);
+    const snap = await tab.driver.read(notes.chatCount);
     notes.noteLastLook(now, snap);
   } catch {
     // the page is gone: keep what was seen
