@@ -25,6 +25,8 @@ export interface TestServiceOptions {
   readonly clock?: () => Date;
   readonly dataDir?: string;
   readonly instanceId?: string;
+  /** `<host>:<port>` of a sandbox: the bots reach its replicas under the real platform hosts */
+  readonly sandboxReplicas?: string;
   readonly overrides?: ServiceOverrides;
 }
 
@@ -48,6 +50,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    sandboxReplicas: options.sandboxReplicas,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
