@@ -29,6 +29,7 @@ import { platformRules } from './meeting/platforms';
 import { checkMeetingUrl, type MeetingLocation } from './meeting-url';
 import type { Reporter } from './reporters/reporter';
 import { AutoLeave } from './run/auto-leave';
+import { bounded } from './run/bounded';
 import { browserArgsFor } from './run/browser-args';
 import { answerControlRequest, sendChatInCall } from './run/control-requests';
 import { finishRun } from './run/finish-run';
@@ -83,6 +84,9 @@ export interface RunDeps {
   readonly sandboxReplicas?: ReplicaAddress | null;
   readonly options?: Partial<RunOptions>;
 }
+
+/** a read of the page that takes longer counts as a failed read (the page is navigating or frozen) */
+const PAGE_READ_LIMIT_MS = 10_000;
 
 export const runBot = (job: BotJob, deps: RunDeps): Promise<EndReport> => new BotRun(job, deps).run();
 
@@ -251,7 +255,9 @@ class BotRun {
     const now = Date.now();
     let snap: PageSnapshot;
     try {
-      snap = await tab.driver.read(this.notes.chatCount);
+      const read = await this.loop.unlessEnded(bounded(tab.driver.read(this.notes.chatCount), PAGE_READ_LIMIT_MS, 'a read of the page'));
+      if (read.ended) return;
+      snap = read.value;
       this.snapshotFailures = 0;
     } catch (err) {
       // a navigation or a busy page: try again next tick, give up after a while
