@@ -5,6 +5,8 @@
  * them); the sandbox's page API does the meeting's rules. Plain browser JavaScript, no build step: it
  * must not contain backticks or dollar-brace sequences.
  */
+import { pageSessionScript } from '../pages/page-session';
+
 export const meetClientCore = String.raw`
   var cfg = JSON.parse(document.getElementById('replica-config').textContent);
   var T = cfg.texts;
@@ -30,20 +32,7 @@ export const meetClientCore = String.raw`
 
   function icon(name) { return h('i', { 'class': 'google-material-icons', 'aria-hidden': 'true', text: name }); }
 
-  function api(method, path, body) {
-    return fetch(cfg.apiBase + path, {
-      method: method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-      cache: 'no-store'
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) {
-        if (!r.ok) { var err = new Error(j.error || ('HTTP ' + r.status)); err.status = r.status; throw err; }
-        return j;
-      });
-    });
-  }
-
+${pageSessionScript}
   function show(name, node) {
     if (name !== 'in_call') leaveCallView();
     current = name;
@@ -163,27 +152,6 @@ export const meetClientCore = String.raw`
     if (['denied', 'blocked', 'lobby_expired', 'removed', 'ended', 'left'].indexOf(target) >= 0) stopped = true;
   }
 
-  var polling = false;
-  function poll() {
-    if (stopped || polling) return;
-    polling = true;
-    api('GET', '/state?participant_id=' + encodeURIComponent(pid) + '&since=' + since)
-      .then(apply)
-      .catch(function () {})
-      .then(function () { polling = false; });
-  }
-
-  // ticks from a worker: a hidden page's timers are throttled, a worker's are not
-  function startTicking() {
-    var source = 'setInterval(function () { postMessage(0); }, ' + cfg.pollMs + ');';
-    try {
-      var worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-      worker.onmessage = function () { if (stopped) worker.terminate(); else poll(); };
-    } catch (e) {
-      var timer = setInterval(function () { if (stopped) clearInterval(timer); else poll(); }, cfg.pollMs);
-    }
-  }
-
   function open() {
     api('POST', '/open', {}).then(function (v) {
       pid = v.me.participant_id;
@@ -192,7 +160,4 @@ export const meetClientCore = String.raw`
     }).catch(function () { setTimeout(open, 1000); });
   }
 
-  window.addEventListener('pagehide', function () {
-    if (pid && !stopped) navigator.sendBeacon(cfg.apiBase + '/leave', JSON.stringify({ participant_id: pid }));
-  });
 `;

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { EndReport, Platform, RecordingMode } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { botParticipant, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
+import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
@@ -30,14 +30,7 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
     await sb?.stop();
   });
 
-  afterEach(async () => {
-    // a failed test must not leave a browser behind
-    for (const bot of running.splice(0)) {
-      await Promise.race([bot.control.send({ kind: 'leave' }).catch(() => undefined), sleep(100)]);
-      await bot.done.catch(() => undefined);
-      fs.rmSync(bot.out, { recursive: true, force: true });
-    }
-  });
+  afterEach(() => endBots(running));
 
   const track = (bot: StartedBot) => (running.push(bot), bot);
 

@@ -13,7 +13,7 @@ import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/di
 import type { RunOptions } from '../../bot-runtime/run-bot';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { sleep, startBot, type StartedBot } from './support';
+import { endBots, sleep, startBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Google Meet replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -28,13 +28,7 @@ describe('bot-runtime on the Google Meet replica (in-process, Chromium)', functi
     await sb?.stop();
   });
 
-  afterEach(async () => {
-    for (const bot of running.splice(0)) {
-      await Promise.race([bot.control.send({ kind: 'leave' }).catch(() => undefined), sleep(100)]);
-      await bot.done.catch(() => undefined);
-      fs.rmSync(bot.out, { recursive: true, force: true });
-    }
-  });
+  afterEach(() => endBots(running));
 
   const meet = (options: Partial<CreateMeetingRequest> = {}) => sb.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
   const startMeetBot = (url: string, job: Partial<BotJob> = {}, options: Partial<RunOptions> = {}) => {

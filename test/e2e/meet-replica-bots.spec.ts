@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
@@ -78,13 +77,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
       'the bot clicked Leave call',
     );
 
-    const recording = artifact(done, 'recording');
-    const file = await bots.download(recording.url, path.basename(recording.key));
-    const { maxVolumeDb, durationSeconds } = await bots.measure(file);
-    assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
-    const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
-    const completed = events.find((e: { type: string }) => e.type === 'BotCompleted');
-    assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
+    const durationSeconds = await bots.checkRecording(api, done);
     assert.ok(durationSeconds > spoken.duration_seconds, `recording ${durationSeconds} s`);
 
     const chatLog = JSON.parse(readFileSync(await bots.download(artifact(done, 'chat_messages').url, 'chat.json'), 'utf8')) as { sender_id: string | null; sender_name: string; text: string }[];

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Platform } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
@@ -60,15 +59,7 @@ describe('bots created through the API join, record, chat and leave (real Chromi
       const statuses = ended.status_history.map((s: { status: string }) => s.status);
       for (const s of ['queued', 'joining_call', 'in_waiting_room', 'in_call_recording', 'completed']) assert.ok(statuses.includes(s), `${s} in ${statuses}`);
 
-      const recording = ended.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'recording');
-      assert.ok(recording, `a recording among ${JSON.stringify(ended.artifacts.map((a: { key: string }) => a.key))}`);
-      const file = await bots.download(recording.url, path.basename(recording.key));
-      const { maxVolumeDb, durationSeconds } = await bots.measure(file);
-      assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
-
-      const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
-      const completed = events.find((e: { type: string }) => e.type === 'BotCompleted');
-      assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
+      await bots.checkRecording(api, ended);
     });
   }
 

@@ -45,3 +45,18 @@ export const measure = async (file: string) => {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
   return { maxVolumeDb: max, durationSeconds: Number(stdout.trim()) };
 };
+
+/**
+ * The bot's recording, fetched through its signed link: it holds speech (max above -30 dB) and lasts
+ * what the bot says it recorded (within 1 s, BotCompleted's usage). Returns its length.
+ */
+export const checkRecording = async (api: Api, bot: { bot_id: string; artifacts: { artifact_type: string; key: string; url: string }[] }): Promise<number> => {
+  const recording = bot.artifacts.find((a) => a.artifact_type === 'recording');
+  assert.ok(recording, `a recording among ${JSON.stringify(bot.artifacts.map((a) => a.key))}`);
+  const { maxVolumeDb, durationSeconds } = await measure(await download(recording.url, path.basename(recording.key)));
+  assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
+  const events = (await api.get(`/v2/bots/${bot.bot_id}/events`)).body.data.events;
+  const completed = events.find((e: { type: string }) => e.type === 'BotCompleted');
+  assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
+  return durationSeconds;
+};
