@@ -213,8 +213,9 @@ describe('Google Meet replica (Chromium, real host names)', function () {
 
     await reset();
     const both = await Promise.all([
-      sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time.'),
-      sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes we both speak now.'),
+      // long enough to overlap even if one voice is synthesised seconds after the other
+      sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
+      sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
     ]);
     await page.waitForFunction(`document.querySelectorAll('[data-audio-level="2"]').length === 2`, WAIT);
     await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
