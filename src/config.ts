@@ -20,6 +20,8 @@ export interface ServiceConfig {
   readonly serviceSecret?: string | undefined;
   /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
   readonly sandboxReplicas?: string | undefined;
+  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
+  readonly publicWebhookTargetsOnly?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -63,4 +65,5 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
   sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
+  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
 });

@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
-import type { ReadStore } from '../adapters/read-store/port';
+import type { CheckpointStore } from '../adapters/checkpoint-store/port';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { DomainEvent, knownEventTypes } from '../domain/all-events';
 import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
@@ -25,7 +25,7 @@ export class SubscriberRunner {
 
   constructor(
     private readonly eventStore: EventStore,
-    private readonly checkpoints: ReadStore,
+    private readonly checkpoints: CheckpointStore,
     private readonly subscriber: Subscriber,
     private readonly log: Logger,
     private readonly backoff?: Backoff,

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { EndReport, Platform, RecordingMode } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { FinalWebhookCheck } from './final-webhooks';
 import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -21,16 +22,24 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
   this.timeout(120_000); // generous: the machine may be shared with other Chromium runs
   let sb: RunningSandbox;
   const running: StartedBot[] = [];
+  // every end of this suite, carried through the service, must reach the team as its final webhook
+  const finalWebhooks = new FinalWebhookCheck();
 
   before(async () => {
     sb = await startSandbox({ port: 0 });
+    await finalWebhooks.start();
   });
 
   after(async () => {
     await sb?.stop();
+    await finalWebhooks.stop();
   });
 
-  afterEach(() => endBots(running));
+  afterEach(async function () {
+    const bots = [...running];
+    await endBots(running);
+    if (this.currentTest?.state === 'passed') for (const bot of bots) await finalWebhooks.check(bot.reporter.reports);
+  });
 
   const track = (bot: StartedBot) => (running.push(bot), bot);
 

@@ -27,6 +27,8 @@ export interface TestServiceOptions {
   readonly instanceId?: string;
   /** `<host>:<port>` of a sandbox: the bots reach its replicas under the real platform hosts */
   readonly sandboxReplicas?: string;
+  /** as NODE_ENV=production: webhooks only to public https addresses */
+  readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
 }
 
@@ -51,6 +53,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     instanceId: options.instanceId,
     logLevel: 'debug',
     sandboxReplicas: options.sandboxReplicas,
+    publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
