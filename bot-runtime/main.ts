@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
+import { replicaSettingFromEnv } from './browser/replica-routing';
 import { parseCli, usage } from './cli-args';
 import type { BotJob } from './contract';
 import type { ControlChannel } from './control/control-channel';
@@ -92,6 +93,8 @@ const main = async (): Promise<number> => {
     stop.abort({ kind: 'terminated', signal: 'the service being gone' } satisfies EndCause);
   });
   if (!s) return 2;
+  const replicas = replicaSettingFromEnv(process.env);
+  if (!replicas.ok) log.warn(replicas.error);
   let firstSignalAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     if (firstSignalAt === null) {
@@ -114,6 +117,7 @@ const main = async (): Promise<number> => {
       control: s.control,
       log,
       stop: stop.signal,
+      sandboxReplicas: replicas.ok ? replicas.address : null,
       options: s.options,
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);

@@ -166,7 +166,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log),
+    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
     signer,
     serviceUrl: publicUrl,
     slots: config.botSlots ?? defaultBotSlots(),

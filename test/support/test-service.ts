@@ -29,6 +29,8 @@ export interface TestServiceOptions {
   readonly port?: number;
   /** restart only: listen on the same port as before (bots keep the address they were given) */
   readonly keepPort?: boolean;
+  /** `<host>:<port>` of a sandbox: the bots reach its replicas under the real platform hosts */
+  readonly sandboxReplicas?: string;
   /** as NODE_ENV=production: webhooks only to public https addresses */
   readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
@@ -54,6 +56,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    sandboxReplicas: options.sandboxReplicas,
     publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
