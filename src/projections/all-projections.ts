@@ -1,5 +1,8 @@
 import { apiKeyViewProjection } from './api-key-view';
 import { botViewProjection } from './bot-view';
+import { calendarChannelViewProjection } from './calendars/calendar-channel-view';
+import { calendarEventViewProjection } from './calendars/calendar-event-view';
+import { calendarViewProjection } from './calendars/calendar-view';
 import { instanceViewProjection } from './instance-view';
 import type { Projection } from './projection';
 import { teamViewProjection } from './team-view';
@@ -15,4 +18,7 @@ export const allProjections: readonly Projection<any>[] = [
   webhookEndpointViewProjection,
   webhookAttemptViewProjection,
   webhookQueueViewProjection,
+  calendarViewProjection,
+  calendarEventViewProjection,
+  calendarChannelViewProjection,
 ];

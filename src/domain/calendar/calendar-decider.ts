@@ -68,6 +68,8 @@ export interface PresentCalendar {
   readonly oauth_client_secret: Sealed;
   readonly refresh_token: Sealed;
   readonly webhook_url: string | null;
+  /** the key that connected it, sealed: its webhooks carry it in `x-service-api-key` */
+  readonly created_by: CreatedBy;
   readonly removed: boolean;
   readonly status: CalendarStatus;
   /** requests so far (the connection counts as the first) and how many a finished round answered */
@@ -235,7 +237,7 @@ const decide = (command: CalendarCommand, state: CalendarState) => {
 
 const evolve = (state: CalendarState, event: CalendarEvent): CalendarState => {
   if (event.type === 'CalendarConnected') {
-    const { at: _at, created_by: _createdBy, ...data } = event.data;
+    const { at: _at, ...data } = event.data;
     return {
       kind: 'present',
       ...data,

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../domain/all-events';
+import { deliveryTargetKey } from '../../domain/webhooks/webhook-delivery-events';
 import type { Projection } from '../projection';
 
 /** One delivery attempt, as the delivery log of an endpoint (or a bot's callback) lists it. */
@@ -28,7 +29,7 @@ type Attempted = Extract<DomainEvent, { type: 'WebhookDeliveryAttempted' }>['dat
 
 /** Named after what it is: a requeued message's attempts start at 1 again, so the time is part of it. */
 const attemptId = (d: Attempted): string =>
-  `${d.message_id}:${d.target.kind === 'endpoint' ? d.target.endpoint_id : d.target.bot_id}:${d.at}:${d.attempt}`;
+  `${d.message_id}:${d.target.kind === 'endpoint' ? d.target.endpoint_id : d.target.kind === 'callback' ? d.target.bot_id : deliveryTargetKey(d.target)}:${d.at}:${d.attempt}`;
 
 export const webhookAttemptViewProjection: Projection<WebhookAttemptView> = {
   collection: WEBHOOK_ATTEMPTS,

@@ -5,12 +5,14 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
 import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
 import { BotCreated, botStreamName, type BotCreatedEvent } from '../../domain/bot/bot-events';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
+import { calendarOfSubject } from './calendar-subject';
 import { botOfSubject, renderPayload } from './render-payload';
 
 export interface PrepareDeps {
@@ -45,6 +47,9 @@ export const prepareAttempt = async (
 ): Promise<Prepared> => {
   const botId = botOfSubject(subject);
   const created = await botCreated(deps.eventStore, botId);
+  // A calendar's messages: the calendar as it is now (connected by which key, with which webhook URL).
+  const calendarId = calendarOfSubject(subject);
+  const calendar = calendarId === null ? null : await loadCalendar(deps, calendarId);
   const body = JSON.stringify(renderPayload(message.payload, botId, deps.links));
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
@@ -53,7 +58,8 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  if (created?.data.created_by) headers['x-service-api-key'] = deps.secretBox.open(created.data.created_by.api_key);
+  const createdBy = created?.data.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
+  if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
 
   if (target.kind === 'endpoint') {
     const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
@@ -63,6 +69,12 @@ export const prepareAttempt = async (
     const keys = signingSecrets(endpoint, nowMs).map((secret) => endpointSigningKey(deps.secretBox.open(secret)));
     headers['webhook-signature'] = signatureHeader(message.message_id, timestamp, body, keys);
     return { kind: 'send', endpoint: view, request: { url: endpoint.url, method: 'POST', headers, body } };
+  }
+
+  if (target.kind === 'calendar') {
+    // Like a legacy bot's webhook_url: no secret to sign with; the API key header says who it is from.
+    if (calendar?.kind !== 'present' || calendar.removed || calendar.webhook_url === null) return { kind: 'abandon', reason: 'calendar_removed' };
+    return { kind: 'send', endpoint: null, request: { url: calendar.webhook_url, method: 'POST', headers, body } };
   }
 
   const callback = message.callback ?? created?.data.config.callback ?? null;
