@@ -12,6 +12,7 @@ import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkp
 import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
+import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { LocalFolderObjectStore } from './adapters/object-store/local-folder-object-store';
@@ -28,6 +29,7 @@ import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
 import { signedArtifactLinks } from './http/artifacts/artifact-links';
 import { internalRouter } from './http/internal/internal-router';
+import { calendarPushRouter } from './http/calendar-push/calendar-push-router';
 import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
@@ -38,6 +40,8 @@ import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
+import { CalendarSyncWorker } from './subscribers/sync-calendars';
+import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 
 export interface RunningService {
   readonly url: string;
@@ -52,6 +56,7 @@ export interface RunningService {
   readonly dispatcher: BotDispatcher;
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
+  readonly calendarSync: CalendarSyncWorker;
   stop(): Promise<void>;
 }
 
@@ -68,6 +73,9 @@ export interface ServiceOverrides {
   readonly webhookJitter?: () => number;
   /** how often running bots without a process here are looked at, and when a silent one is lost */
   readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
+  /** calendar provider clients (tests: the official clients pointed at local fakes, trusting their certificate) */
+  readonly calendarProviders?: CalendarProviders;
+  readonly calendarSync?: Partial<CalendarSyncOptions>;
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -132,6 +140,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   );
   await webhookQueue.start();
+  const calendarProviders =
+    overrides.calendarProviders ?? openCalendarProviders(config.calendarProviders ?? realCalendarProviders, { sandboxHosts: config.sandboxHosts });
+  const calendarSync = new CalendarSyncWorker(
+    { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
+    { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
+  );
   const app = buildApp({
     log,
     commands,
@@ -142,7 +156,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     unauthenticatedRouters: [
       internalRouter({ commands, control, objectStore, signer, projections, readStore }).routes(),
       artifactsRouter(objectStore, signer, nowMs).routes(),
+      calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
     ],
+    calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync },
     sandboxHosts: config.sandboxHosts,
     secretBox,
     webhookTargets,
@@ -186,6 +202,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     ...overrides.botWatch,
   });
   await botWatch.start();
+  // After listening: the push channels it opens name the service's public address.
+  await calendarSync.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
 
   return {
@@ -201,7 +219,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     dispatcher,
     botWatch,
     webhooks,
+    calendarSync,
     stop: async () => {
+      await calendarSync.stop();
       await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {

@@ -2,6 +2,8 @@ import type Logger from 'bunyan';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
+import type { CalendarApiDeps } from './calendars/calendar-operations';
+import { calendarApiRouters } from './calendars/calendar-api-routers';
 import type { AppState } from './app-context';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
@@ -20,6 +22,8 @@ export interface AppDeps extends BotsRouterDeps {
   readonly rebuildProjections: () => Promise<unknown>;
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
+  /** the calendar API (legacy and v2), when the service runs calendar sync */
+  readonly calendarApi?: CalendarApiDeps;
 }
 
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
@@ -48,7 +52,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps)];
+  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : [])];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
