@@ -10,6 +10,7 @@
  * contain backticks or dollar-brace sequences.
  */
 import { pageSessionScript } from '../pages/page-session';
+import { domBuilderScript } from '../pages/replica-page';
 
 export const zoomClientCore = String.raw`
   var cfg = JSON.parse(document.getElementById('replica-config').textContent);
@@ -24,17 +25,7 @@ export const zoomClientCore = String.raw`
   var media = { allowed: false, microphone: true, camera: true };
   var joiningUntil = 0;
 
-  function h(tag, attrs, children) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === 'text') e.textContent = attrs[k];
-      else if (k === 'class') e.className = attrs[k];
-      else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
-    return e;
-  }
-
+${domBuilderScript}
 ${pageSessionScript}
   function show(name, node) {
     if (name !== 'in_call') leaveCallView();

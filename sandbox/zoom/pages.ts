@@ -4,6 +4,7 @@
  * (its script built from client-*.ts) in its React or classic form.
  */
 import type { Meeting } from '../meeting-state';
+import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
 import { zoomClientAudio } from './client-audio';
 import { zoomClientCall } from './client-call';
 import { zoomClientCore } from './client-core';
@@ -14,9 +15,6 @@ export type WebClient = 'react' | 'classic';
 /** none: the meeting has no passcode; given: the link carries the right one; wrong/missing: the form asks for it */
 export type PasscodeState = 'none' | 'given' | 'wrong' | 'missing';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON safe inside a <script> element */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const style = `
   * { box-sizing: border-box; }
@@ -73,12 +71,7 @@ const style = `
   .ReactModal__Content { position: fixed; left: 50%; top: 40%; transform: translateX(-50%); background: #fff; color: #232333; padding: 24px; border-radius: 12px; display: flex; flex-direction: column; gap: 12px; }
   .component_smart_captcha { display: flex; flex-direction: column; gap: 8px; padding: 24px; background: #fff; color: #232333; border-radius: 12px; }`;
 
-const shell = (title: string, body: string, script = '') =>
-  `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>${style}</style></head>
-<body>${body}${script}</body></html>`;
+const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
 /** `/j/<id>` (4.1 [ScreenApp]): "Launch Meeting", "Download Now", and the link into the web client (query kept). */
 export const zoomLaunchPage = (meetingId: string, query: URLSearchParams): string => {
@@ -111,9 +104,6 @@ export function zoomWebClientPage(meeting: Meeting, settings: ZoomSettings, clie
     waitingRoom: waitingRoomWordingTexts[settings.waiting_room_wording],
     settings,
   };
-  const script = `<script type="application/json" id="replica-config">${scriptJson(config)}</script>
-<script>(function () { 'use strict';${zoomClientCore}${zoomClientCall}${zoomClientAudio}
-  open();
-})();</script>`;
+  const script = replicaScript(config, [zoomClientCore, zoomClientCall, zoomClientAudio], 'open();');
   return shell('Zoom', '<div id="app"></div>', script);
 }

@@ -4,7 +4,7 @@
  * a host who has not started shows Zoom's error page, the spinner lasts a second, the footer hides
  * after 5 s without pointer movement.
  */
-import { SandboxError } from '../meeting-state';
+import { flag, number, oneOf } from '../replica-settings';
 
 /**
  * bot: Zoom's bot wall after Join; captcha: its image captcha after Join; auth: only signed-in
@@ -39,24 +39,6 @@ export interface ZoomSettings {
   /** 0: the footer never hides */
   readonly footer_autohide_seconds: number;
 }
-
-const oneOf = <T extends string>(value: unknown, allowed: readonly T[], name: string): T => {
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new SandboxError(400, `${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-};
-
-const number = (value: unknown, name: string, min: number, max: number, integer = false): number => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new SandboxError(400, `${name} must be a${integer ? ' whole' : ''} number from ${min} to ${max}`);
-  }
-  return value;
-};
-
-const flag = (value: unknown, name: string, fallback: boolean): boolean => {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') throw new SandboxError(400, `${name} must be a boolean`);
-  return value;
-};
 
 const absent = (value: unknown) => value === undefined || value === null;
 

@@ -11,6 +11,7 @@ import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { soundMonitorExpression } from '../../bot-runtime/drivers/zoom/zoom-reader';
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
 import { callWithPanes, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
+import { itRecognisesEach } from './fixtures/page-fixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,16 +43,10 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
   };
 
   describe('recognises each screen, in the order removal and end, wall, waiting, admitted', () => {
-    for (const f of zoomPageFixtures) {
-      it(f.name, async () => {
-        await show(f.html);
-        const snap = await driver.read(0);
-        assert.equal(snap.screen, f.screen, `evidence: ${snap.evidence}`);
-        assert.equal(snap.wall, f.wall ?? null);
-        if (f.notice) assert.ok(snap.notice?.includes(f.notice), `notice ${JSON.stringify(snap.notice)}`);
-        if (f.screen !== 'unknown') assert.match(snap.evidence ?? '', new RegExp(`^${f.screen}: `), 'says which rule matched');
-      });
-    }
+    itRecognisesEach(zoomPageFixtures, async (html) => {
+      await show(html);
+      return driver.read(0);
+    });
   });
 
   it('reads the participants pane (suffixes off, "(me)" is the bot, same names apart), the chat with senders and their ids', async () => {

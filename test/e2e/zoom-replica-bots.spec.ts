@@ -7,46 +7,35 @@
  * (only waiting_room_timeout applies), but the web client asks no recording permission.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import type { RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
-import { apiClient, createTeam } from '../support/http-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startSandboxAndService, type SandboxAndService } from '../support/sandbox-and-service';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('bots created through the API join the Zoom web client replica under zoom.us (service, bot processes, Chromium)', function () {
   this.timeout(180_000);
+  let env: SandboxAndService;
   let sandbox: RunningSandbox;
-  let t: TestService;
-  let api: ReturnType<typeof apiClient>;
+  let api: SandboxAndService['api'];
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    t = await startTestService({ botSlots: 4, sandboxReplicas: `127.0.0.1:${sandbox.port}` });
-    api = apiClient(t.url, (await createTeam(t.url, { tokens: 50 })).api_key);
+    env = await startSandboxAndService();
+    ({ sandbox, api } = env);
   });
-  after(async () => {
-    await t?.stop();
-    await sandbox?.stop();
-  });
+  after(() => env?.stop());
 
   const zoom = async (options: Partial<CreateMeetingRequest> = {}) => {
     const m = await sandbox.client.createMeeting({ platform: 'vc', replica: 'zoom', ...options });
     assert.match(m.url, /^https:\/\/zoom\.us\/j\/\d{9,11}\?pwd=[\w-]+\.1$/, 'the real link form');
     return m;
   };
-  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.createBot(api, url, body);
-  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.waitForBot(api, botId, done);
-  const ended = (botId: string) => waitForBot(botId, bots.hasEnded);
-  const end = (bot: { status: string; error_code: string }) => `${bot.status} ${bot.error_code}`;
-  const artifact = (bot: { artifacts: { artifact_type: string; key: string; url: string }[] }, type: string) => {
-    const found = bot.artifacts.find((a) => a.artifact_type === type);
-    assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
-    return found;
-  };
-  const json = async (bot: any, type: string) => JSON.parse(readFileSync(await bots.download(artifact(bot, type).url, `${type}.json`), 'utf8'));
+  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.botsOf(api).create(url, body);
+  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.botsOf(api).waitFor(botId, done);
+  const ended = (botId: string) => bots.botsOf(api).ended(botId);
+  const end = bots.outcome;
+  const json = bots.artifactJson;
 
   it('admitted from the waiting room: records a speaker, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await zoom({ lobby: true });

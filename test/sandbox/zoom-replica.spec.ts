@@ -7,13 +7,10 @@
  * audio, panes, chat and layouts, the leave dialog, the walls and the end modals.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
-import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
-import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
+import type { Browser, Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { replicaHostNames } from '../../sandbox/replicas';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
 import { zoomPasscode } from '../../sandbox/zoom/flavour';
 
 const WAIT = { timeout: 10_000 };
@@ -23,17 +20,11 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
   this.timeout(40_000);
   let sandbox: RunningSandbox;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new ReplicaPages(() => browser);
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
-    });
+    browser = await launchReplicaBrowser(sandbox);
   });
 
   after(async () => {
@@ -41,9 +32,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     await sandbox?.stop();
   });
 
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
+  afterEach(() => pages.closeAll());
 
   const zoom = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'vc', replica: 'zoom', ...options });
   /** the React web client's URL for a meeting link, pwd kept (what the driver opens) */
@@ -53,14 +42,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     return `https://${host}/wc/${id}/join${url.search}`;
   };
 
-  const open = async (url: string): Promise<Page> => {
-    const context = await browser.createBrowserContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-    assert.equal(response?.status(), 200, `GET ${url}`);
-    return page;
-  };
+  const open = (url: string) => pages.open(url);
 
   const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
   const waitForText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, WAIT);
