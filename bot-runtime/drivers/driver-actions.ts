@@ -41,10 +41,13 @@ export class DriverActions {
     return found;
   }
 
-  /** Clicks visible interstitials away (a few at most: one may reveal another); how many it clicked. */
-  async clickAway(what: string, candidates: readonly Candidate[], rounds = 3): Promise<number> {
+  /**
+   * Clicks visible interstitials away (a few at most: one may reveal another), each only while
+   * `stillWanted` says so; how many it clicked.
+   */
+  async clickAway(what: string, candidates: readonly Candidate[], rounds = 3, stillWanted: () => Promise<boolean> = async () => true): Promise<number> {
     let clicked = 0;
-    for (let i = 0; i < rounds; i++) {
+    for (let i = 0; i < rounds && (await stillWanted()); i++) {
       const found = await findFirst(this.page, candidates, { visible: true, enabled: true });
       if (!found) break;
       this.log.info(`${this.name}: ${what} "${found.candidate.text ?? found.candidate.selector}" clicked away`);

@@ -158,6 +158,13 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
     assert.equal(await page.evaluate('window.left'), true, 'the danger button was clicked (Enter would have cancelled)');
   });
 
+  it("never clicks an end modal's OK away as a popup (it shares .zm-modal and OK)", async () => {
+    await show('<div class="meeting-app"><div class="zm-modal"><div class="zm-modal-body-title">This meeting has been ended by host</div><button onclick="window.clicked = true">OK</button></div></div>');
+    await driver.prepareCall();
+    assert.equal(await page.evaluate('window.clicked'), undefined);
+    assert.equal((await driver.read(0)).screen, 'ended');
+  });
+
   it('keeps chat text and names out of the diagnostic HTML', async () => {
     await show(callWithPanes);
     const html = await driver.redactedHtml(['Rec Bot']);

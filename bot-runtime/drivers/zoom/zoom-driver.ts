@@ -109,7 +109,8 @@ export class ZoomDriver implements PageDriver {
 
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
-      await this.actions.clickAway('popup', sel.popupButtons);
+      // an end modal shares the popups' `.zm-modal` and OK: popups are cleared only while the page shows the call
+      await this.actions.clickAway('popup', sel.popupButtons, 3, async () => (await this.scan()).screen === 'in_call');
       await this.joinComputerAudio();
       await this.openPane('participants pane', sel.participantsButton, [{ selector: sel.participantsList }]);
       await this.openPane('chat panel', sel.chatButton, sel.chatComposer);
@@ -256,6 +257,10 @@ export class ZoomDriver implements PageDriver {
     const own = (m: { participant_id: string | null; sender_name: string }) =>
       (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
     return withIds(chat.chat, seen).filter((m) => own(m) && m.text === want).length;
+  }
+
+  private async scan(): Promise<ScanResult> {
+    return (await this.page.evaluate(stateScanExpression(zoomScan))) as ScanResult;
   }
 
   private async readChat(since: number): Promise<TilesAndChat> {
