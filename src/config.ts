@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseObjectStoreUrl } from './adapters/object-store/s3-location';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -18,6 +19,10 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
   readonly serviceSecret?: string | undefined;
+  /** The service's own artifacts in an S3-compatible bucket (s3://KEY:SECRET@host/bucket?region=…); unset: DATA_DIR/artifacts. */
+  readonly objectStoreUrl?: string | undefined;
+  /** Customer storage endpoints may be on loopback or private networks (never with NODE_ENV=production). */
+  readonly privateStorageEndpoints?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -37,6 +42,13 @@ const portFrom = (value: string | undefined, fallback: number): number => {
   return port;
 };
 
+/** Checked here so that a wrong URL stops the start before anything is opened. */
+const objectStoreUrlFrom = (value: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  parseObjectStoreUrl(value);
+  return value;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -52,4 +64,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   instanceId: env.INSTANCE_ID || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
+  objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
+  privateStorageEndpoints: env.NODE_ENV !== 'production',
 });

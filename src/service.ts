@@ -9,7 +9,7 @@ import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
-import { LocalFolderObjectStore } from './adapters/object-store/local-folder-object-store';
+import { openObjectStore } from './adapters/object-store';
 import { loadServiceSecret } from './adapters/signing/service-secret';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
@@ -21,7 +21,7 @@ import type { CommandDeps } from './commands/command-deps';
 import type { ServiceConfig } from './config';
 import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
-import { signedArtifactLinks } from './http/artifacts/artifact-links';
+import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
 import { internalRouter } from './http/internal/internal-router';
 import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
@@ -74,7 +74,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
   const signer = new Signer(serviceSecret);
   const secretBox = new SecretBox(serviceSecret);
-  const objectStore = new LocalFolderObjectStore(path.join(config.dataDir, 'artifacts'));
   const settler = new SubscriberRunner(eventStore, readStore, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
@@ -84,7 +83,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
   const nowMs = () => clock().getTime();
-  const links = signedArtifactLinks(signer, () => publicUrl, nowMs);
+  const objectStore = openObjectStore({ objectStoreUrl: config.objectStoreUrl, dataDir: config.dataDir, signLocalLink: serviceSignedLink(signer, () => publicUrl) });
+  const links = storeArtifactLinks(objectStore.store, nowMs);
   const app = buildApp({
     log,
     commands,
@@ -93,8 +93,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, objectStore, signer, projections, readStore }).routes(),
-      artifactsRouter(objectStore, signer, nowMs).routes(),
+      internalRouter({ commands, control, objectStore: objectStore.store, signer, projections, readStore }).routes(),
+      // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
+      ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
     ],
     sandboxHosts: config.sandboxHosts,
     secretBox,
@@ -126,7 +127,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   });
   await dispatcher.start(projections.position);
-  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
+  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
 
   return {
     url,

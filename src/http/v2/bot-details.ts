@@ -1,8 +1,8 @@
-import type { BotView } from '../../projections/bot-view';
+import type { ArtifactView, BotView } from '../../projections/bot-view';
 
 export interface ArtifactLinks {
-  /** A download URL for an artifact key, valid for a limited time; null when it cannot be served. */
-  readonly urlFor: (botId: string, key: string) => { readonly url: string; readonly expires_at: string } | null;
+  /** A download URL for an artifact, valid for a limited time; null when it cannot be served. */
+  readonly urlFor: (botId: string, artifact: ArtifactView) => Promise<{ readonly url: string; readonly expires_at: string } | null>;
 }
 
 /** The list item of GET /v2/bots; internal fields (team, dispatch) stay inside. */
@@ -19,12 +19,14 @@ export const toBotSummary = (view: BotView) => ({
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
-export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
+export const toBotDetails = async (view: BotView, links: ArtifactLinks) => ({
   ...toBotSummary(view),
   error_message: view.error_message,
   status_history: view.status_history,
-  artifacts: view.artifacts.map((a) => {
-    const link = links.urlFor(view.bot_id, a.key);
-    return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
-  }),
+  artifacts: await Promise.all(
+    view.artifacts.map(async (a) => {
+      const link = await links.urlFor(view.bot_id, a);
+      return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
+    }),
+  ),
 });
