@@ -99,6 +99,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     ],
     sandboxHosts: config.sandboxHosts,
     secretBox,
+    privateStorageEndpoints: config.privateStorageEndpoints ?? false,
     adminToken: config.adminToken,
     rebuildProjections: async () => {
       await projections.stop();

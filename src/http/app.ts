@@ -9,8 +9,9 @@ import { limitRate } from './middleware/limit-rate';
 import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
 import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
+import { type StorageConfigRouterDeps, storageConfigRouter } from './v2/storage-config-router';
 
-export interface AppDeps extends BotsRouterDeps {
+export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly log: Logger;
   readonly adminToken: string | undefined;
   readonly rebuildProjections: () => Promise<unknown>;
@@ -45,11 +46,14 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
   const v2 = botsRouter(deps);
+  const storageConfig = storageConfigRouter(deps);
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
     v2.routes() as Koa.Middleware<AppState>,
     allowedMethodsInEnvelope(v2),
+    storageConfig.routes() as Koa.Middleware<AppState>,
+    allowedMethodsInEnvelope(storageConfig),
   ]);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/admin') || ctx.path.startsWith('/internal')) return next();

@@ -24,8 +24,11 @@ export interface Radosgw {
   readonly region: string;
   /** how long the whole start took, measured (ENVIRONMENT.md says about 16 s) */
   readonly startupMs: number;
-  /** a new radosgw user with its own random key pair */
-  createUser(name?: string): Promise<S3Keys>;
+  /**
+   * A new radosgw user with its own random key pair. A user of a tenant has its own bucket namespace: the
+   * same bucket name there is another bucket.
+   */
+  createUser(name?: string, options?: { readonly tenant?: string }): Promise<S3Keys>;
   /** suspends a user: its key stops working (a customer withdrawing access) */
   suspendUser(keys: S3Keys): Promise<void>;
   client(keys: S3Keys): Minio.Client;
@@ -34,6 +37,7 @@ export interface Radosgw {
 
 export interface S3Keys {
   readonly uid: string;
+  readonly tenant?: string;
   readonly accessKey: string;
   readonly secretKey: string;
 }
@@ -180,14 +184,15 @@ export const startRadosgw = async (): Promise<Radosgw> => {
       port,
       region: REGION,
       startupMs: Date.now() - started,
-      createUser: async (name = 'user') => {
+      createUser: async (name = 'user', options = {}) => {
         const uid = `${name}-${randomBytes(4).toString('hex')}`;
-        const keys = { uid, accessKey: `AK${randomBytes(9).toString('hex').toUpperCase()}`, secretKey: randomBytes(24).toString('base64url') };
-        await admin('user', 'create', `--uid=${uid}`, `--display-name=${uid}`, `--access-key=${keys.accessKey}`, `--secret-key=${keys.secretKey}`);
+        const keys = { uid, ...(options.tenant ? { tenant: options.tenant } : {}), accessKey: `AK${randomBytes(9).toString('hex').toUpperCase()}`, secretKey: randomBytes(24).toString('base64url') };
+        const tenant = options.tenant ? [`--tenant=${options.tenant}`] : [];
+        await admin('user', 'create', ...tenant, `--uid=${uid}`, `--display-name=${uid}`, `--access-key=${keys.accessKey}`, `--secret-key=${keys.secretKey}`);
         return keys;
       },
       suspendUser: async (keys) => {
-        await admin('user', 'suspend', `--uid=${keys.uid}`);
+        await admin('user', 'suspend', ...(keys.tenant ? [`--tenant=${keys.tenant}`] : []), `--uid=${keys.uid}`);
       },
       client,
       stop: async () => {
@@ -241,7 +246,7 @@ export const bucketPolicy = (bucket: string, grants: readonly { readonly keys: S
   const objectActions = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:PutObjectTagging', 's3:GetObjectTagging', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'];
   const bucketActions = ['s3:ListBucket', 's3:ListBucketMultipartUploads'];
   const statements = grants.flatMap(({ keys, allow }) => {
-    const principal = { AWS: [`arn:aws:iam:::user/${keys.uid}`] };
+    const principal = { AWS: [`arn:aws:iam::${keys.tenant ?? ''}:user/${keys.uid}`] };
     const deniedObjects = objectActions.filter((a) => !allow.includes(a));
     const deniedBucket = bucketActions.filter((a) => !allow.includes(a));
     const allowedObjects = allow.filter((a) => objectActions.includes(a));

@@ -26,6 +26,10 @@ export interface TestServiceOptions {
   readonly dataDir?: string;
   readonly instanceId?: string;
   readonly overrides?: ServiceOverrides;
+  /** the service's own bucket (OBJECT_STORE_URL); unset: the local folder */
+  readonly objectStoreUrl?: string;
+  /** as with NODE_ENV=production when false */
+  readonly privateStorageEndpoints?: boolean;
 }
 
 /** The whole service on an ephemeral port with its own data folder; bots are not run unless slots are given. */
@@ -48,6 +52,8 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    objectStoreUrl: options.objectStoreUrl,
+    privateStorageEndpoints: options.privateStorageEndpoints ?? true,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {

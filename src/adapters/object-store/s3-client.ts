@@ -3,7 +3,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import * as Minio from 'minio';
 import { isPublicAddress, NotPublicAddressError, publicOnlyLookup } from '../net/public-address';
-import type { S3Bucket, S3Credentials } from './s3-location';
+import type { S3Credentials, S3Server } from './s3-location';
 
 /** A connection that stays silent this long is given up: an unreachable endpoint must not hold a request forever. */
 export const S3_IDLE_TIMEOUT_MS = 15_000;
@@ -31,15 +31,15 @@ const transportFor = (useSSL: boolean, options: S3ClientOptions) => {
   };
 };
 
-export const s3Client = (bucket: S3Bucket, credentials: S3Credentials, options: S3ClientOptions): Minio.Client =>
+export const s3Client = (server: S3Server, credentials: S3Credentials, options: S3ClientOptions): Minio.Client =>
   new Minio.Client({
-    endPoint: bucket.endpoint.host,
-    ...(bucket.endpoint.port === undefined ? {} : { port: bucket.endpoint.port }),
-    useSSL: bucket.endpoint.useSSL,
+    endPoint: server.endpoint.host,
+    ...(server.endpoint.port === undefined ? {} : { port: server.endpoint.port }),
+    useSSL: server.endpoint.useSSL,
     accessKey: credentials.accessKeyId,
     secretKey: credentials.secretAccessKey,
     // Always given, so minio never asks the server for the bucket's location (a put-only key may not).
-    region: bucket.region,
-    pathStyle: bucket.forcePathStyle,
-    transport: transportFor(bucket.endpoint.useSSL, options) as unknown as Pick<typeof http, 'request'>,
+    region: server.region,
+    pathStyle: server.forcePathStyle,
+    transport: transportFor(server.endpoint.useSSL, options) as unknown as Pick<typeof http, 'request'>,
   });

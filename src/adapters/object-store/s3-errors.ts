@@ -30,8 +30,9 @@ export const failureOf = (error: unknown): ObjectStoreFailure => {
 export const describeS3Error = (error: unknown): string => {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'NotFound' && message === '') return 'NotFound';
-  return code && !message.startsWith(code) ? `${code}: ${message}` : message;
+  if (code === undefined) return message;
+  if (message === '' || message === code) return code;
+  return message.startsWith(code) ? message : `${code}: ${message}`;
 };
 
 export const toObjectStoreError = (error: unknown, doing: string): ObjectStoreError =>

@@ -6,11 +6,15 @@ export interface S3Endpoint {
   readonly port: number | undefined;
 }
 
-export interface S3Bucket {
+/** An S3-compatible server as a client addresses it. */
+export interface S3Server {
   readonly endpoint: S3Endpoint;
   readonly region: string;
   /** `https://host/bucket/key` instead of `https://bucket.host/key` (most self-hosted servers need it) */
   readonly forcePathStyle: boolean;
+}
+
+export interface S3Bucket extends S3Server {
   readonly bucket: string;
 }
 

@@ -1,0 +1,40 @@
+import type { Projection } from './projection';
+
+/** GET /v2/storage-config: the configuration as the spec shows it (no secret), per team. */
+export type StorageConfigView = {
+  readonly id: string; // the team id
+  readonly storage_config_id: string;
+  readonly artifacts_bucket: string;
+  readonly audio_chunks_bucket: string;
+  readonly logs_bucket: string;
+  readonly endpoint: string;
+  readonly region: string;
+  readonly force_path_style: boolean;
+  readonly allow_transient_spill: boolean;
+  readonly ingest_access_key_id: string;
+  readonly service_access_key_id: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** false once removed: the team's new bots use the service's storage */
+  readonly enabled: boolean;
+  readonly last_error_at: string | null;
+  readonly last_error_message: string | null;
+  readonly last_verified_at: string;
+};
+
+export const STORAGE_CONFIGS = 'storage_configs';
+
+export const storageConfigViewProjection: Projection<StorageConfigView> = {
+  collection: STORAGE_CONFIGS,
+  documentId: (event) => (event.type === 'StorageConfigured' || event.type === 'StorageConfigRemoved' ? event.data.team_id : null),
+  evolve: (doc, event) => {
+    if (event.type === 'StorageConfigured') {
+      const { team_id, storage_config_id, settings, created_at, verified_at, at } = event.data;
+      const { ingest_secret_access_key: _ingest, service_secret_access_key: _service, ...shown } = settings;
+      // A replacement was verified just now: an error seen with the settings it replaces no longer applies.
+      return { id: team_id, storage_config_id, ...shown, created_at, updated_at: at, enabled: true, last_error_at: null, last_error_message: null, last_verified_at: verified_at };
+    }
+    if (event.type === 'StorageConfigRemoved' && doc) return { ...doc, enabled: false, updated_at: event.data.at };
+    return null;
+  },
+};
