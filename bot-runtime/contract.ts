@@ -64,6 +64,14 @@ export interface ArtifactReport {
   readonly at: string;
 }
 
+/** Who was in the meeting and who spoke (names, the bot itself left out); sent once, before the EndReport. */
+export interface ParticipantsReport {
+  readonly kind: 'participants';
+  readonly participants: readonly string[];
+  readonly speakers: readonly string[];
+  readonly at: string;
+}
+
 /** The final report: exactly one per run. */
 export interface EndReport {
   readonly kind: 'end';
@@ -79,7 +87,7 @@ export interface EndReport {
   readonly at: string;
 }
 
-export type BotReport = StatusReport | ArtifactReport | EndReport;
+export type BotReport = StatusReport | ArtifactReport | ParticipantsReport | EndReport;
 
 /** Requests the service sends to a running bot over the control channel. */
 export type ControlRequest =

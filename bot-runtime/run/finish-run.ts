@@ -69,6 +69,7 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   if (end.admitted) {
     await artifacts.store('chat_messages', 'chat_messages.json', 'application/json', json(notes.chatArtifact()));
     await artifacts.store('participants', 'participants.json', 'application/json', json(notes.participantsArtifact()));
+    await reportParticipants(deps, notes);
   }
   const report: EndReport = {
     kind: 'end',
@@ -88,6 +89,15 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
     throw err;
   }
   return report;
+};
+
+/** Who was there, for the final webhook and the legacy views; a lost report loses only this summary. */
+const reportParticipants = async (deps: FinishDeps, notes: MeetingNotes): Promise<void> => {
+  try {
+    await deps.reporter.report({ kind: 'participants', ...notes.participantsSummary(), at: new Date().toISOString() });
+  } catch (err) {
+    deps.log.warn(`the participants could not be reported: ${(err as Error).message}`);
+  }
 };
 
 /** One last read of the page before leaving: chat messages and participants seen at the very end. */

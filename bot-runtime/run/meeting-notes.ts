@@ -66,4 +66,8 @@ export class MeetingNotes {
   participantsArtifact(): ParticipantsArtifact {
     return this.participants.toArtifact();
   }
+
+  participantsSummary(): { readonly participants: string[]; readonly speakers: string[] } {
+    return this.participants.summary();
+  }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
+import type { BotConfig } from '../domain/bot/bot-config';
 import { botDecider } from '../domain/bot/bot-decider';
-import { BotEvent, botStreamName } from '../domain/bot/bot-events';
+import { BotEvent, botStreamName, type CreatedBy } from '../domain/bot/bot-events';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent, meetingLockStreamName } from '../domain/meeting-lock/meeting-lock-events';
 import { normaliseMeetingUrl } from '../domain/meeting-url';
@@ -15,10 +16,10 @@ export interface NewBot {
   readonly meeting_url: string;
   readonly platform: 'vc' | 'tm' | 'mt';
   readonly bot_name: string;
-  readonly allow_multiple_bots: boolean;
   readonly extra: Record<string, unknown> | null;
-  /** the whole validated request, kept in BotCreated */
-  readonly config: Record<string, unknown>;
+  readonly config: BotConfig;
+  /** the key that created the bot, sealed (webhooks carry it); null where no key did */
+  readonly created_by: CreatedBy | null;
 }
 
 export type CreateBotRefusal = TeamRejection | MeetingLockRejection;
@@ -95,7 +96,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       meetingLockStreamFor(bot.team_id, bot.meeting_url),
       meetingLockDecider,
       MeetingLockEvent,
-      { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.allow_multiple_bots, now },
+      { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.config.allow_multiple_bots, now },
     );
     if (E.isLeft(registered)) {
       // Refused: the lock holds another bot, not ours; only the reservation is ours to give back.
@@ -111,6 +112,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       bot_name: bot.bot_name,
       extra: bot.extra,
       config: bot.config,
+      created_by: bot.created_by,
       now,
     });
     if (E.isLeft(created) || created.right.position === null) throw new Error(`bot ${bot_id} was not created`);

@@ -19,6 +19,8 @@ export const botCommandForReport = (report: BotReport): BotCommand => {
         size_bytes: report.size_bytes,
         now: report.at,
       };
+    case 'participants':
+      return { type: 'RecordParticipants', participants: report.participants, speakers: report.speakers, now: report.at };
     case 'end':
       return {
         type: 'EndBot',

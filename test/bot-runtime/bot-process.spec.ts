@@ -106,6 +106,9 @@ describe('bot-runtime process (main.ts)', function () {
       assert.equal(ends.length, 1);
       assert.equal(service.reports[service.reports.length - 1], ends[0]);
       assert.equal(`${ends[0]!.outcome} ${ends[0]!.error_code}`, 'completed API_REQUEST');
+      const seen = service.reports.find((r) => r.kind === 'participants');
+      assert.ok(seen?.kind === 'participants', 'who was there is reported before the end');
+      assert.deepEqual([seen.participants, seen.speakers], [['Alice'], ['Alice']], 'the bot itself is left out');
       assert.deepEqual(service.statuses(), ['joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording', 'call_ended']);
       assert.equal(service.unauthorized, 0);
       assert.ok(service.polls.length >= 1 && service.polls.every((w) => w === 20), `long polls ${service.polls}`);

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
-import type { BotEvent, Usage } from './bot-events';
+import type { BotConfig } from './bot-config';
+import type { BotEvent, CreatedBy, Usage } from './bot-events';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
 
@@ -15,7 +16,8 @@ export type BotCommand =
       readonly platform: Platform;
       readonly bot_name: string;
       readonly extra: Record<string, unknown> | null;
-      readonly config: Record<string, unknown>;
+      readonly config: BotConfig;
+      readonly created_by: CreatedBy | null;
       readonly now: string;
     }
   | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
@@ -37,6 +39,8 @@ export type BotCommand =
       readonly size_bytes: number;
       readonly now: string;
     }
+  /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
+  | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -64,6 +68,7 @@ export type BotState =
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
       readonly artifactKeys: readonly string[];
+      readonly participantsReported: boolean;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -177,6 +182,13 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'ArtifactStored', data: { bot_id, ...artifact, at: now } });
     }
 
+    case 'RecordParticipants':
+      if (state.participantsReported) return noEvents;
+      return emit({
+        type: 'ParticipantsReported',
+        data: { bot_id, participants: [...command.participants], speakers: [...command.speakers], at: command.now },
+      });
+
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
       if (isTerminal(state.status)) return noEvents;
@@ -197,6 +209,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       everRecorded: false,
       chatMessageIds: [],
       artifactKeys: [],
+      participantsReported: false,
     };
   }
   if (state.kind === 'absent') return state;
@@ -213,6 +226,8 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
       return { ...state, artifactKeys: [...state.artifactKeys, event.data.key] };
+    case 'ParticipantsReported':
+      return { ...state, participantsReported: true };
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':

@@ -23,6 +23,10 @@ const ArtifactReport = t.type({
   size_bytes: t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'Size'),
   at: IsoInstant,
 });
+const Name = t.refinement(t.string, (s) => s.length <= 512, 'Name');
+const Names = t.refinement(t.array(Name), (xs) => xs.length <= 1000, 'Names');
+const ParticipantsReport = t.type({ kind: t.literal('participants'), participants: Names, speakers: Names, at: IsoInstant });
+
 const EndReport = t.type({
   kind: t.literal('end'),
   outcome: t.keyof({ completed: null, failed: null }),
@@ -34,4 +38,4 @@ const EndReport = t.type({
 });
 
 /** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
-export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, EndReport]);
+export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, ParticipantsReport, EndReport]);

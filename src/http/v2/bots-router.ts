@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type { BotControl } from '../../adapters/bot-control/port';
-import { redactSealed, sealBotSecrets, type SecretBox } from '../../adapters/crypto/secret-box';
+import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
@@ -14,6 +14,7 @@ import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
 import { decodeCreateBotRequest } from '../codecs/create-bot-request';
+import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { decodeListQuery } from '../codecs/list-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
@@ -45,15 +46,16 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
-    const { meeting_url, platform, bot_name, allow_multiple_bots, extra } = request;
+    const { meeting_url, platform, bot_name, extra } = request;
+    const seal = (plain: string) => deps.secretBox.seal(plain);
     const created = await createBot(deps.commands, {
       team_id: caller.team_id,
       meeting_url,
       platform,
       bot_name,
-      allow_multiple_bots,
       extra,
-      config: sealBotSecrets(deps.secretBox, request as unknown as Record<string, unknown>),
+      config: botConfigFromV2Request(request, seal),
+      created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
     });
     if (E.isLeft(created)) throw refusalToApiError(created.left);
     await visible(deps, created.right.position);
