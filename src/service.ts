@@ -10,6 +10,7 @@ import { BotControlHub } from './adapters/bot-control/control-hub';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
+import { artifactStores } from './adapters/object-store/artifact-stores';
 import { loadServiceSecret } from './adapters/signing/service-secret';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
@@ -29,6 +30,10 @@ import { rebuildProjections } from './projections/rebuild-projections';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
+import { uploadTargetFor } from './subscribers/upload-target';
+import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
+import { expireArtifacts } from './subscribers/expire-artifacts';
+import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 
 export interface RunningService {
@@ -42,6 +47,10 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  /** uploads the artifacts the service holds for teams' buckets (transient spill) */
+  readonly spillUploader: PeriodicSweep;
+  /** deletes artifacts whose retention has ended */
+  readonly retention: PeriodicSweep;
   stop(): Promise<void>;
 }
 
@@ -51,6 +60,10 @@ export interface ServiceOverrides {
   readonly launcher?: BotLauncher;
   /** how long a reservation may wait for its bot before it is released (default 2 minutes) */
   readonly orphanReservationGraceMs?: number;
+  /** how often held (spilled) artifacts are offered to their bucket again (default 10 s) */
+  readonly spillRetryMs?: number;
+  /** how often expired artifacts are looked for (default 1 h) */
+  readonly retentionSweepMs?: number;
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -84,7 +97,10 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   let publicUrl = config.publicUrl ?? '';
   const nowMs = () => clock().getTime();
   const objectStore = openObjectStore({ objectStoreUrl: config.objectStoreUrl, dataDir: config.dataDir, signLocalLink: serviceSignedLink(signer, () => publicUrl) });
-  const links = storeArtifactLinks(objectStore.store, nowMs);
+  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.privateStorageEndpoints });
+  const links = storeArtifactLinks(stores, readStore, nowMs);
+  const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
+  const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
   const app = buildApp({
     log,
     commands,
@@ -93,7 +109,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, objectStore: objectStore.store, signer, projections, readStore }).routes(),
+      internalRouter({ commands, control, stores, signer, projections, readStore }).routes(),
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
     ],
@@ -122,6 +138,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     launcher: overrides.launcher ?? new ChildProcessLauncher(log),
     signer,
     serviceUrl: publicUrl,
+    uploadTarget: uploadTargetFor(secretBox, publicUrl),
     slots: config.botSlots ?? defaultBotSlots(),
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
@@ -141,12 +158,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    spillUploader,
+    retention,
     stop: async () => {
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await spillUploader.stop();
+      await retention.stop();
       await settler.stop();
       await reconciler.stop();
       orphanReservations.stop();

@@ -1,8 +1,9 @@
 import type * as E from 'fp-ts/Either';
+import type { BotStorage } from '../domain/bot/bot-config';
 import { type StorageCommand, storageDecider, type StorageRejection, type StorageState } from '../domain/storage/storage-decider';
 import { StorageEvent, storageStreamName } from '../domain/storage/storage-events';
 import type { CommandDeps } from './command-deps';
-import { handleCommand, type Handled } from './handle-command';
+import { handleCommand, loadState, type Handled } from './handle-command';
 
 export type StorageCommandResult = E.Either<StorageRejection, Handled<StorageEvent, StorageState>>;
 
@@ -10,3 +11,9 @@ export type StorageCommandResult = E.Either<StorageRejection, Handled<StorageEve
 export const handleStorageCommand = (deps: Pick<CommandDeps, 'eventStore'>, teamId: string, command: StorageCommand): Promise<StorageCommandResult> =>
   handleCommand(deps.eventStore, storageStreamName(teamId), storageDecider, StorageEvent, command);
 
+
+/** Where a bot created now writes: the team's storage configuration of this moment, or the service's store. */
+export const storageForNewBot = async (deps: Pick<CommandDeps, 'eventStore'>, teamId: string): Promise<BotStorage> => {
+  const { current } = await loadState(deps.eventStore, storageStreamName(teamId), storageDecider, StorageEvent);
+  return current === null ? { kind: 'service' } : { kind: 'customer', storage_config_id: current.storage_config_id, settings: current.settings };
+};

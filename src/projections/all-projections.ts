@@ -1,7 +1,18 @@
 import { apiKeyViewProjection } from './api-key-view';
+import { artifactRetentionProjection } from './artifact-retention-view';
+import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
 import type { Projection } from './projection';
+import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
 import { teamViewProjection } from './team-view';
 
-export const allProjections: readonly Projection<any>[] = [botViewProjection, apiKeyViewProjection, teamViewProjection, storageConfigViewProjection];
+export const allProjections: readonly Projection<any>[] = [
+  botViewProjection,
+  apiKeyViewProjection,
+  teamViewProjection,
+  storageConfigViewProjection,
+  botStorageViewProjection,
+  spilledArtifactsProjection,
+  artifactRetentionProjection,
+];

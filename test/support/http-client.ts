@@ -42,6 +42,8 @@ export const adminClient = (baseUrl: string) => ({
   post: (path: string, body?: unknown) =>
     request(baseUrl, 'POST', path, { ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
   get: (path: string) => request(baseUrl, 'GET', path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+  put: (path: string, body?: unknown) =>
+    request(baseUrl, 'PUT', path, { ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
   delete: (path: string) => request(baseUrl, 'DELETE', path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
 });
 

@@ -1,8 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant } from '../codec-helpers';
-
-/** A write-only secret as the service keeps it: sealed (AES-256-GCM) before it reaches any store. */
-export const SealedSecret = t.type({ sealed: t.string });
+import { eventCodec, IsoInstant, Sealed } from '../codec-helpers';
 
 /** The spec's storage configuration resource, as stored: secrets sealed, access key ids in clear. */
 export const StorageSettings = t.type({
@@ -14,9 +11,9 @@ export const StorageSettings = t.type({
   force_path_style: t.boolean,
   allow_transient_spill: t.boolean,
   ingest_access_key_id: t.string,
-  ingest_secret_access_key: SealedSecret,
+  ingest_secret_access_key: Sealed,
   service_access_key_id: t.string,
-  service_secret_access_key: SealedSecret,
+  service_secret_access_key: Sealed,
 });
 export type StorageSettings = t.TypeOf<typeof StorageSettings>;
 

@@ -1,6 +1,8 @@
+import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
 import type { LocalLinkSigner } from '../../adapters/object-store/local-folder-object-store';
-import type { ObjectStore } from '../../adapters/object-store/port';
+import type { ReadStore } from '../../adapters/read-store/port';
 import type { Signer } from '../../adapters/signing/signer';
+import { botStorageOf } from '../../projections/bot-storage-view';
 import type { ArtifactLinks } from '../v2/bot-details';
 
 /** The spec's recording URLs last 2 hours; every artifact link here does. */
@@ -17,9 +19,15 @@ export const serviceSignedLink =
     return `${publicUrl()}/artifacts/${botId}/${key}?expires=${expires}&signature=${signer.signArtifact(botId, key, expires)}`;
   };
 
-/** Every artifact link comes from the store that holds the artifact, valid for 2 hours from now. */
-export const storeArtifactLinks = (store: ObjectStore, nowMs: () => number): ArtifactLinks => ({
+/**
+ * Every artifact link comes from the store that holds the artifact, valid for 2 hours from now: the bot's
+ * storage (fixed at its creation, so replacing or deleting the team's configuration changes nothing), or
+ * the service while it holds a spilled copy. A lost or expired artifact has no link.
+ */
+export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore, nowMs: () => number): ArtifactLinks => ({
   urlFor: async (botId, artifact) => {
+    if (artifact.status === 'failed' || artifact.status === 'expired') return null;
+    const store = artifact.status === 'spilled' ? stores.service : stores.forBot(await botStorageOf(readStore, botId), artifact.artifact_type);
     // Whole seconds: both kinds of link carry their expiry in seconds.
     const signedAt = new Date(Math.floor(nowMs() / 1000) * 1000);
     const url = await store.downloadUrl(`${botId}/${artifact.key}`, { contentType: artifact.content_type, signedAt, ttlSeconds: ARTIFACT_LINK_TTL_SECONDS });

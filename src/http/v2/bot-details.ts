@@ -1,7 +1,7 @@
 import type { ArtifactView, BotView } from '../../projections/bot-view';
 
 export interface ArtifactLinks {
-  /** A download URL for an artifact, valid for a limited time; null when it cannot be served. */
+  /** A download URL for an artifact, valid for a limited time; null when there is nothing to serve (failed, expired). */
   readonly urlFor: (botId: string, artifact: ArtifactView) => Promise<{ readonly url: string; readonly expires_at: string } | null>;
 }
 
