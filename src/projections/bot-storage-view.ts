@@ -24,5 +24,9 @@ export const botStorageViewProjection: Projection<BotStorageView> = {
   },
 };
 
+/** The team's storage a bot writes to; null for a bot of the service's store. */
+export const customerStorageOf = async (readStore: ReadStore, botId: string): Promise<BotStorageView | null> =>
+  (await readStore.get<BotStorageView>(BOT_STORAGE, botId))?.doc ?? null;
+
 export const botStorageOf = async (readStore: ReadStore, botId: string): Promise<BotStorage> =>
-  (await readStore.get<BotStorageView>(BOT_STORAGE, botId))?.doc.storage ?? { kind: 'service' };
+  (await customerStorageOf(readStore, botId))?.storage ?? { kind: 'service' };

@@ -26,7 +26,8 @@ export const STORAGE_CONFIGS = 'storage_configs';
 
 export const storageConfigViewProjection: Projection<StorageConfigView> = {
   collection: STORAGE_CONFIGS,
-  documentId: (event) => (event.type === 'StorageConfigured' || event.type === 'StorageConfigRemoved' ? event.data.team_id : null),
+  documentId: (event) =>
+    event.type === 'StorageConfigured' || event.type === 'StorageConfigRemoved' || event.type === 'StorageAccessFailed' ? event.data.team_id : null,
   evolve: (doc, event) => {
     if (event.type === 'StorageConfigured') {
       const { team_id, storage_config_id, settings, created_at, verified_at, at } = event.data;
@@ -35,6 +36,7 @@ export const storageConfigViewProjection: Projection<StorageConfigView> = {
       return { id: team_id, storage_config_id, ...shown, created_at, updated_at: at, enabled: true, last_error_at: null, last_error_message: null, last_verified_at: verified_at };
     }
     if (event.type === 'StorageConfigRemoved' && doc) return { ...doc, enabled: false, updated_at: event.data.at };
+    if (event.type === 'StorageAccessFailed' && doc) return { ...doc, last_error_at: event.data.at, last_error_message: event.data.message };
     return null;
   },
 };

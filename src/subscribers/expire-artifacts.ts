@@ -3,8 +3,9 @@ import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
 import type { FieldValue, ReadStore } from '../adapters/read-store/port';
 import { handleBotCommand } from '../commands/bot-commands';
 import { nowIso, type CommandDeps } from '../commands/command-deps';
+import { recordStorageAccessFailure } from '../commands/storage-commands';
 import { ARTIFACT_RETENTION, type ArtifactRetentionView } from '../projections/artifact-retention-view';
-import { botStorageOf } from '../projections/bot-storage-view';
+import { customerStorageOf } from '../projections/bot-storage-view';
 import { periodicSweep, type PeriodicSweep } from './periodic-sweep';
 
 export interface ExpireArtifactsDeps {
@@ -24,7 +25,8 @@ const PAGE = 100;
  */
 export const expireArtifacts = (deps: ExpireArtifactsDeps, intervalMs = 60 * 60 * 1000): PeriodicSweep => {
   const expireBot = async (bot: ArtifactRetentionView) => {
-    const storage = await botStorageOf(deps.readStore, bot.id);
+    const customer = await customerStorageOf(deps.readStore, bot.id);
+    const storage = customer?.storage ?? ({ kind: 'service' } as const);
     const deleted: string[] = [];
     for (const [key, artifact] of Object.entries(bot.kept)) {
       const store = artifact.held_by === 'service' ? deps.stores.service : deps.stores.forBot(storage, artifact.artifact_type);
@@ -33,6 +35,9 @@ export const expireArtifacts = (deps: ExpireArtifactsDeps, intervalMs = 60 * 60 
         deleted.push(key);
       } catch (err) {
         deps.log.warn({ err, bot_id: bot.id, key }, 'an expired artifact could not be deleted');
+        if (customer && artifact.held_by === 'bot') {
+          await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `The service could not delete the expired ${key}: ${(err as Error).message}`);
+        }
       }
     }
     if (deleted.length > 0) await handleBotCommand(deps.commands, bot.id, { type: 'ExpireArtifacts', keys: deleted, now: nowIso(deps.commands) });

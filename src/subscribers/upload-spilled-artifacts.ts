@@ -3,7 +3,8 @@ import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
 import type { ReadStore } from '../adapters/read-store/port';
 import { handleBotCommand } from '../commands/bot-commands';
 import { nowIso, type CommandDeps } from '../commands/command-deps';
-import { botStorageOf } from '../projections/bot-storage-view';
+import { recordStorageAccessFailure } from '../commands/storage-commands';
+import { botStorageOf, customerStorageOf } from '../projections/bot-storage-view';
 import { SPILLED_ARTIFACTS, type SpilledArtifactsView } from '../projections/spilled-artifact-view';
 import { periodicSweep, type PeriodicSweep } from './periodic-sweep';
 
@@ -63,6 +64,8 @@ export const uploadSpilledArtifacts = (deps: SpillUploaderDeps, intervalMs = 10_
           const waitMs = Math.min(MAX_BACKOFF_MS, wait ? wait.waitMs * 2 : intervalMs);
           backoff.set(id, { nextMs: nowMs + waitMs, waitMs });
           deps.log.warn({ err, bot_id: bot.id, key, retry_in_ms: waitMs }, 'the bucket still refuses a spilled artifact');
+          const customer = await customerStorageOf(deps.readStore, bot.id);
+          if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `The service could not upload the copy it holds of ${key}: ${(err as Error).message}`);
         }
       }
     }

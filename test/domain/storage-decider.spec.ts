@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
-import { type ConfigureStorage, type RemoveStorageConfig, storageDecider } from '../../src/domain/storage/storage-decider';
+import { type ConfigureStorage, type RemoveStorageConfig, type StorageCommand, storageDecider } from '../../src/domain/storage/storage-decider';
 import { StorageEvent, type StorageSettings } from '../../src/domain/storage/storage-events';
 import { at, deciderSpec } from './given-when-then';
 
@@ -72,6 +72,37 @@ describe('storage decider (a team’s own object storage)', () => {
       .given([configured('recordings', CONFIG_1, T0, T0), removed(CONFIG_1, at(T0, { h: 1 }))])
       .when(configure('recordings', again, 'cfg-2'))
       .then([configured('recordings', 'cfg-2', again, again)]);
+  });
+});
+
+describe('storage decider: failures of the configuration in use', () => {
+  const failure = (message: string, now: string, configured_at = T0, storage_config_id = CONFIG_1): StorageCommand => ({
+    type: 'RecordStorageAccessFailure',
+    team_id: TEAM,
+    storage_config_id,
+    configured_at,
+    message,
+    now,
+  });
+  const failed = (message: string, now: string): StorageEvent => ({ type: 'StorageAccessFailed', data: { team_id: TEAM, storage_config_id: CONFIG_1, message, at: now } });
+  const first = configured('recordings', CONFIG_1, T0, T0);
+
+  it('a failure of the version in force is recorded', () => {
+    spec.given([first]).when(failure('AccessDenied', at(T0, { h: 1 }))).then([failed('AccessDenied', at(T0, { h: 1 }))]);
+  });
+
+  it('the same error again within the hour is not recorded again; another error is; after the hour, the same one is', () => {
+    const history = [first, failed('AccessDenied', at(T0, { h: 1 }))];
+    spec.given(history).when(failure('AccessDenied', at(T0, { h: 1, m: 59 }))).thenNothing();
+    spec.given(history).when(failure('NoSuchBucket', at(T0, { h: 1, m: 5 }))).then([failed('NoSuchBucket', at(T0, { h: 1, m: 5 }))]);
+    spec.given(history).when(failure('AccessDenied', at(T0, { h: 2 }))).then([failed('AccessDenied', at(T0, { h: 2 }))]);
+  });
+
+  it('a failure of a replaced version, of another configuration, or after the removal is not the current one’s', () => {
+    const replacedAt = at(T0, { h: 1 });
+    spec.given([first, configured('elsewhere', CONFIG_1, T0, replacedAt)]).when(failure('AccessDenied', at(T0, { h: 2 }), T0)).thenNothing();
+    spec.given([first]).when(failure('AccessDenied', at(T0, { h: 2 }), T0, 'cfg-other')).thenNothing();
+    spec.given([first, removed(CONFIG_1, replacedAt)]).when(failure('AccessDenied', at(T0, { h: 2 }))).thenNothing();
   });
 });
 

@@ -183,6 +183,13 @@ describe('bots writing into a team’s own buckets (Ceph radosgw)', function () 
       assert.equal(artifact.url, null);
       assert.equal(artifact.url_expires_at, null);
       await assert.rejects(customer.serviceClient.statObject(customer.artifactsBucket, `${botId}/recording.mp3`), { code: 'NotFound' });
+
+      const config = (await api.get('/v2/storage-config')).body.data;
+      assert.match(config.last_error_message, /^A bot could not store recording\.mp3: bucket .* refused .*AccessDenied/);
+      assert.ok(Date.parse(config.last_error_at) > Date.parse(config.last_verified_at));
+      const replaced = await api.put('/v2/storage-config', customer.body());
+      assert.equal(replaced.body.data.last_error_at, null, 'a verified replacement clears the error');
+      assert.equal(replaced.body.data.last_error_message, null);
     });
 
     it('with transient spill the service holds a copy, offers it until the bucket accepts it, then deletes its copy', async () => {

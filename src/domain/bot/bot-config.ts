@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
+import { IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
 import { StorageSettings } from '../storage/storage-events';
 import { upcastRequestShapedConfig } from './bot-config-upcast';
 
@@ -77,7 +77,8 @@ const Vc = t.type({
  */
 const Storage = t.union([
   t.type({ kind: t.literal('service') }),
-  t.type({ kind: t.literal('customer'), storage_config_id: t.string, settings: StorageSettings }),
+  /** `configured_at`: when that version of the configuration was put (a replacement keeps the id) */
+  t.type({ kind: t.literal('customer'), storage_config_id: t.string, configured_at: IsoInstant, settings: StorageSettings }),
 ]);
 export type BotStorage = t.TypeOf<typeof Storage>;
 

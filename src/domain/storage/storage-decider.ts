@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either';
+import { toMillis } from '../codec-helpers';
 import type { Decider } from '../decider';
 import type { StorageEvent, StorageSettings } from './storage-events';
 
@@ -21,7 +22,23 @@ export interface RemoveStorageConfig {
   readonly now: string;
 }
 
-export type StorageCommand = ConfigureStorage | RemoveStorageConfig;
+/**
+ * A failure seen while using a version of the configuration (`configured_at` names it: a replacement keeps
+ * the id). Recorded only against the configuration in force, and a repeat of the last error only after an
+ * hour, so that a bucket refusing for days does not write an event per retry.
+ */
+export interface RecordStorageAccessFailure {
+  readonly type: 'RecordStorageAccessFailure';
+  readonly team_id: string;
+  readonly storage_config_id: string;
+  readonly configured_at: string;
+  readonly message: string;
+  readonly now: string;
+}
+
+export type StorageCommand = ConfigureStorage | RemoveStorageConfig | RecordStorageAccessFailure;
+
+export const REPEATED_ERROR_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface StorageRejection {
   readonly code: 'STORAGE_CONFIG_NOT_FOUND';
@@ -34,6 +51,7 @@ export interface StorageConfig {
   readonly created_at: string;
   readonly updated_at: string;
   readonly verified_at: string;
+  readonly last_error: { readonly at: string; readonly message: string } | null;
 }
 
 export interface StorageState {
@@ -64,16 +82,37 @@ const remove = (command: RemoveStorageConfig, { current }: StorageState) =>
     ? E.left<StorageRejection, readonly StorageEvent[]>({ code: 'STORAGE_CONFIG_NOT_FOUND', message: 'No storage configuration exists for this team' })
     : accept({ type: 'StorageConfigRemoved', data: { team_id: command.team_id, storage_config_id: current.storage_config_id, at: command.now } });
 
-const decide = (command: StorageCommand, state: StorageState) => (command.type === 'ConfigureStorage' ? configure(command, state) : remove(command, state));
+const recordFailure = (command: RecordStorageAccessFailure, { current }: StorageState) => {
+  if (current === null || current.storage_config_id !== command.storage_config_id || current.updated_at !== command.configured_at) return accept();
+  const last = current.last_error;
+  if (last && last.message === command.message && toMillis(command.now) - toMillis(last.at) < REPEATED_ERROR_INTERVAL_MS) return accept();
+  return accept({
+    type: 'StorageAccessFailed',
+    data: { team_id: command.team_id, storage_config_id: current.storage_config_id, message: command.message, at: command.now },
+  });
+};
 
-const evolve = (_state: StorageState, event: StorageEvent): StorageState => {
+const decide = (command: StorageCommand, state: StorageState) => {
+  switch (command.type) {
+    case 'ConfigureStorage':
+      return configure(command, state);
+    case 'RemoveStorageConfig':
+      return remove(command, state);
+    case 'RecordStorageAccessFailure':
+      return recordFailure(command, state);
+  }
+};
+
+const evolve = (state: StorageState, event: StorageEvent): StorageState => {
   switch (event.type) {
     case 'StorageConfigured': {
       const { storage_config_id, settings, created_at, verified_at, at } = event.data;
-      return { current: { storage_config_id, settings, created_at, updated_at: at, verified_at } };
+      return { current: { storage_config_id, settings, created_at, updated_at: at, verified_at, last_error: null } };
     }
     case 'StorageConfigRemoved':
       return { current: null };
+    case 'StorageAccessFailed':
+      return state.current ? { current: { ...state.current, last_error: { at: event.data.at, message: event.data.message } } } : state;
   }
 };
 

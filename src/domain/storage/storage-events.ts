@@ -34,7 +34,18 @@ export const StorageConfigured = eventCodec('StorageConfigured', {
 /** Back to the service's own storage for new bots; the settings stay in history for the bots that used them. */
 export const StorageConfigRemoved = eventCodec('StorageConfigRemoved', { team_id: t.string, storage_config_id: t.string, at: IsoInstant });
 
-export const StorageEvent = t.union([StorageConfigured, StorageConfigRemoved]);
+/**
+ * Using the configuration failed (a bot's upload, a held copy's upload, a retention deletion): shown as
+ * the configuration's `last_error_at` and `last_error_message` until it is replaced.
+ */
+export const StorageAccessFailed = eventCodec('StorageAccessFailed', {
+  team_id: t.string,
+  storage_config_id: t.string,
+  message: t.string,
+  at: IsoInstant,
+});
+
+export const StorageEvent = t.union([StorageConfigured, StorageConfigRemoved, StorageAccessFailed]);
 export type StorageEvent = t.TypeOf<typeof StorageEvent>;
 
 export const storageStreamName = (teamId: string): string => `storage-${teamId}`;

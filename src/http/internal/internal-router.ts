@@ -8,8 +8,9 @@ import { isSafeObjectKey } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
 import { recordBotReport } from '../../commands/record-bot-report';
+import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
-import { botStorageOf } from '../../projections/bot-storage-view';
+import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
 import { BOTS, type BotView } from '../../projections/bot-view';
 import type { ProjectionRunner } from '../../projections/projection-runner';
 import { ApiError, conflict, orThrow, unauthorized, validationError } from '../api-error';
@@ -79,6 +80,10 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
     }
     const result = await recordBotReport(deps.commands, ctx.state.botId, report);
     if (E.isLeft(result)) throw refusalToApiError(result.left);
+    if (report.kind === 'artifact_failed' || report.kind === 'artifact_spilled') {
+      const customer = await customerStorageOf(deps.readStore, ctx.state.botId);
+      if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `A bot could not store ${report.key}: ${report.reason}`);
+    }
     await deps.projections.waitForPosition(result.right.position);
     if (report.kind === 'end') deps.control.forget(ctx.state.botId);
     ctx.status = 204;
