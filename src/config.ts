@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { parseObjectStoreUrl } from './adapters/object-store/s3-location';
+import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -21,6 +21,8 @@ export interface ServiceConfig {
   readonly serviceSecret?: string | undefined;
   /** The service's own artifacts in an S3-compatible bucket (s3://KEY:SECRET@host/bucket?region=…); unset: DATA_DIR/artifacts. */
   readonly objectStoreUrl?: string | undefined;
+  /** A put-only key of that bucket for bots (`id:secret`); unset, bots upload through the service. */
+  readonly objectStoreIngestKey?: string | undefined;
   /** Customer storage endpoints may be on loopback or private networks (never with NODE_ENV=production). */
   readonly privateStorageEndpoints?: boolean;
 }
@@ -49,6 +51,13 @@ const objectStoreUrlFrom = (value: string | undefined): string | undefined => {
   return value;
 };
 
+const ingestKeyFrom = (value: string | undefined, objectStoreUrl: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (objectStoreUrl === undefined) throw new Error('OBJECT_STORE_INGEST_KEY needs OBJECT_STORE_URL (it is a key of that bucket)');
+  parseIngestKey(value);
+  return value;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -65,5 +74,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
   objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
+  objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
   privateStorageEndpoints: env.NODE_ENV !== 'production',
 });

@@ -96,7 +96,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
   const nowMs = () => clock().getTime();
-  const objectStore = openObjectStore({ objectStoreUrl: config.objectStoreUrl, dataDir: config.dataDir, signLocalLink: serviceSignedLink(signer, () => publicUrl) });
+  const objectStore = openObjectStore({
+    objectStoreUrl: config.objectStoreUrl,
+    objectStoreIngestKey: config.objectStoreIngestKey,
+    dataDir: config.dataDir,
+    signLocalLink: serviceSignedLink(signer, () => publicUrl),
+  });
   const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.privateStorageEndpoints });
   const links = storeArtifactLinks(stores, readStore, nowMs);
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
@@ -138,7 +143,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     launcher: overrides.launcher ?? new ChildProcessLauncher(log),
     signer,
     serviceUrl: publicUrl,
-    uploadTarget: uploadTargetFor(secretBox, publicUrl),
+    uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
     slots: config.botSlots ?? defaultBotSlots(),
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),

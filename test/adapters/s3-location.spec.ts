@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseObjectStoreUrl, parseS3Endpoint } from '../../src/adapters/object-store/s3-location';
+import { parseIngestKey, parseObjectStoreUrl, parseS3Endpoint } from '../../src/adapters/object-store/s3-location';
 import { configFromEnv } from '../../src/config';
 
 describe('OBJECT_STORE_URL and storage endpoints', () => {
@@ -34,6 +34,14 @@ describe('OBJECT_STORE_URL and storage endpoints', () => {
       assert.throws(() => configFromEnv({ OBJECT_STORE_URL: url }), reason, url);
     }
     assert.equal(configFromEnv({}).objectStoreUrl, undefined, 'unset: the local folder');
+  });
+
+  it('takes OBJECT_STORE_INGEST_KEY as <id>:<secret>, only beside OBJECT_STORE_URL', () => {
+    const url = 's3://K:S@host/bucket';
+    assert.equal(configFromEnv({ OBJECT_STORE_URL: url, OBJECT_STORE_INGEST_KEY: 'ID:se%3Acret' }).objectStoreIngestKey, 'ID:se%3Acret');
+    assert.deepEqual(parseIngestKey('ID:se%3Acret'), { accessKeyId: 'ID', secretAccessKey: 'se:cret' });
+    assert.throws(() => configFromEnv({ OBJECT_STORE_INGEST_KEY: 'ID:secret' }), /needs OBJECT_STORE_URL/);
+    for (const bad of ['ID', 'ID:', ':secret']) assert.throws(() => configFromEnv({ OBJECT_STORE_URL: url, OBJECT_STORE_INGEST_KEY: bad }), /must be <access key id>:<secret>/, bad);
   });
 
   it('allows private storage endpoints except in production', () => {

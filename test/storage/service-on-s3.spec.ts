@@ -3,7 +3,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type * as Minio from 'minio';
 import { asBot } from '../support/as-bot';
 import { apiClient, createTeam, MEETING } from '../support/http-client';
-import { bucketName, sharedRadosgw } from '../support/radosgw';
+import { bucketName, bucketPolicy, sharedRadosgw } from '../support/radosgw';
+import { INGEST_ACTIONS, SERVICE_ACTIONS } from '../support/customer-storage';
+import { ArtifactStore } from '../../bot-runtime/artifacts';
+import { BotLog } from '../../bot-runtime/bot-log';
+import type { S3UploadTarget } from '../../bot-runtime/contract';
+import { HttpReporter } from '../../bot-runtime/reporters/http-reporter';
+import { makeUploader } from '../../bot-runtime/uploaders/make-uploader';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -60,5 +66,53 @@ describe('the service with its artifacts on S3 (OBJECT_STORE_URL, Ceph radosgw)'
     const response = await fetch(`${t.url}/artifacts/6f1c1c3e-7a53-4d0e-9a43-2b6f3d7f3a10/recording.mp4?expires=9999999999&signature=x`);
     assert.notEqual(response.status, 200);
     assert.notEqual(response.status, 403, 'no signed-link route at all');
+  });
+
+  describe('with a put-only key for bots (OBJECT_STORE_INGEST_KEY)', () => {
+    let withIngest: TestService;
+    let ingestKey: string;
+    let serviceBucket: string;
+    let serviceOwner: Minio.Client;
+
+    before(async () => {
+      const gw = await sharedRadosgw();
+      const service = await gw.createUser('service');
+      const ingest = await gw.createUser('ingest');
+      serviceBucket = bucketName('service');
+      serviceOwner = gw.client(service);
+      await serviceOwner.makeBucket(serviceBucket);
+      await serviceOwner.setBucketPolicy(serviceBucket, bucketPolicy(serviceBucket, [
+        { keys: ingest, allow: INGEST_ACTIONS },
+        { keys: service, allow: [...SERVICE_ACTIONS, 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts'] },
+      ]));
+      ingestKey = ingest.accessKey;
+      withIngest = await startTestService({
+        botSlots: 5,
+        objectStoreUrl: `s3+http://${encodeURIComponent(service.accessKey)}:${encodeURIComponent(service.secretKey)}@${gw.host}:${gw.port}/${serviceBucket}?force_path_style=true`,
+        objectStoreIngestKey: `${encodeURIComponent(ingest.accessKey)}:${encodeURIComponent(ingest.secretKey)}`,
+        overrides: { launcher },
+      });
+    });
+    after(() => withIngest?.stop());
+
+    it('bots put straight into the service’s bucket with that key, never the service’s own', async () => {
+      const ingestApi = apiClient(withIngest.url, (await createTeam(withIngest.url)).api_key);
+      const created = await ingestApi.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Direct' });
+      const botId: string = created.body.data.bot_id;
+      const launch = await launcher.waitForLaunch(botId);
+      const target = launch.job.upload as S3UploadTarget;
+      assert.equal(target.kind, 's3');
+      assert.equal(target.access_key_id, ingestKey);
+      assert.deepEqual(target.buckets, { artifacts: serviceBucket, audio_chunks: serviceBucket, logs: serviceBucket });
+      assert.equal(target.spill, null);
+
+      const recording = randomBytes(3 * 2 ** 20);
+      const artifacts = new ArtifactStore(makeUploader(target, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+      assert.equal(await artifacts.store('recording', 'recording.mp4', 'video/mp4', recording), true);
+      assert.equal(sha256(Buffer.concat(await (await serviceOwner.getObject(serviceBucket, `${botId}/recording.mp4`)).toArray())), sha256(recording));
+      const [artifact] = (await ingestApi.get(`/v2/bots/${botId}`)).body.data.artifacts;
+      assert.equal(artifact.status, 'stored');
+      assert.equal(sha256(Buffer.from(await (await fetch(artifact.url)).arrayBuffer())), sha256(recording));
+    });
   });
 });

@@ -28,6 +28,8 @@ export interface TestServiceOptions {
   readonly overrides?: ServiceOverrides;
   /** the service's own bucket (OBJECT_STORE_URL); unset: the local folder */
   readonly objectStoreUrl?: string;
+  /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
+  readonly objectStoreIngestKey?: string;
   /** as with NODE_ENV=production when false */
   readonly privateStorageEndpoints?: boolean;
 }
@@ -53,6 +55,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     instanceId: options.instanceId,
     logLevel: 'debug',
     objectStoreUrl: options.objectStoreUrl,
+    objectStoreIngestKey: options.objectStoreIngestKey,
     privateStorageEndpoints: options.privateStorageEndpoints ?? true,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });

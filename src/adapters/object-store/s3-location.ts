@@ -92,3 +92,14 @@ export const parseObjectStoreUrl = (value: string): { readonly bucket: S3Bucket;
     credentials: { accessKeyId: decodeURIComponent(url.username), secretAccessKey: decodeURIComponent(url.password) },
   };
 };
+
+/**
+ * `OBJECT_STORE_INGEST_KEY`: `<access key id>:<secret>` (percent-encoded) of a key that may only put
+ * objects into the service's bucket. Given, bots upload straight into the bucket with it; otherwise through
+ * the service's internal API. The service's own key never reaches a bot either way.
+ */
+export const parseIngestKey = (value: string): S3Credentials => {
+  const colon = value.indexOf(':');
+  if (colon <= 0 || colon === value.length - 1) throw new Error('OBJECT_STORE_INGEST_KEY must be <access key id>:<secret>');
+  return { accessKeyId: decodeURIComponent(value.slice(0, colon)), secretAccessKey: decodeURIComponent(value.slice(colon + 1)) };
+};
