@@ -23,8 +23,12 @@ export interface ServiceConfig {
   readonly objectStoreUrl?: string | undefined;
   /** A put-only key of that bucket for bots (`id:secret`); unset, bots upload through the service. */
   readonly objectStoreIngestKey?: string | undefined;
-  /** Customer storage endpoints may be on loopback or private networks (never with NODE_ENV=production). */
-  readonly privateStorageEndpoints?: boolean;
+  /** Teams' storage endpoints must be https and on public addresses (production); otherwise any endpoint will do. */
+  readonly publicStorageEndpointsOnly?: boolean;
+  /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
+  readonly sandboxReplicas?: string | undefined;
+  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
+  readonly publicWebhookTargetsOnly?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -58,6 +62,14 @@ const ingestKeyFrom = (value: string | undefined, objectStoreUrl: string | undef
   return value;
 };
 
+/** A test setting: a production service refuses to start with it rather than ignore it silently. */
+const sandboxReplicasFrom = (value: string | undefined, nodeEnv: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (nodeEnv === 'production') throw new Error('SANDBOX_REPLICAS sends bots to a test sandbox: it cannot be set with NODE_ENV=production');
+  if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value)) throw new Error(`SANDBOX_REPLICAS must be <host>:<port>, got "${value}"`);
+  return value;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -75,5 +87,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   serviceSecret: env.SERVICE_SECRET || undefined,
   objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
   objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
-  privateStorageEndpoints: env.NODE_ENV !== 'production',
+  publicStorageEndpointsOnly: env.NODE_ENV === 'production',
+  sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
+  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
 });

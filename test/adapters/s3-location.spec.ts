@@ -45,8 +45,8 @@ describe('OBJECT_STORE_URL and storage endpoints', () => {
   });
 
   it('allows private storage endpoints except in production', () => {
-    assert.equal(configFromEnv({}).privateStorageEndpoints, true);
-    assert.equal(configFromEnv({ NODE_ENV: 'production' }).privateStorageEndpoints, false);
+    assert.equal(configFromEnv({}).publicStorageEndpointsOnly, false);
+    assert.equal(configFromEnv({ NODE_ENV: 'production' }).publicStorageEndpointsOnly, true);
   });
 
   it('takes a customer endpoint as a URI with scheme and nothing after the host and port', () => {

@@ -12,16 +12,16 @@ const endpoint: DeliveryTarget = { kind: 'endpoint', endpoint_id: 'ep-1' };
 const callback: DeliveryTarget = { kind: 'callback', bot_id: 'bot-1' };
 const routing = (target: DeliveryTarget, message_id: string) => ({ target, subject: 'bot-bot-1', team_id: 'team-1', message_id });
 
-const queue = (message_id: string, target = endpoint, event_type = 'bot.status_change'): WebhookDeliveryCommand => ({
-  type: 'QueueMessage', ...routing(target, message_id), event_type, payload: { event: event_type, data: { bot_id: 'bot-1' } }, now: T0,
+const queue = (message_id: string, target: DeliveryTarget = endpoint, event_type = 'bot.status_change'): WebhookDeliveryCommand => ({
+  type: 'QueueMessage', ...routing(target, message_id), event_type, payload: { event: event_type, data: { bot_id: 'bot-1' } }, callback: null, now: T0,
 });
-const queued = (message_id: string, target = endpoint, event_type = 'bot.status_change'): WebhookDeliveryEvent => ({
-  type: 'WebhookMessageQueued', data: { ...routing(target, message_id), event_type, payload: { event: event_type, data: { bot_id: 'bot-1' } }, at: T0 },
+const queued = (message_id: string, target: DeliveryTarget = endpoint, event_type = 'bot.status_change'): WebhookDeliveryEvent => ({
+  type: 'WebhookMessageQueued', data: { ...routing(target, message_id), event_type, payload: { event: event_type, data: { bot_id: 'bot-1' } }, callback: null, at: T0 },
 });
 const attempt = (message_id: string, n: number, result: { status_code: number } | { error: string }, now: string, jitter = 0.5): WebhookDeliveryCommand => ({
   type: 'RecordAttempt', message_id, attempt: n, url: 'https://hooks.example/in', result, duration_ms: 12, jitter, now,
 });
-const attempted = (message_id: string, n: number, status: number | null, error: string | null, now: string, next: string | null, target = endpoint): WebhookDeliveryEvent => ({
+const attempted = (message_id: string, n: number, status: number | null, error: string | null, now: string, next: string | null, target: DeliveryTarget = endpoint): WebhookDeliveryEvent => ({
   type: 'WebhookDeliveryAttempted',
   data: {
     ...routing(target, message_id), event_type: 'bot.status_change', attempt: n, url: 'https://hooks.example/in',
@@ -68,6 +68,10 @@ describe('webhook delivery decider (one stream per target and bot)', () => {
         attempted('msg_1', 5, 503, null, T0, null, callback),
         { type: 'WebhookDeliveryAbandoned', data: { ...routing(callback, 'msg_1'), reason: 'retries_exhausted', at: T0 } },
       ]);
+    });
+    it('an attempt that was on its way when its message was abandoned is still recorded, and changes nothing else', () => {
+      const abandoned: WebhookDeliveryEvent = { type: 'WebhookDeliveryAbandoned', data: { ...routing(endpoint, 'msg_1'), reason: 'endpoint_disabled', at: T0 } };
+      spec.given([queued('msg_1'), abandoned]).when(attempt('msg_1', 1, { status_code: 500 }, T0)).then([attempted('msg_1', 1, 500, null, T0, null)]);
     });
     it('an attempt number already recorded (sent again after a crash) changes nothing', () => {
       spec.given([queued('msg_1'), attempted('msg_1', 1, 500, null, T0, at(T0, { s: 5 }))]).when(attempt('msg_1', 1, { status_code: 200 }, T0)).thenNothing();

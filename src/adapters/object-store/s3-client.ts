@@ -2,7 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import * as Minio from 'minio';
-import { isPublicAddress, NotPublicAddressError, publicOnlyLookup } from '../net/public-address';
+import { isPublicAddress } from '../webhook-http/target-policy';
+import { NotPublicAddressError, publicOnlyLookup } from '../net/public-only-lookup';
 import type { S3Credentials, S3Server } from './s3-location';
 
 /** A connection that stays silent this long is given up: an unreachable endpoint must not hold a request forever. */

@@ -91,5 +91,11 @@ export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly Outgoi
   }
 };
 
-/** The final event of a bot: what resend-webhook and retry-callback send again. */
-export const isFinalBotEvent = (eventType: string): boolean => eventType === 'bot.completed' || eventType === 'bot.failed';
+/** The messages of a bot event, in the shape of the API that created the bot. */
+export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => (facts.config.api === 'v2' ? v2BotMessages(facts, event) : []);
+
+/**
+ * One Standard Webhooks `webhook-id` per event that caused a message: the same for every target and every
+ * attempt, and the same again when the event is seen again (its id in the log is stable).
+ */
+export const messageIdOfEvent = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;

@@ -16,6 +16,8 @@ export type WebhookDeliveryCommand =
       readonly message_id: string;
       readonly event_type: string;
       readonly payload: Record<string, unknown>;
+      /** a callback's own URL, method and secret for this message (retry-callback), else null */
+      readonly callback: CallbackOverride | null;
       readonly now: string;
     }
   | {
@@ -82,16 +84,21 @@ export const headOf = (state: WebhookDeliveryState): QueuedMessage | null =>
 const routingOf = (state: Present, messageId: string) => ({ target: state.target, subject: state.subject, team_id: state.team_id, message_id: messageId });
 
 const recordAttempt = (state: Present, command: Extract<WebhookDeliveryCommand, { type: 'RecordAttempt' }>) => {
-  const head = headOf(state);
-  if (!head || head.message_id !== command.message_id || command.attempt !== head.attempts + 1) return noEvents;
-  const routing = routingOf(state, head.message_id);
+  const message = state.messages.find((m) => m.message_id === command.message_id);
+  if (!message || command.attempt !== message.attempts + 1) return noEvents;
+  const isHead = headOf(state)?.message_id === message.message_id;
+  // Only the head is ever sent; a message abandoned while its attempt was on the way keeps the attempt
+  // on record (it was sent) and nothing more.
+  if (message.status === 'pending' && !isHead) return noEvents;
+  const routing = routingOf(state, message.message_id);
   const succeeded = isSuccess(command.result);
-  const wait = succeeded ? null : waitAfterFailedAttempt(state.target.kind, command.attempt, command.jitter);
+  const open = message.status === 'pending';
+  const wait = succeeded || !open ? null : waitAfterFailedAttempt(state.target.kind, command.attempt, command.jitter);
   const attempted: WebhookDeliveryEvent = {
     type: 'WebhookDeliveryAttempted',
     data: {
       ...routing,
-      event_type: head.event_type,
+      event_type: message.event_type,
       attempt: command.attempt,
       url: command.url,
       status_code: 'status_code' in command.result ? command.result.status_code : null,
@@ -102,6 +109,7 @@ const recordAttempt = (state: Present, command: Extract<WebhookDeliveryCommand, 
       at: command.now,
     },
   };
+  if (!open) return emit(attempted);
   if (succeeded) return emit(attempted, { type: 'WebhookDelivered', data: { ...routing, attempts: command.attempt, at: command.now } });
   if (wait === null) return emit(attempted, { type: 'WebhookDeliveryAbandoned', data: { ...routing, reason: 'retries_exhausted', at: command.now } });
   return emit(attempted);
@@ -146,8 +154,8 @@ const updateMessage = (state: Present, messageId: string, change: (m: QueuedMess
 
 const evolve = (state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState => {
   if (event.type === 'WebhookMessageQueued') {
-    const { target, subject, team_id, message_id, event_type, payload, at } = event.data;
-    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback: null };
+    const { target, subject, team_id, message_id, event_type, payload, callback, at } = event.data;
+    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback };
     return state.kind === 'present' ? { ...state, messages: [...state.messages, message] } : { kind: 'present', target, subject, team_id, messages: [message] };
   }
   if (state.kind === 'absent') return state;

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, Sealed } from '../codec-helpers';
+import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
 
 /**
  * Where a message goes: one of the team's endpoints, or one bot's own callback. Deliveries to one target
@@ -11,6 +11,10 @@ export const DeliveryTarget = t.union([
   t.type({ kind: t.literal('callback'), bot_id: t.string }),
 ]);
 export type DeliveryTarget = t.TypeOf<typeof DeliveryTarget>;
+
+/** A callback's URL, method and secret for one message, other than the bot's own (retry-callback may name them). */
+export const CallbackOverride = t.type({ url: t.string, method: t.keyof({ POST: null, PUT: null }), secret: t.union([Sealed, t.null]) });
+export type CallbackOverride = t.TypeOf<typeof CallbackOverride>;
 
 /** Every delivery event names its target, subject and team, so that read models need no other event. */
 const routing = { target: DeliveryTarget, subject: t.string, team_id: t.string, message_id: t.string };
@@ -24,6 +28,7 @@ export const WebhookMessageQueued = eventCodec('WebhookMessageQueued', {
   ...routing,
   event_type: t.string,
   payload: t.UnknownRecord,
+  callback: nullableField(CallbackOverride),
   at: IsoInstant,
 });
 
@@ -50,11 +55,8 @@ export const WebhookDeliveryAbandoned = eventCodec('WebhookDeliveryAbandoned', {
 
 /**
  * A message delivered (or abandoned) before goes out again, with fresh links, on a team's request
- * (resend-webhook, retry-callback). A callback retry may name another URL, method or secret.
+ * (resend-webhook, retry-callback).
  */
-export const CallbackOverride = t.type({ url: t.string, method: t.keyof({ POST: null, PUT: null }), secret: t.union([Sealed, t.null]) });
-export type CallbackOverride = t.TypeOf<typeof CallbackOverride>;
-
 export const WebhookMessageRequeued = eventCodec('WebhookMessageRequeued', {
   ...routing,
   request_id: t.string,

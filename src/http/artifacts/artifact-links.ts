@@ -3,7 +3,8 @@ import type { LocalLinkSigner } from '../../adapters/object-store/local-folder-o
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import { botStorageOf } from '../../projections/bot-storage-view';
-import type { ArtifactLinks } from '../v2/bot-details';
+import type { ArtifactLink, ArtifactLinks } from '../../adapters/artifact-links/port';
+import { BOTS, type BotView } from '../../projections/bot-view';
 
 /** The spec's recording URLs last 2 hours; every artifact link here does. */
 export const ARTIFACT_LINK_TTL_SECONDS = 2 * 60 * 60;
@@ -25,12 +26,20 @@ export const serviceSignedLink =
  * the service while it holds a spilled copy. A lost or expired artifact has no link.
  */
 export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore, nowMs: () => number): ArtifactLinks => ({
-  urlFor: async (botId, artifact) => {
-    if (artifact.status === 'failed' || artifact.status === 'expired') return null;
-    const store = artifact.status === 'spilled' ? stores.service : stores.forBot(await botStorageOf(readStore, botId), artifact.artifact_type);
+  linksFor: async (botId, keys) => {
+    const links = new Map<string, ArtifactLink | null>(keys.map((key) => [key, null]));
+    const bot = (await readStore.get<BotView>(BOTS, botId))?.doc;
+    if (!bot) return links;
+    const storage = await botStorageOf(readStore, botId);
     // Whole seconds: both kinds of link carry their expiry in seconds.
     const signedAt = new Date(Math.floor(nowMs() / 1000) * 1000);
-    const url = await store.downloadUrl(`${botId}/${artifact.key}`, { contentType: artifact.content_type, signedAt, ttlSeconds: ARTIFACT_LINK_TTL_SECONDS });
-    return { url, expires_at: new Date(signedAt.getTime() + ARTIFACT_LINK_TTL_SECONDS * 1000).toISOString() };
+    const expires_at = new Date(signedAt.getTime() + ARTIFACT_LINK_TTL_SECONDS * 1000).toISOString();
+    for (const artifact of bot.artifacts) {
+      if (!links.has(artifact.key) || artifact.status === 'failed' || artifact.status === 'expired') continue;
+      const store = artifact.status === 'spilled' ? stores.service : stores.forBot(storage, artifact.artifact_type);
+      const url = await store.downloadUrl(`${botId}/${artifact.key}`, { contentType: artifact.content_type, signedAt, ttlSeconds: ARTIFACT_LINK_TTL_SECONDS });
+      links.set(artifact.key, { url, expires_at });
+    }
+    return links;
   },
 });

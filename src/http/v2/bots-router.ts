@@ -22,6 +22,7 @@ import { findBotOfCaller } from './bot-access';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
 import { decodeCursor, encodeCursor } from './list-cursor';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
@@ -31,6 +32,7 @@ export interface BotsRouterDeps {
   readonly links: ArtifactLinks;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -46,6 +48,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
+    if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
     const { meeting_url, platform, bot_name, extra } = request;
     const seal = (plain: string) => deps.secretBox.seal(plain);
     const created = await createBot(deps.commands, {

@@ -7,7 +7,7 @@ import type { CommandDeps } from '../../commands/command-deps';
 import { handleStorageCommand } from '../../commands/storage-commands';
 import type { StorageSettings } from '../../domain/storage/storage-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
-import { STORAGE_CONFIGS, type StorageConfigView, storageConfigViewProjection } from '../../projections/storage-config-view';
+import { configuredView, STORAGE_CONFIGS, type StorageConfigView } from '../../projections/storage-config-view';
 import { ApiError, notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeStorageConfigRequest, type StorageConfigRequest } from '../codecs/storage-config-request';
@@ -19,8 +19,8 @@ export interface StorageConfigRouterDeps {
   readonly readStore: ReadStore;
   readonly projections: ProjectionRunner;
   readonly secretBox: SecretBox;
-  /** customer endpoints on loopback or private networks are allowed (never with NODE_ENV=production) */
-  readonly privateStorageEndpoints: boolean;
+  /** customer endpoints must be https and public (NODE_ENV=production); otherwise any endpoint will do */
+  readonly publicStorageEndpointsOnly: boolean;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -75,7 +75,7 @@ export const storageConfigRouter = (deps: StorageConfigRouterDeps): Router<AppSt
 
   router.put('/', async (ctx) => {
     const caller = callerOf(ctx);
-    const request = orThrow(decodeStorageConfigRequest(await readJsonBody(ctx), { privateEndpoints: deps.privateStorageEndpoints }));
+    const request = orThrow(decodeStorageConfigRequest(await readJsonBody(ctx), { publicEndpointsOnly: deps.publicStorageEndpointsOnly }));
     const verification = await verifyStorageAccess(
       {
         endpoint: request.endpoint.parsed,
@@ -85,7 +85,7 @@ export const storageConfigRouter = (deps: StorageConfigRouterDeps): Router<AppSt
         ingest: { accessKeyId: request.ingest_access_key_id, secretAccessKey: request.ingest_secret_access_key },
         service: { accessKeyId: request.service_access_key_id, secretAccessKey: request.service_secret_access_key },
       },
-      { publicAddressesOnly: !deps.privateStorageEndpoints },
+      { publicAddressesOnly: deps.publicStorageEndpointsOnly },
     );
     if (!verification.ok) throw verificationFailed(verification.reason);
     const now = deps.commands.clock().toISOString();
@@ -100,8 +100,9 @@ export const storageConfigRouter = (deps: StorageConfigRouterDeps): Router<AppSt
     if (E.isLeft(configured)) throw refusalToApiError(configured.left);
     await deps.projections.waitForPosition(configured.right.position);
     // Answered from the event itself: what was stored, whatever the read model shows by now.
-    const stored = configured.right.events.reduce<StorageConfigView | null>((view, event) => storageConfigViewProjection.evolve(view, event), null);
-    ctx.body = ok(stored && toResponse(stored));
+    const [event] = configured.right.events;
+    if (event?.type !== 'StorageConfigured') throw new Error('a storage configuration was accepted without being recorded');
+    ctx.body = ok(toResponse(configuredView(event.data)));
   });
 
   router.get('/', async (ctx) => {
