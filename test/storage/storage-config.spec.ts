@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { verifyStorageAccess } from '../../src/adapters/object-store/verify-storage-access';
 import { storageStreamName } from '../../src/domain/storage/storage-events';
 import { customerStorage, type CustomerStorage, INGEST_ACTIONS } from '../support/customer-storage';
 import { apiClient, createTeam } from '../support/http-client';
 import { bucketName, bucketPolicy, type Radosgw, sharedRadosgw } from '../support/radosgw';
+import { freePort } from '../support/service-process';
 import { startTestService, type TestService } from '../support/test-service';
 
 const PATH = '/v2/storage-config';
-
-/** A loopback port nothing listens on. */
-const closedPort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const markersLeft = async (customer: CustomerStorage, bucket: string) =>
   (await customer.serviceClient.listObjectsV2(bucket, 'storage-verification/', true).toArray()).map((o) => o.name);
@@ -166,7 +157,7 @@ describe('PUT/GET/DELETE /v2/storage-config against a real S3 server (Ceph rados
     });
 
     it('an unreachable endpoint', async () => {
-      const port = await closedPort();
+      const port = await freePort(); // nothing listens there
       assertVerificationFailed(await api.put(PATH, customer.body({ endpoint: `http://127.0.0.1:${port}` })), new RegExp(`the endpoint http://127.0.0.1:${port} could not be reached \\(.*ECONNREFUSED`));
     });
 
