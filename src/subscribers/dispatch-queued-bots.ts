@@ -6,7 +6,7 @@ import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
-import { handleBotCommand } from '../commands/bot-commands';
+import { failUnreportedBot, handleBotCommand } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { BotCreated, botStreamName } from '../domain/bot/bot-events';
@@ -31,8 +31,6 @@ export interface DispatcherDeps {
   readonly forgetControl: (botId: string) => void;
   readonly log: Logger;
 }
-
-const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
 /**
  * Starts queued bots in free slots, oldest first, and turns a bot process that dies without its end
@@ -138,16 +136,8 @@ export class BotDispatcher {
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 
-  /** Ends a bot that did not report its own end; after its end report this changes nothing. */
   private async endBot(botId: string, error_code: string, error_message: string): Promise<void> {
-    await handleBotCommand(this.deps.commands, botId, {
-      type: 'EndBot',
-      outcome: 'failed',
-      error_code,
-      error_message,
-      usage: noUsage,
-      now: this.deps.commands.clock().toISOString(),
-    });
+    await failUnreportedBot(this.deps.commands, botId, error_code, error_message);
   }
 
   /**

@@ -129,16 +129,6 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     t = await t.restart({ ...options(instanceId), keepPort: true });
     for (let i = 0; i < 5; i += 1) await fetch(`${t.url}/health`).catch(() => undefined);
   };
-  /**
-   * Time passes for a bot that keeps calling, as a live one does (a poll every minute at most, well within
-   * the 2 minutes a silent bot may stay). One jump past those 2 minutes would race the watch's sweep.
-   */
-  const passWhileCalling = async (bot: ReturnType<typeof asBot>, ms: number) => {
-    for (let passed = 0; passed < ms; passed += MINUTE) {
-      offsetMs += Math.min(MINUTE, ms - passed);
-      await bot.poll(0);
-    }
-  };
   /** The bot process speaks to whichever service answers at the URL it was given (the same port after a restart). */
   const asTheBot = (botId: string) => asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: t.service.signer.botToken(botId) } as ScriptedLaunch);
 
@@ -152,7 +142,11 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     await restartAs('instance-a');
     assert.deepEqual(t.service.botWatch.watchedBots, [botId], 'its previous run’s bot is watched, not failed');
     assert.equal((await bot().poll(0)).status, 200, 'the bot calls the restarted service at the same address');
-    await passWhileCalling(bot(), 3 * MINUTE); // longer than a silent bot may stay, but this one calls
+    // Longer in all than a silent bot may stay, but this one calls in between (as it polls every 20 s).
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await bot().poll(0);
+    }
     const end = await bot().report({ kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: 'left', recorded_seconds: 3600, waiting_room_seconds: 0, at: clock().toISOString() });
     assert.equal(end.status, 204);
     const details = (await api.get(`/v2/bots/${botId}`)).body.data;
@@ -192,7 +186,10 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     // One of them is alive and reaches instance-b; the other is gone.
     const survivor = asTheBot(alive.botId);
     await survivor.status('joining_call');
-    await passWhileCalling(survivor, 3 * MINUTE);
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await survivor.poll(0);
+    }
     const lost = await readUntil(() => silentBot.api.get(`/v2/bots/${silentBot.botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.equal(lost.error_code, 'SIGTERM');
     assert.equal(await readUntil(silentBot.teamReserved, (r) => r === 0), 0);

@@ -4,7 +4,7 @@ import { storageStreamName } from '../../src/domain/storage/storage-events';
 import { customerStorage, type CustomerStorage, INGEST_ACTIONS } from '../support/customer-storage';
 import { apiClient, createTeam } from '../support/http-client';
 import { bucketName, bucketPolicy, type Radosgw, sharedRadosgw } from '../support/radosgw';
-import { freePort } from '../support/service-process';
+import { freePort } from '../support/free-port';
 import { startTestService, type TestService } from '../support/test-service';
 
 const PATH = '/v2/storage-config';

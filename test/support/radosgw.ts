@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as Minio from 'minio';
-import { freePort } from './service-process';
+import { freePort } from './free-port';
 
 const run = promisify(execFile);
 
