@@ -13,7 +13,7 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
-import { botOfSubject, renderPayload } from './render-payload';
+import { artifactKeysIn, botOfSubject, renderPayload } from './render-payload';
 
 export interface PrepareDeps {
   readonly eventStore: EventStore;
@@ -50,7 +50,9 @@ export const prepareAttempt = async (
   // A calendar's messages: the calendar as it is now (connected by which key, with which webhook URL).
   const calendarId = calendarOfSubject(subject);
   const calendar = calendarId === null ? null : await loadCalendar(deps, calendarId);
-  const body = JSON.stringify(renderPayload(message.payload, botId, deps.links));
+  const keys = artifactKeysIn(message.payload);
+  const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
+  const body = JSON.stringify(renderPayload(message.payload, links));
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
