@@ -6,6 +6,8 @@ import type { Decider } from '../decider';
 import type {
   CalendarEvent, CalendarEventData, CalendarPlatform, PushChannel, SyncFailure, SyncReason, SyncType, SyncWindow,
 } from './calendar-events';
+import { attachBot, detachBot, evolveBotParams, noBotParams, type BotParams, type BotRequest } from './calendar-bot-params';
+import type { CalendarBotParam } from './calendar-events';
 import { EventIndex, type KnownEvent } from './event-index';
 
 /** What a sync round read from the provider: an event as it is now, or the news that it is gone. */
@@ -49,7 +51,11 @@ export type CalendarCommand =
   | { readonly type: 'RenewPushChannel'; readonly channel_id: string; readonly expires_at: string; readonly now: string }
   | { readonly type: 'ClosePushChannel'; readonly channel_id: string; readonly now: string }
   | { readonly type: 'NotePushUnavailable'; readonly message: string; readonly now: string }
-  | { readonly type: 'Remove'; readonly team_id: string; readonly now: string };
+  | { readonly type: 'Remove'; readonly team_id: string; readonly now: string }
+  /** POST/PATCH /calendar_events/{uuid}/bot (PATCH merged its fields into the current ones first) */
+  | ({ readonly type: 'AttachBot'; readonly bot_param: CalendarBotParam } & BotRequest)
+  /** DELETE /calendar_events/{uuid}/bot */
+  | ({ readonly type: 'DetachBot' } & BotRequest);
 
 export type CalendarRejection = { readonly code: 'CALENDAR_NOT_FOUND'; readonly message: string };
 
@@ -84,6 +90,7 @@ export interface PresentCalendar {
   readonly channels: readonly PushChannel[];
   readonly last_failure: { readonly reason: SyncFailure; readonly message: string } | null;
   readonly push_unavailable: string | null;
+  readonly bot_params: BotParams;
 }
 
 export type CalendarState = { readonly kind: 'absent' } | PresentCalendar;
@@ -200,7 +207,7 @@ const decide = (command: CalendarCommand, state: CalendarState) => {
     if (state.kind !== 'present' || !state.channels.some((c) => c.channel_id === command.channel_id)) return noEvents;
     return emit({ type: 'CalendarPushChannelClosed', data: { calendar_id: state.calendar_id, channel_id: command.channel_id, at: command.now } });
   }
-  if (!live(state)) return command.type === 'RequestSync' || command.type === 'Remove' ? notFound : noEvents;
+  if (!live(state)) return ['RequestSync', 'Remove', 'AttachBot', 'DetachBot'].includes(command.type) ? notFound : noEvents;
   const ids = { calendar_id: state.calendar_id };
   switch (command.type) {
     case 'RotateRefreshToken':
@@ -232,6 +239,14 @@ const decide = (command: CalendarCommand, state: CalendarState) => {
     case 'Remove':
       if (command.team_id !== state.team_id) return notFound;
       return emit({ type: 'CalendarRemoved', data: { ...ids, team_id: state.team_id, at: command.now } });
+    case 'AttachBot': {
+      const { type: _type, bot_param, ...request } = command;
+      return emit(...attachBot({ ...ids, team_id: state.team_id }, state.bot_params, request, bot_param));
+    }
+    case 'DetachBot': {
+      const { type: _type, ...request } = command;
+      return emit(...detachBot({ ...ids, team_id: state.team_id }, state.bot_params, request));
+    }
   }
 };
 
@@ -253,6 +268,7 @@ const evolve = (state: CalendarState, event: CalendarEvent): CalendarState => {
       channels: [],
       last_failure: null,
       push_unavailable: null,
+      bot_params: noBotParams,
     };
   }
   if (state.kind === 'absent') return state;
@@ -302,6 +318,9 @@ const evolve = (state: CalendarState, event: CalendarEvent): CalendarState => {
       return { ...state, push_unavailable: event.data.message };
     case 'CalendarRemoved':
       return { ...state, removed: true };
+    case 'CalendarBotParamsSet':
+    case 'CalendarBotParamsCleared':
+      return { ...state, bot_params: evolveBotParams(state.bot_params, event) };
   }
 };
 

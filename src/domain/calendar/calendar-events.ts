@@ -141,9 +141,42 @@ export const CalendarPushUnavailable = eventCodec('CalendarPushUnavailable', { c
 
 export const CalendarRemoved = eventCodec('CalendarRemoved', { calendar_id: t.string, team_id: t.string, at: IsoInstant });
 
+/** What a bot request applies to: one event, or every instance of a series (`all_occurrences`), present and future. */
+export const BotScope = t.union([t.type({ kind: t.literal('event'), event_id: t.string }), t.type({ kind: t.literal('series'), series_id: t.string })]);
+export type BotScope = t.TypeOf<typeof BotScope>;
+
+/**
+ * The spec's legacy `bot_param` as a team attached it: the fields it gave, its secrets (the
+ * speech-to-text key, vc tokens) sealed apart and never shown again, and its deduplication key.
+ */
+export const CalendarBotParam = t.type({
+  shown: t.UnknownRecord,
+  secrets: t.record(t.string, Sealed),
+  deduplication_key: t.union([t.string, t.null]),
+});
+export type CalendarBotParam = t.TypeOf<typeof CalendarBotParam>;
+
+/**
+ * Bot parameters attached to an event or a series. On an event of a series whose bot it must not have,
+ * `bot_param` is null: that instance is left out.
+ */
+export const CalendarBotParamsSet = eventCodec('CalendarBotParamsSet', {
+  calendar_id: t.string,
+  team_id: t.string,
+  scope: BotScope,
+  /** the event's series, for an event scope (so that removing a series' bots finds its instances) */
+  series_id: t.union([t.string, t.null]),
+  bot_param: t.union([CalendarBotParam, t.null]),
+  created_by: CreatedBy,
+  at: IsoInstant,
+});
+
+export const CalendarBotParamsCleared = eventCodec('CalendarBotParamsCleared', { calendar_id: t.string, team_id: t.string, scope: BotScope, at: IsoInstant });
+
 export const CalendarEvent = t.union([
   CalendarConnected, CalendarRefreshTokenRotated, CalendarSyncRequested, CalendarEventUpserted, CalendarEventCancelled, CalendarSynced,
   CalendarSyncFailed, CalendarPushChannelOpened, CalendarPushChannelRenewed, CalendarPushChannelClosed, CalendarPushUnavailable, CalendarRemoved,
+  CalendarBotParamsSet, CalendarBotParamsCleared,
 ]);
 export type CalendarEvent = t.TypeOf<typeof CalendarEvent>;
 export type CalendarConnectedEvent = t.TypeOf<typeof CalendarConnected>;
