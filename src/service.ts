@@ -180,7 +180,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
     ],
-    calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync },
+    calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
     secretBox,
     publicStorageEndpointsOnly: config.publicStorageEndpointsOnly ?? false,

@@ -2,6 +2,7 @@ import { apiKeyViewProjection } from './api-key-view';
 import { artifactRetentionProjection } from './artifact-retention-view';
 import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
+import { calendarBotParamViewProjection } from './calendars/calendar-bot-param-view';
 import { calendarChannelViewProjection } from './calendars/calendar-channel-view';
 import { calendarEventViewProjection } from './calendars/calendar-event-view';
 import { calendarViewProjection } from './calendars/calendar-view';
@@ -29,4 +30,5 @@ export const allProjections: readonly Projection<any>[] = [
   calendarViewProjection,
   calendarEventViewProjection,
   calendarChannelViewProjection,
+  calendarBotParamViewProjection,
 ];

@@ -22,7 +22,7 @@ const connected: CalendarEvent = {
 };
 const removedCalendar: CalendarEvent = { type: 'CalendarRemoved', data: { ...ids, at: at(T0, { m: 1 }) } };
 
-const param = (bot_name: string): CalendarBotParam => ({ shown: { bot_name }, secrets: {}, deduplication_key: null });
+const param = (bot_name: string): CalendarBotParam => ({ generation: 'legacy', shown: { bot_name }, secrets: {}, deduplication_key: null });
 const NOW = at(T0, { m: 10 });
 const request = (event_id: string, series_id: string | null, all_occurrences: boolean) => ({ event_id, series_id, all_occurrences, created_by: BY, now: NOW });
 const attach = (event_id: string, series_id: string | null, all_occurrences: boolean, name = 'Notetaker'): CalendarCommand => ({

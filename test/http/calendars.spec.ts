@@ -259,6 +259,69 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     await eventually(async () => fakes.google.openChannels().filter((c) => c.calendarId === a.calendar.id), (c) => c.length === 0);
   });
 
+  it('POST, PATCH, DELETE /calendar_events/{uuid}/bot with all_occurrences answer the events changed; secrets are write-only', async () => {
+    const a = account('google');
+    const calendarId = (await api.post('/calendar', { ...a.body, webhook_url: receiver.url })).body.calendar.uuid;
+    const weekly = (await eventsOf(calendarId)).data.filter((e) => e.name === 'Weekly');
+    const [first, second, third] = weekly;
+
+    const refused = await api.post(`/calendar_events/${first.uuid}/bot`, { recording_mode: 'audio_only' });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.message, 'body/bot_name is required');
+    const badMode = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', recording_mode: 'loud' });
+    assert.equal(badMode.status, 400);
+    assert.match(badMode.body.message, /body\/recording_mode must be equal to one of the allowed values/);
+    const badFlag = await api.post(`/calendar_events/${first.uuid}/bot?all_occurrences=yes`, { bot_name: 'N' });
+    assert.match(badFlag.body.message, /querystring\/all_occurrences must be boolean/);
+
+    const noTranscription = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', speech_to_text_provider: 'Default', speech_to_text_api_key: 'k' });
+    assert.equal(noTranscription.status, 400, 'refused like any bot while transcription is not delivered, in legacy terms');
+    assert.match(noTranscription.body.message, /^body\/speech_to_text_provider is not available yet/);
+
+    const attached = await api.post(`/calendar_events/${first.uuid}/bot?all_occurrences=true`, {
+      bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' },
+    });
+    assert.equal(attached.status, 200, JSON.stringify(attached.body));
+    assert.equal(attached.body.length, 4, 'every instance of the series');
+    for (const e of attached.body) assert.deepEqual(e.bot_param, { bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' } });
+    const detail = await api.get(`/calendar_events/${third.uuid}`);
+    assert.equal(detail.body.bot_param.deduplication_key, 'weekly');
+
+    const patched = await api.patch(`/calendar_events/${second.uuid}/bot`, { bot_name: 'Second only' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual(patched.body.map((e: { uuid: string }) => e.uuid), [second.uuid]);
+    assert.equal(patched.body[0].bot_param.bot_name, 'Second only');
+    assert.equal(patched.body[0].bot_param.recording_mode, 'audio_only', 'the fields not given stay');
+    assert.equal((await api.get(`/calendar_events/${first.uuid}`)).body.bot_param.bot_name, 'Notetaker');
+
+    const removed = await api.delete(`/calendar_events/${first.uuid}/bot`);
+    assert.equal(removed.status, 200);
+    assert.equal(removed.body[0].bot_param, null);
+    assert.equal((await api.delete(`/calendar_events/${first.uuid}/bot`)).status, 200, 'idempotent');
+    const listed = (await eventsOf(calendarId)).data.filter((e) => e.name === 'Weekly');
+    assert.deepEqual(listed.map((e) => e.bot_param?.bot_name ?? null), [null, 'Second only', 'Notetaker', 'Notetaker']);
+
+    const all = await api.delete(`/calendar_events/${third.uuid}/bot?all_occurrences=true`);
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body.map((e: { bot_param: unknown }) => e.bot_param), [null, null, null, null]);
+    const noBot = await api.patch(`/calendar_events/${first.uuid}/bot`, { bot_name: 'x' });
+    assert.equal(noBot.status, 404);
+
+    // v2: the same through POST /v2/calendars/{id}/bots with v2 fields.
+    const v2 = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: first.uuid, all_occurrences: true, bot_name: 'V2 bot', callback_enabled: true, callback_config: { url: receiver.url, secret: 'v2-secret' } });
+    assert.equal(v2.status, 201, JSON.stringify(v2.body));
+    assert.equal(v2.body.data.events.length, 4);
+    assert.ok(v2.body.data.events.every((e: { bot_scheduled: boolean }) => e.bot_scheduled));
+    assert.ok(!JSON.stringify(v2.body).includes('v2-secret'), 'secrets are write-only');
+    assert.equal(v2.body.data.events[0].bot_config.callback_config.secret, '********');
+    const v2Bad = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: first.uuid, bot_name: 'x', meeting_url: MEET });
+    assert.equal(v2Bad.status, 400);
+    assert.match(v2Bad.body.message, /body\/meeting_url/);
+    const v2Unknown = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: '00000000-0000-4000-8000-000000000000', bot_name: 'x' });
+    assert.equal(v2Unknown.status, 400);
+    assert.match(v2Unknown.body.message, /body\/event_id is not an event of this calendar/);
+  });
+
   it('is reached only with Full Access', async () => {
     const sending = await createTeam(t.url);
     const key = await adminClient(t.url).post(`/admin/teams/${sending.team_id}/api-keys`, { permission: 'sending' });

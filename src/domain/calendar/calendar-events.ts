@@ -146,10 +146,12 @@ export const BotScope = t.union([t.type({ kind: t.literal('event'), event_id: t.
 export type BotScope = t.TypeOf<typeof BotScope>;
 
 /**
- * The spec's legacy `bot_param` as a team attached it: the fields it gave, its secrets (the
- * speech-to-text key, vc tokens) sealed apart and never shown again, and its deduplication key.
+ * The bot a team attached, as it asked: the legacy `bot_param` fields or a v2 bot body (without the
+ * meeting, which is the event's), its secrets (speech-to-text and transcription keys, vc tokens, a
+ * callback secret) sealed apart under their paths and never shown again, and its deduplication key.
  */
 export const CalendarBotParam = t.type({
+  generation: t.keyof({ legacy: null, v2: null }),
   shown: t.UnknownRecord,
   secrets: t.record(t.string, Sealed),
   deduplication_key: t.union([t.string, t.null]),

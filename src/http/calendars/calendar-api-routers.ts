@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AppState } from '../app-context';
+import { legacyCalendarEventBotsRouter } from '../legacy/calendar-event-bots-router';
 import { legacyCalendarEventsRouter } from '../legacy/calendar-events-router';
 import { legacyCalendarsRouter } from '../legacy/calendars-router';
 import { v2CalendarsRouter } from '../v2/calendars-router';
@@ -9,5 +10,6 @@ import type { CalendarApiDeps } from './calendar-operations';
 export const calendarApiRouters = (deps: CalendarApiDeps): Router<AppState>[] => [
   legacyCalendarsRouter(deps),
   legacyCalendarEventsRouter(deps),
+  legacyCalendarEventBotsRouter(deps),
   v2CalendarsRouter(deps),
 ];

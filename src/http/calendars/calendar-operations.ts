@@ -28,6 +28,8 @@ export interface CalendarApiDeps {
   readonly webhookTargets: WebhookTargets;
   readonly calendarProviders: CalendarProviders;
   readonly calendarSync: CalendarSyncControl;
+  /** meeting links of the local sandbox are meeting links (bots for calendar events decode like any bot) */
+  readonly sandboxHosts: boolean;
 }
 
 /** A connection or a resync answers once its round is done and readable, if that takes less than this. */

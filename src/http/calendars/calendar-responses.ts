@@ -1,3 +1,5 @@
+import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
+import { shownBotParam } from '../codecs/calendar-bot-param';
 import type { CalendarEventView } from '../../projections/calendars/calendar-event-view';
 import type { CalendarView } from '../../projections/calendars/calendar-view';
 
@@ -43,7 +45,7 @@ export const toV2Calendar = (view: CalendarView) => {
  * An event in the spec's legacy shape. Lists leave out `raw` (the provider's whole record, often a few
  * kB per event); the single event has it. `bot_param` is null until a bot is scheduled for the event.
  */
-export const toLegacyEvent = (view: CalendarEventView, withRaw: boolean) => ({
+export const toLegacyEvent = (view: CalendarEventView, withRaw: boolean, botParam: CalendarBotParam | null) => ({
   uuid: view.id,
   calendar_uuid: view.calendar_id,
   name: view.name,
@@ -53,11 +55,25 @@ export const toLegacyEvent = (view: CalendarEventView, withRaw: boolean) => ({
   last_updated_at: view.last_updated_at,
   attendees: view.attendees,
   organizer_email: view.organizer_email,
-  bot_param: null,
+  bot_param: botParam === null ? null : shownBotParam(botParam),
   deleted: view.deleted,
   is_organizer: view.is_organizer,
   is_recurring: view.is_recurring,
   recurring_event_id: view.series_id,
   provider_id: view.provider_event_id,
   ...(withRaw ? { raw: view.raw } : {}),
+});
+
+/** An event in v2 terms, as POST /v2/calendars/{id}/bots answers it. */
+export const toV2CalendarEvent = (view: CalendarEventView, botParam: CalendarBotParam | null) => ({
+  event_id: view.id,
+  calendar_id: view.calendar_id,
+  name: view.name,
+  meeting_url: view.meeting_url,
+  start_time: view.start_time,
+  end_time: view.end_time,
+  series_id: view.series_id,
+  deleted: view.deleted,
+  bot_scheduled: botParam !== null,
+  bot_config: botParam === null ? null : shownBotParam(botParam),
 });

@@ -2,10 +2,13 @@ import Router from '@koa/router';
 import { orThrow } from '../api-error';
 import { callerOf, type AppContext, type AppState } from '../app-context';
 import { decodeV2ConnectRequest } from '../codecs/calendar-requests';
-import { parseUuidParam } from '../codecs/path-uuid';
+import { normaliseUuid, parseUuidParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { calendarsOfTeam, connectCalendar, findCalendarOfCaller, removeCalendar, resyncCalendar, type CalendarApiDeps } from '../calendars/calendar-operations';
-import { toV2Calendar } from '../calendars/calendar-responses';
+import { toV2Calendar, toV2CalendarEvent } from '../calendars/calendar-responses';
+import { attachBot, findEventOfCaller } from '../calendars/calendar-bot-operations';
+import { decodeV2CalendarBotRequest, sealBotParam } from '../codecs/calendar-bot-param';
+import { validationError } from '../api-error';
 
 const ok = (data: unknown) => ({ success: true, data });
 
@@ -43,6 +46,26 @@ export const v2CalendarsRouter = (deps: CalendarApiDeps): Router<AppState> => {
     const { view, finished } = await resyncCalendar(deps, callerOf(ctx), idParam(ctx));
     ctx.status = finished ? 200 : 202;
     ctx.body = ok(toV2Calendar(view));
+  });
+
+  /**
+   * Schedules a bot for an event of the calendar (Sending Access too): `event_id`, `all_occurrences`
+   * (default false), and the bot as POST /v2/bots takes it, without `meeting_url` (the event's own link).
+   */
+  router.post('/:calendar_id/bots', async (ctx) => {
+    const caller = callerOf(ctx);
+    const calendarId = idParam(ctx);
+    const request = orThrow(decodeV2CalendarBotRequest(await readJsonBody(ctx, { required: true })));
+    const eventId = normaliseUuid(request.event_id);
+    if (eventId === null) throw validationError('body/event_id', 'must match format "uuid"');
+    const event = await findEventOfCaller(deps, caller, eventId).catch(() => {
+      throw validationError('body/event_id', 'is not an event of this calendar');
+    });
+    if (event.calendar_id !== calendarId) throw validationError('body/event_id', 'is not an event of this calendar');
+    const param = sealBotParam('v2', request.fields, (plain) => deps.secretBox.seal(plain));
+    const { events, botParamOf } = await attachBot(deps, caller, ctx.get('x-service-api-key'), event, request.all_occurrences, param);
+    ctx.status = 201;
+    ctx.body = ok({ calendar_id: calendarId, all_occurrences: request.all_occurrences, events: events.map((e) => toV2CalendarEvent(e, botParamOf(e))) });
   });
 
   return router;
