@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { FieldValue, FindQuery, ReadDocument, ReadStore } from '../../src/adapters/read-store/port';
+import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey } from '../../src/adapters/read-store/port';
 
 /** Unique per test, so that tests sharing one database never see each other's documents. */
 const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 const ids = (docs: readonly ReadDocument[]): string[] => docs.map((d) => d.id);
+
+/** The value at a dotted path, as a caller building a cursor reads it from a returned document. */
+const pathValue = (doc: ReadDocument, path: string): FieldValue => {
+  let value: unknown = doc;
+  for (const segment of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+  return value === undefined ? null : (value as FieldValue);
+};
 
 /** Reads every page of `query` with `pageSize`, using the last document's sort values as the cursor. */
 const readAllPages = async (store: ReadStore, collection: string, query: FindQuery, pageSize: number): Promise<string[]> => {
@@ -17,7 +24,7 @@ const readAllPages = async (store: ReadStore, collection: string, query: FindQue
     seen.push(...ids(docs));
     if (docs.length < pageSize) return seen;
     const last = docs[docs.length - 1];
-    startAfter = fields.map((f) => (last[f] === undefined ? null : (last[f] as FieldValue)));
+    startAfter = fields.map((f) => pathValue(last, f));
   }
   throw new Error('pagination did not end after 100 pages');
 };
@@ -216,6 +223,105 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
       it('compares greaterThan within one type only', async () => {
         assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 0 } })).sort(), ['m2', 'm9']);
         assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 'a' } })), ['m1']);
+      });
+    });
+
+    describe('paths, ranges, substrings and missing values last', () => {
+      const people = [
+        { id: 'p1', team: 't1', name_folded: 'alice cooper', at: '2025-01-01T10:00:00.000Z', tags: { k_deal: 'b', k_x: 'z' }, speakers: ['ana', 'bo'] },
+        { id: 'p2', team: 't1', name_folded: 'bob (the) [builder]*', at: '2025-01-02T10:00:00.000Z', tags: { k_deal: 'a' }, speakers: [] },
+        { id: 'p3', team: 't1', name_folded: 'zoë ñandú 🎙️ a.b', at: '2025-01-03T10:00:00.000Z', tags: {}, speakers: ['carla ñ'] },
+        { id: 'p4', team: 't1', name_folded: 'nul\u0000byte', at: '2025-01-04T10:00:00.000Z', speakers: ['ana maria'] },
+        { id: 'p5', team: 't2', name_folded: 'alice other team', at: '2025-01-05T10:00:00.000Z', tags: { k_deal: 'c' }, speakers: ['ana'] },
+        { id: 'p6', team: 't1', name_folded: 'with-dash $dollar', at: '2025-01-01T10:00:00.000Z', tags: { k_deal: 'b' }, speakers: ['dan'] },
+      ];
+      beforeEach(async () => {
+        for (const [i, person] of people.entries()) await store.upsert(collection, person, BigInt(i + 1));
+      });
+
+      it('matches where on a path into an embedded object, and null on a missing path', async () => {
+        assert.deepEqual(ids(await store.find(collection, { where: { 'tags.k_deal': 'b' } })).sort(), ['p1', 'p6']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1', 'tags.k_deal': null } })).sort(), ['p3', 'p4']);
+        assert.equal(await store.count(collection, { 'tags.k_deal': 'a' }), 1);
+      });
+
+      it('keeps inclusive bounds, one or both', async () => {
+        const from = { field: 'at', gte: '2025-01-02T10:00:00.000Z' };
+        assert.deepEqual(ids(await store.find(collection, { between: [from] })), ['p2', 'p3', 'p4', 'p5']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ ...from, lte: '2025-01-03T10:00:00.000Z' }] })), ['p2', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'at', lte: '2025-01-01T10:00:00.000Z' }] })), ['p1', 'p6']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'at', gte: 5 }] })), [], 'a number bound never matches strings');
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'missing', gte: '' }] })), []);
+      });
+
+      it('finds substrings literally: metacharacters, NUL, non-ASCII, in strings and in arrays of strings', async () => {
+        const found = async (field: string, text: string) => ids(await store.find(collection, { contains: [{ field, text }] })).sort();
+        assert.deepEqual(await found('name_folded', 'alice'), ['p1', 'p5']);
+        assert.deepEqual(await found('name_folded', '(the) [builder]*'), ['p2']);
+        assert.deepEqual(await found('name_folded', '.'), ['p3']);
+        assert.deepEqual(await found('name_folded', '$dollar'), ['p6']);
+        assert.deepEqual(await found('name_folded', 'h-d'), ['p6']);
+        assert.deepEqual(await found('name_folded', 'l\u0000b'), ['p4']);
+        assert.deepEqual(await found('name_folded', 'ñandú 🎙️'), ['p3']);
+        assert.deepEqual(await found('name_folded', 'ALICE'), [], 'the store never folds case');
+        assert.deepEqual(await found('speakers', 'ana'), ['p1', 'p4', 'p5']);
+        assert.deepEqual(await found('speakers', 'a m'), ['p4']);
+        assert.deepEqual(await found('speakers', 'ñ'), ['p3']);
+        assert.deepEqual(await found('tags', 'a'), [], 'an object is neither a string nor an array of strings');
+        const both = await store.find(collection, { where: { team: 't1' }, contains: [{ field: 'name_folded', text: 'a' }, { field: 'speakers', text: 'an' }] });
+        assert.deepEqual(ids(both).sort(), ['p1', 'p6']);
+      });
+
+      const byDeal = (direction: 'asc' | 'desc'): SortKey[] => [
+        { field: 'tags.k_deal', direction, missing: 'last' },
+        { field: 'at', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ];
+
+      it('sorts documents missing the field last, in both directions', async () => {
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('asc') })), ['p2', 'p6', 'p1', 'p4', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('desc') })), ['p6', 'p1', 'p2', 'p4', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('asc'), limit: 2 })), ['p2', 'p6']);
+      });
+
+      it('pages through missing-last orders with startAfter, every document exactly once', async () => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const query: FindQuery = { orderBy: byDeal(direction) };
+          const unpaged = ids(await store.find(collection, query));
+          assert.equal(unpaged.length, people.length);
+          for (const size of [1, 2, 4]) assert.deepEqual(await readAllPages(store, collection, query, size), unpaged, `${direction}, page size ${size}`);
+        }
+      });
+
+      it('combines every kind of condition with a cursor', async () => {
+        const query: FindQuery = {
+          where: { team: 't1' },
+          between: [{ field: 'at', gte: '2025-01-01T10:00:00.000Z', lte: '2025-01-04T10:00:00.000Z' }],
+          contains: [{ field: 'speakers', text: 'a' }],
+          orderBy: byDeal('asc'),
+        };
+        assert.deepEqual(ids(await store.find(collection, query)), ['p6', 'p1', 'p4', 'p3']);
+        assert.deepEqual(await readAllPages(store, collection, query, 1), ['p6', 'p1', 'p4', 'p3']);
+      });
+
+      it('accepts index definitions, twice', async () => {
+        const indexes = [[{ field: 'team', direction: 'asc' as const }, { field: 'at', direction: 'desc' as const }, { field: 'id', direction: 'desc' as const }]];
+        await store.ensureIndexes(collection, indexes);
+        await store.ensureIndexes(collection, indexes);
+        assert.equal(await store.count(collection), people.length);
+      });
+    });
+
+    describe('a page of a large collection', () => {
+      it('is the first documents of the whole order, whatever the page size', async () => {
+        const docs = Array.from({ length: 300 }, (_, i) => ({ id: `d${String(i).padStart(3, '0')}`, score: (i * 7919) % 101, group: i % 3 === 0 ? 'a' : 'b' }));
+        for (const [i, doc] of docs.entries()) await store.upsert(collection, doc, BigInt(i + 1));
+        const orderBy: SortKey[] = [{ field: 'score', direction: 'desc' }, { field: 'id', direction: 'asc' }];
+        const all = ids(await store.find(collection, { orderBy }));
+        assert.equal(all.length, 300);
+        for (const limit of [1, 3, 10, 37, 299, 300, 400]) assert.deepEqual(ids(await store.find(collection, { orderBy, limit })), all.slice(0, limit), `limit ${limit}`);
+        const groupA = ids(await store.find(collection, { where: { group: 'a' }, orderBy }));
+        assert.deepEqual(ids(await store.find(collection, { where: { group: 'a' }, orderBy, limit: 5 })), groupA.slice(0, 5));
       });
     });
 

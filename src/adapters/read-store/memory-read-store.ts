@@ -1,4 +1,4 @@
-import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
+import type { Between, Contains, FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 
 /**
  * Mixed types sort the way MongoDB sorts them (null and missing < numbers < strings < booleans), so
@@ -56,29 +56,85 @@ export const checkStartAfter = (query: FindQuery, order: readonly SortKey[]): vo
   }
 };
 
+/** The value at a field path (`a.b`: field b of the object in field a); undefined when it is not there. */
+export const valueAt = (doc: ReadDocument, path: string): unknown => {
+  if (!path.includes('.')) return doc[path];
+  let value: unknown = doc;
+  for (const segment of path.split('.')) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+};
+
+const isMissing = (value: unknown): boolean => value === null || value === undefined;
+
 /** Built once per query: this runs on every document of the collection. */
 const whereMatcher = (where: FindQuery['where']): ((doc: ReadDocument) => boolean) => {
   const conditions = Object.entries(where ?? {});
   return (doc) => {
     for (const [field, value] of conditions) {
-      if (value === null ? doc[field] != null : doc[field] !== value) return false;
+      const actual = valueAt(doc, field);
+      if (value === null ? !isMissing(actual) : actual !== value) return false;
     }
     return true;
   };
 };
 
-/** Like MongoDB's $gt: only values of the same type compare. */
-const greaterThan = (actual: unknown, value: string | number): boolean =>
-  typeof actual === typeof value && compareValues(actual, value) > 0;
+/** Like MongoDB's $gt, $gte and $lte: only values of the same type compare. */
+const sameType = (actual: unknown, value: string | number): boolean => typeof actual === typeof value;
+
+const greaterThan = (actual: unknown, value: string | number): boolean => sameType(actual, value) && compareValues(actual, value) > 0;
+
+const withinBounds = (doc: ReadDocument, { field, gte, lte }: Between): boolean => {
+  const actual = valueAt(doc, field);
+  if (gte !== undefined && !(sameType(actual, gte) && compareValues(actual, gte) >= 0)) return false;
+  return lte === undefined || (sameType(actual, lte) && compareValues(actual, lte) <= 0);
+};
+
+const containsText = (doc: ReadDocument, { field, text }: Contains): boolean => {
+  const actual = valueAt(doc, field);
+  if (typeof actual === 'string') return actual.includes(text);
+  return Array.isArray(actual) && actual.some((item) => typeof item === 'string' && item.includes(text));
+};
+
+const compareKey = (a: unknown, b: unknown, { direction, missing }: SortKey): number => {
+  if (missing === 'last' && isMissing(a) !== isMissing(b)) return isMissing(a) ? 1 : -1;
+  const c = compareValues(a, b);
+  return direction === 'asc' ? c : -c;
+};
 
 const compareByKeys = (a: ReadDocument, b: readonly unknown[] | ReadDocument, keys: readonly SortKey[]): number => {
   for (let i = 0; i < keys.length; i += 1) {
-    const { field, direction } = keys[i];
-    const right = Array.isArray(b) ? b[i] : (b as ReadDocument)[field];
-    const c = compareValues(a[field], right);
-    if (c !== 0) return direction === 'asc' ? c : -c;
+    const key = keys[i];
+    const right = Array.isArray(b) ? b[i] : valueAt(b as ReadDocument, key.field);
+    const c = compareKey(valueAt(a, key.field), right, key);
+    if (c !== 0) return c;
   }
   return 0;
+};
+
+/**
+ * The first `limit` documents in order. A page is small and a collection large, so for a page the
+ * documents are kept in a sorted array of at most `limit` (binary insertion) instead of sorting them all.
+ */
+const firstInOrder = (docs: ReadDocument[], compare: (a: ReadDocument, b: ReadDocument) => number, limit: number | undefined): ReadDocument[] => {
+  if (limit === undefined || limit * 8 >= docs.length) return docs.sort(compare).slice(0, Math.max(0, limit ?? docs.length));
+  if (limit <= 0) return [];
+  const kept: ReadDocument[] = [];
+  for (const doc of docs) {
+    if (kept.length === limit && compare(doc, kept[limit - 1]) >= 0) continue;
+    let low = 0;
+    let high = kept.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(kept[middle], doc) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    kept.splice(low, 0, doc);
+    if (kept.length > limit) kept.pop();
+  }
+  return kept;
 };
 
 /** Undefined top-level fields are dropped, as the MongoDB implementation drops them. */
@@ -120,18 +176,18 @@ export class MemoryReadStore implements ReadStore {
     const startAfter = query.startAfter;
     // startAfter carries only the caller's keys: the implicit id tie-breaker is not part of the cursor.
     const cursorKeys = order.slice(0, startAfter?.length ?? 0);
-    const { greaterThan: gt } = query;
+    const { greaterThan: gt, between = [], contains = [] } = query;
     const matches = whereMatcher(query.where);
     const found: ReadDocument[] = [];
     for (const { doc } of this.collections.get(collection)?.values() ?? []) {
       if (!matches(doc)) continue;
-      if (gt !== undefined && !greaterThan(doc[gt.field], gt.value)) continue;
+      if (gt !== undefined && !greaterThan(valueAt(doc, gt.field), gt.value)) continue;
+      if (!between.every((bounds) => withinBounds(doc, bounds))) continue;
+      if (!contains.every((condition) => containsText(doc, condition))) continue;
       if (startAfter !== undefined && compareByKeys(doc, startAfter, cursorKeys) <= 0) continue;
       found.push(doc);
     }
-    found.sort((a, b) => compareByKeys(a, b, order));
-    const limited = query.limit === undefined ? found : found.slice(0, Math.max(0, query.limit));
-    return limited.map((doc) => copy(doc) as D);
+    return firstInOrder(found, (a, b) => compareByKeys(a, b, order), query.limit).map((doc) => copy(doc) as D);
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
@@ -140,6 +196,8 @@ export class MemoryReadStore implements ReadStore {
     for (const { doc } of this.collections.get(collection)?.values() ?? []) if (matches(doc)) n += 1;
     return n;
   }
+
+  async ensureIndexes(): Promise<void> {}
 
   async loadCheckpoint(name: string): Promise<bigint | null> {
     return this.checkpoints.get(name) ?? null;
