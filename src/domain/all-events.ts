@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
 import { BotEvent } from './bot/bot-events';
+import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
 import { TeamEvent } from './team/team-events';
 
-export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent]);
+export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent, DeduplicationKeyEvent]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];
 

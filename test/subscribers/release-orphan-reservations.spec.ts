@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { handleCommand } from '../../src/commands/handle-command';
+import { claimDeduplicationKey, deduplicationKeyStreamFor } from '../../src/commands/claim-deduplication-key';
 import { meetingLockStreamFor } from '../../src/commands/create-bot';
 import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
 import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-decider';
@@ -127,5 +128,33 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
     const lock = await eventStore.readStream(meetingLockStreamFor(teamId, meetingUrl));
     assert.deepEqual(lock.map((e) => [e.type, e.data.bot_id]), [['MeetingLocked', orphan], ['MeetingLockReleased', orphan]]);
     assert.equal((await register(randomUUID()))._tag, 'Right', 'the meeting is free for an exclusive bot again');
+  });
+
+  it('a crash between the deduplication key claim and the bot: the claim is taken back too, and the key is free again', async () => {
+    const { log } = recordingLogger();
+    const eventStore = sqlite.store;
+    let now = new Date('2026-03-01T12:00:00.000Z');
+    const deps: CommandDeps = { eventStore, clock: () => now, newId: () => randomUUID() };
+    const teamId = randomUUID();
+    const orphan = randomUUID();
+    const key = 'weekly-sync';
+    await handleTeamCommand(deps, teamId, { type: 'CreateTeam', team_id: teamId, name: 'orphans', daily_bot_cap: 10, rate_limit_per_second: 10, initial_tokens: 10_000, now: now.toISOString() });
+    await handleTeamCommand(deps, teamId, { type: 'ReserveTokensForBot', bot_id: orphan, now: now.toISOString() });
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: orphan }))._tag, 'Right');
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: randomUUID() }))._tag, 'Left', 'the orphan holds the key');
+
+    now = new Date(now.getTime() + 60 * 1000);
+    const reconciler = releaseOrphanReservations({ ...deps, log }, GRACE_MS);
+    const runner = new SubscriberRunner(eventStore, new MemoryReadStore(), reconciler, log);
+    await runner.start();
+    try {
+      await waitFor(async () => (await eventStore.readStream(teamStreamName(teamId))).some((e) => e.type === 'TokensReleased'), 'the release');
+    } finally {
+      await runner.stop();
+      reconciler.stop();
+    }
+    const stream = await eventStore.readStream(deduplicationKeyStreamFor(teamId, key));
+    assert.deepEqual(stream.map((e) => [e.type, e.data.bot_id]), [['DeduplicationKeyClaimed', orphan], ['DeduplicationKeyReleased', orphan]]);
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: randomUUID() }))._tag, 'Right');
   });
 });
