@@ -3,6 +3,7 @@ import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
 import type { AppState } from './app-context';
+import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
@@ -45,11 +46,14 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
   const v2 = botsRouter(deps);
+  const legacy = legacyBotsRouter(deps);
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
     v2.routes() as Koa.Middleware<AppState>,
     allowedMethodsInEnvelope(v2),
+    legacy.routes() as Koa.Middleware<AppState>,
+    allowedMethodsInEnvelope(legacy),
   ]);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/admin') || ctx.path.startsWith('/internal')) return next();

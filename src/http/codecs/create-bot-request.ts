@@ -18,7 +18,7 @@ const MAX_MEETING_URL_LENGTH = 2048;
  * Every meeting_url failure says INVALID_MEETING_URL, the spec's error code for it, so a client that
  * matches on the code finds it here as well as in a bot's `error_code`.
  */
-const meetingUrl = (sandboxHosts: boolean) =>
+export const meetingUrl = (sandboxHosts: boolean) =>
   leaf<string>('meeting_url', (u) => {
     const invalid = (why: string) => E.left(`INVALID_MEETING_URL: ${why}`);
     if (typeof u !== 'string') return invalid('must be string');
@@ -39,7 +39,7 @@ const meetingUrl = (sandboxHosts: boolean) =>
   });
 
 /** NFC so that a decomposed "Zoë" is the same name (and passes the same tm rules) as a composed one. */
-const BotName = leaf<string>('bot_name', (u) => {
+export const BotName = leaf<string>('bot_name', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   const name = u.normalize('NFC');
   if (name.length > 0 && name.trim() === '') return E.left('must NOT be whitespace only');
@@ -47,7 +47,7 @@ const BotName = leaf<string>('bot_name', (u) => {
 });
 
 /** Nothing can be posted for an empty or blank message, so it reads as "no entry message". */
-const EntryMessage = leaf<string | null>('entry_message', (u) => {
+export const EntryMessage = leaf<string | null>('entry_message', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   return E.map((s: string) => (s.trim() === '' ? null : s))(checkLength(u, 0, MAX_ENTRY_MESSAGE_LENGTH));
 });
