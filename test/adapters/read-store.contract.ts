@@ -304,6 +304,36 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
         assert.deepEqual(await readAllPages(store, collection, query, 1), ['p6', 'p1', 'p4', 'p3']);
       });
 
+      it('answers the same with indexes declared, before or after the documents, as documents move between groups', async () => {
+        const queries: FindQuery[] = [
+          { where: { team: 't1' }, orderBy: byDeal('asc') },
+          { where: { team: 't2' } },
+          { where: { team: 't1' }, contains: [{ field: 'speakers', text: 'a' }], limit: 2 },
+          { where: { 'tags.k_deal': 'b' } },
+          {},
+        ];
+        const answers = async () => Promise.all(queries.map(async (q) => ids(await store.find(collection, q))));
+        const counts = async () => [await store.count(collection, { team: 't1' }), await store.count(collection, { team: 't3' }), await store.count(collection)];
+        const without = await answers();
+        await store.ensureIndexes(collection, [[{ field: 'team', direction: 'asc' }, { field: 'at', direction: 'desc' }]]);
+        assert.deepEqual(await answers(), without);
+        await store.upsert(collection, { ...people[0], team: 't3' }, 100n);
+        await store.upsert(collection, { id: 'p7', team: 't2', at: '2025-01-09T10:00:00.000Z', speakers: [] }, 101n);
+        await store.upsert(collection, { id: 'p8', at: '2025-01-09T10:00:00.000Z' }, 102n);
+        assert.deepEqual(await counts(), [4, 1, 8]);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't3' } })), ['p1']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't2' } })), ['p5', 'p7']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: null } })), ['p8']);
+        const other = uniqueName('late');
+        for (const [i, person] of people.entries()) await store.upsert(other, person, BigInt(i + 1));
+        await store.ensureIndexes(other, [[{ field: 'team', direction: 'asc' }]]);
+        assert.deepEqual(ids(await store.find(other, { where: { team: 't2' } })), ['p5']);
+        await store.dropAll();
+        await store.ensureIndexes(collection, [[{ field: 'team', direction: 'asc' }]]);
+        await store.upsert(collection, { id: 'q1', team: 't1' }, 1n);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' } })), ['q1'], 'nothing left from before the drop');
+      });
+
       it('accepts index definitions, twice', async () => {
         const indexes = [[{ field: 'team', direction: 'asc' as const }, { field: 'at', direction: 'desc' as const }, { field: 'id', direction: 'desc' as const }]];
         await store.ensureIndexes(collection, indexes);

@@ -1,5 +1,5 @@
 import { type Collection, type Document, type Filter, MongoClient, MongoServerError, type Sort } from 'mongodb';
-import { checkStartAfter, effectiveOrder } from './memory-read-store';
+import { checkStartAfter, effectiveOrder } from './memory-query';
 import type { Between, Contains, FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 
 const CHECKPOINTS = '_checkpoints';
