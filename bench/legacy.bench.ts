@@ -59,23 +59,27 @@ const percentile = (sorted: readonly number[], p: number): number => sorted[Math
 interface Timing {
   readonly p50: number;
   readonly p99: number;
-  readonly matched: number;
+  /** CPU time of this process per page (user + system), median: what the page costs without other load */
+  readonly cpuP50: number;
 }
 
 /** Reads `PAGES` pages of a query, following next_cursor and starting over at its end, timing each page. */
 const timePages = async (store: ReadStore, query: Omit<BotsWithMetadataQuery, 'cursor'>): Promise<Timing> => {
   const times: number[] = [];
+  const cpu: number[] = [];
   let cursor: string | null = null;
-  let seen = 0;
   for (let page = 0; page < PAGES; page++) {
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const result = await botsWithMetadataPage(store, TEAM, cursor === null ? query : { ...query, cursor }, new Date().toISOString());
+    const used = process.cpuUsage(cpuStarted);
     times.push(performance.now() - started);
-    if (page < PAGES) seen += result.bots.length;
+    cpu.push((used.user + used.system) / 1000);
     cursor = result.next_cursor;
   }
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), matched: seen };
+  cpu.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), cpuP50: percentile(cpu, 50) };
 };
 
 const main = async () => {
@@ -93,7 +97,9 @@ const main = async () => {
   ];
   await timePages(store, plain); // warm-up, so that neither side pays for JIT alone
   const baseline = await timePages(store, plain);
-  const line = (name: string, t: Timing) => `${name.padEnd(48)} p50 ${t.p50.toFixed(1).padStart(7)} ms   p99 ${t.p99.toFixed(1).padStart(7)} ms`;
+  const line = (name: string, t: Timing) =>
+    `${name.padEnd(48)} p50 ${t.p50.toFixed(1).padStart(7)} ms   p99 ${t.p99.toFixed(1).padStart(7)} ms   cpu p50 ${t.cpuP50.toFixed(1).padStart(6)} ms`;
+  console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`${PAGES} pages of 10 per query, each following the previous page's next_cursor`);
   console.log(line('baseline: plain page (newest first)', baseline));
   for (const [name, query] of cases) {

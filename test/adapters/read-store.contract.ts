@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { compileQuery } from '../../src/adapters/read-store/memory-query';
 import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey } from '../../src/adapters/read-store/port';
 
 /** Unique per test, so that tests sharing one database never see each other's documents. */
@@ -352,6 +353,62 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
         for (const limit of [1, 3, 10, 37, 299, 300, 400]) assert.deepEqual(ids(await store.find(collection, { orderBy, limit })), all.slice(0, limit), `limit ${limit}`);
         const groupA = ids(await store.find(collection, { where: { group: 'a' }, orderBy }));
         assert.deepEqual(ids(await store.find(collection, { where: { group: 'a' }, orderBy, limit: 5 })), groupA.slice(0, 5));
+      });
+    });
+
+    describe('pages among many writes', () => {
+      /** A small deterministic generator (mulberry32), so that a failure replays. */
+      const random = (seed: number) => () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+
+      it('every page, after any sequence of writes that move documents between groups and places, is what reading everything gives', async () => {
+        const next = random(20250303);
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+        const texts = ['alpha', 'Beta', 'beta', 'ünïcode', '🎙️ mic', 'z', ''];
+        const makeDoc = (id: string): ReadDocument => {
+          const doc: Record<string, unknown> = { id, g: pick(['a', 'b', 'c']), at: `2025-01-0${1 + Math.floor(next() * 9)}T00:00:00.000Z` };
+          if (next() < 0.8) doc.n = Math.floor(next() * 5);
+          if (next() < 0.7) doc.s = pick(texts);
+          if (next() < 0.6) doc.t = { k: pick(texts) };
+          if (next() < 0.5) doc.tags = [pick(texts), pick(texts)];
+          return doc as ReadDocument;
+        };
+        // Each ends with the id: a cursor carries only the order's own keys, so they must be unique.
+        const orders: SortKey[][] = [
+          [{ field: 'at', direction: 'desc' }, { field: 'n', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+          [{ field: 't.k', direction: 'asc', missing: 'last' }, { field: 'at', direction: 'desc' }, { field: 'id', direction: 'asc' }],
+          [{ field: 't.k', direction: 'desc', missing: 'last' }, { field: 'id', direction: 'asc' }],
+          [{ field: 's', direction: 'asc' }, { field: 'n', direction: 'asc' }, { field: 'id', direction: 'desc' }],
+          [{ field: 'n', direction: 'desc', missing: 'last' }, { field: 'id', direction: 'asc' }],
+        ];
+        const truth = new Map<string, ReadDocument>();
+        await store.ensureIndexes(collection, [[{ field: 'g', direction: 'asc' }, { field: 'at', direction: 'desc' }]]);
+        let position = 0n;
+        const write = async (doc: ReadDocument) => {
+          await store.upsert(collection, doc, ++position);
+          truth.set(doc.id, doc);
+        };
+        for (let i = 0; i < 60; i++) await write(makeDoc(`d${i}`));
+        for (let step = 0; step < 120; step++) {
+          if (next() < 0.6) {
+            // A new document, or a new version of one that may change its group and every sort field.
+            await write(next() < 0.3 ? makeDoc(`d${truth.size}`) : makeDoc(pick([...truth.keys()])));
+            continue;
+          }
+          const query: FindQuery = {
+            where: { g: pick(['a', 'b', 'c']) },
+            orderBy: pick(orders),
+            ...(next() < 0.3 ? { contains: [{ field: pick(['s', 'tags']), text: pick(['a', 'e', 'ü', '🎙️']) }] } : {}),
+            ...(next() < 0.2 ? { between: [{ field: 'at', gte: '2025-01-03T00:00:00.000Z', lte: '2025-01-07T00:00:00.000Z' }] } : {}),
+          };
+          const { matches, compare } = compileQuery(query);
+          const expected = [...truth.values()].filter(matches).sort(compare).map((d) => d.id);
+          assert.deepEqual(await readAllPages(store, collection, query, 1 + Math.floor(next() * 6)), expected, `step ${step}: ${JSON.stringify(query)}`);
+        }
       });
     });
 

@@ -135,6 +135,10 @@ export interface CompiledQuery {
   readonly matches: Predicate;
   /** the query's whole order, ties broken by id */
   readonly compare: (a: ReadDocument, b: ReadDocument) => number;
+  /** names the order: two queries with the same key sort alike */
+  readonly orderKey: string;
+  /** the document comes after the cursor (false for every document before it in order, true from there on); null without a cursor */
+  readonly afterCursor: Predicate | null;
 }
 
 export const compileQuery = (query: FindQuery): CompiledQuery => {
@@ -163,19 +167,23 @@ export const compileQuery = (query: FindQuery): CompiledQuery => {
     predicates.push((doc) => containsText(get(doc), text));
   }
   const startAfter = query.startAfter;
+  let afterCursor: Predicate | null = null;
   if (startAfter !== undefined) {
     // startAfter carries only the caller's keys: the implicit id tie-breaker is not part of the cursor.
     const cursorKeys = keys.slice(0, startAfter.length);
-    predicates.push((doc) => {
+    afterCursor = (doc) => {
       for (let i = 0; i < cursorKeys.length; i += 1) {
         const { get, direction, missingLast } = cursorKeys[i]!;
         const c = compareKey(get(doc), startAfter[i], direction, missingLast);
         if (c !== 0) return c > 0;
       }
       return false;
-    });
+    };
+    predicates.push(afterCursor);
   }
   return {
+    orderKey: JSON.stringify(order.map((k) => [k.field, k.direction, k.missing ?? null])),
+    afterCursor,
     matches: (doc) => {
       for (let i = 0; i < predicates.length; i += 1) if (!predicates[i]!(doc)) return false;
       return true;
