@@ -20,7 +20,7 @@ export const applyEventToProjections = async (
     if (stored && stored.position >= position) continue;
     const sequence = projection.sequenceOf?.(event) ?? null;
     const drawn = sequence === null ? null : await drawFromSequence(readStore, `${projection.collection}:${sequence}`, position);
-    const next = projection.evolve(stored ? stored.doc : null, event, { sequence: drawn });
+    const next = projection.evolve(stored ? stored.doc : null, event, { position, sequence: drawn });
     if (next !== null) await readStore.upsert(projection.collection, next, position);
   }
 };

@@ -178,6 +178,8 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
         stopped: doc.stopped || stoppedBeforeDispatch,
       };
     }
+    // Another instance watching the same run changes nothing the legacy views show.
+    case 'BotReassigned':
     case 'ChatMessageSent':
       return null;
   }

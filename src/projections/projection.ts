@@ -3,6 +3,8 @@ import type { DomainEvent } from '../domain/all-events';
 
 /** What the runner hands to evolve besides the event. */
 export interface ProjectionContext {
+  /** the event's global position, for views that must remember one */
+  readonly position: bigint;
   /** The number this event drew from the projection's sequence (see `sequenceOf`); null when it drew none. */
   readonly sequence: number | null;
 }

@@ -21,6 +21,8 @@ export type BotCommand =
       readonly now: string;
     }
   | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
+  | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
   | { readonly type: 'ReportCallEnded'; readonly now: string }
   | { readonly type: 'RequestLeave'; readonly now: string }
@@ -66,6 +68,8 @@ export type BotState =
       readonly platform: Platform;
       readonly status: BotStatus;
       readonly dispatched: boolean;
+      /** the instance that runs (or watches) the bot, once dispatched */
+      readonly workerId: string | null;
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
@@ -134,6 +138,11 @@ const decide = (command: BotCommand, state: BotState) => {
     case 'DispatchBot':
       if (state.dispatched || isTerminal(state.status)) return noEvents;
       return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
+
+    case 'ReassignBot':
+      // Another instance took it first, or it has ended: nothing to take over.
+      if (!state.dispatched || isTerminal(state.status) || state.workerId !== command.from_worker_id || command.worker_id === state.workerId) return noEvents;
+      return emit({ type: 'BotReassigned', data: { bot_id, from_worker_id: command.from_worker_id, worker_id: command.worker_id, at: command.now } });
 
     case 'ReportStatus':
       if (state.status === command.status) return noEvents;
@@ -210,6 +219,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       platform: event.data.platform,
       status: 'queued',
       dispatched: false,
+      workerId: null,
       leaveRequested: false,
       everRecorded: false,
       chatMessageIds: [],
@@ -220,7 +230,9 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
   if (state.kind === 'absent') return state;
   switch (event.type) {
     case 'BotDispatched':
-      return { ...state, dispatched: true };
+      return { ...state, dispatched: true, workerId: event.data.worker_id };
+    case 'BotReassigned':
+      return { ...state, workerId: event.data.worker_id };
     case 'StatusChanged':
       return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
     case 'CallEnded':

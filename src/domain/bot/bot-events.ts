@@ -30,6 +30,12 @@ export const BotCreated = eventCodec('BotCreated', {
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
 
+/**
+ * A running bot whose service instance is gone is taken over by another instance, which watches it from
+ * then on (its process may live on and reach the new instance, or be gone with the old one).
+ */
+export const BotReassigned = eventCodec('BotReassigned', { bot_id: t.string, from_worker_id: t.string, worker_id: t.string, at: IsoInstant });
+
 export const StatusChanged = eventCodec('StatusChanged', { bot_id: t.string, status: Status, at: IsoInstant });
 
 /** The legacy `call_ended` live code: kept in the audit, not a v2 status. */
@@ -88,7 +94,7 @@ export const BotFailed = eventCodec('BotFailed', {
 });
 
 export const BotEvent = t.union([
-  BotCreated, BotDispatched, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
+  BotCreated, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
   ParticipantsReported, BotCompleted, BotFailed, BotDataAccessed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;

@@ -21,7 +21,8 @@ import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from './bot-access';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { newestFirstPage } from './newest-first-page';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
@@ -31,6 +32,7 @@ export interface BotsRouterDeps {
   readonly links: ArtifactLinks;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -46,6 +48,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
+    if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
     const { meeting_url, platform, bot_name, extra } = request;
     const seal = (plain: string) => deps.secretBox.seal(plain);
     const created = await createBot(deps.commands, {
@@ -66,22 +69,8 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.get('/', async (ctx) => {
     const caller = callerOf(ctx);
     const query = orThrow(decodeListQuery(ctx.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<BotView>(BOTS, {
-      where: { team_id: caller.team_id },
-      orderBy: [
-        { field: 'created_at', direction: 'desc' },
-        { field: 'id', direction: 'desc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const bots = page.slice(0, query.limit);
-    const last = bots[bots.length - 1];
-    ctx.body = ok({
-      bots: bots.map(toBotSummary),
-      next_cursor: page.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null,
-    });
+    const page = await newestFirstPage<BotView>(deps.readStore, BOTS, { team_id: caller.team_id }, 'created_at', query);
+    ctx.body = ok({ bots: page.items.map(toBotSummary), next_cursor: page.next_cursor });
   });
 
   router.get('/:bot_id', async (ctx) => {
