@@ -3,10 +3,11 @@ import type * as t from 'io-ts';
 import { platformOfMeetingUrl, type Platform } from '../../domain/meeting-url';
 import { type ApiError, validationError } from '../api-error';
 import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } from './bot-configs';
-import { decodeWith, httpsUrl, int, jsonObject, leaf, nullable, oneOf, str, strictObject, withDefault } from './codec-kit';
+import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, withDefault } from './codec-kit';
 import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
 import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { TargetUrl } from './webhook-requests';
 
 /**
  * The legacy creation request (`POST /bots`): the spec's legacy table, plus `deduplication_key` and
@@ -30,19 +31,6 @@ const SpeechToText = strictObject('speech_to_text', {
   api_key: nullable(str(1, 1024)),
 });
 
-/** Webhooks are delivered over HTTP(S); which targets may be reached is decided when sending. */
-const WebhookUrl = leaf<string>('webhook_url', (u) => {
-  const wanted = 'must be a URL with scheme https or http';
-  if (typeof u !== 'string') return E.left(`${wanted} (a string)`);
-  if (u.length > 2048) return E.left('must NOT have more than 2048 characters');
-  try {
-    const parsed = new URL(u);
-    return (parsed.protocol === 'https:' || parsed.protocol === 'http:') && parsed.hostname !== '' ? E.right(u) : E.left(wanted);
-  } catch {
-    return E.left(wanted);
-  }
-});
-
 const bodyCodec = (sandboxHosts: boolean) =>
   strictObject('LegacyCreateBotRequest', {
     meeting_url: meetingUrl(sandboxHosts),
@@ -52,7 +40,7 @@ const bodyCodec = (sandboxHosts: boolean) =>
     entry_message: nullable(EntryMessage),
     speech_to_text: nullable(SpeechToText),
     automatic_leave: withDefault(AutomaticLeave, defaultAutomaticLeave),
-    webhook_url: nullable(WebhookUrl),
+    webhook_url: nullable(TargetUrl),
     extra: nullable(jsonObject),
     vc_obf_token: nullable(str(1, 8192)),
     vc_obf_token_url: nullable(httpsUrl),

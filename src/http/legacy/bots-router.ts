@@ -16,6 +16,7 @@ import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from '../v2/bot-access';
 import type { BotsRouterDeps } from '../v2/bots-router';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
+import { checkWebhookTarget } from '../v2/webhook-targets';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
 
@@ -29,6 +30,7 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeLegacyCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
+    if (request.webhook_url !== null) await checkWebhookTarget(deps.webhookTargets, 'body/webhook_url', request.webhook_url);
     const seal = (plain: string) => deps.secretBox.seal(plain);
     const created = await createBot(deps.commands, {
       team_id: caller.team_id,

@@ -52,6 +52,15 @@ export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> =
     const caller = callerOf(ctx);
     const bot = await findBotOfCaller(deps.readStore, caller, orThrow(parseBotIdParam(ctx.params.bot_id)));
     const final = await finalMessageOf(deps, bot.bot_id, bot.status);
+    const [first] = await deps.commands.eventStore.readStream(botStreamName(bot.bot_id));
+    const config = first ? decodeRecordedEvent(BotCreated, first).data.config : null;
+    if (config?.api === 'legacy' && config.webhook_url !== null) {
+      // A legacy bot's webhooks go to its own webhook_url, and so does their resend.
+      const queued = await redeliverFinalMessage(deps.commands, final, { kind: 'bot_webhook', bot_id: bot.bot_id }, { request_id: randomUUID(), callback: null });
+      deps.queued();
+      ctx.body = ok({ message: `The final webhook (${final.event_type}) is being sent again`, message_id: final.message_id, endpoints: 0, queued: queued ? 1 : 0 });
+      return;
+    }
     const endpoints = (await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: caller.team_id, deleted: false, enabled: true } }))
       .filter((e) => endpointWants(e.events, final.event_type));
     if (endpoints.length === 0) throw badRequest('FST_ERR_NO_WEBHOOK_ENDPOINT', `No enabled webhook endpoint of the team receives ${final.event_type}`);
