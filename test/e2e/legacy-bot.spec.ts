@@ -7,19 +7,22 @@ import { promisify } from 'node:util';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { apiClient, createTeam, request } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const run = promisify(execFile);
 
-describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/{id}, meeting_data (real Chromium, bot process)', function () {
+describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/{id}, its webhooks, meeting_data (real Chromium, bot process)', function () {
   this.timeout(180_000);
   let sandbox: RunningSandbox;
   let t: TestService;
   let api: ReturnType<typeof apiClient>;
   let apiKey: string;
+  let receiver: WebhookReceiver;
   const folders: string[] = [];
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
+    receiver = await new WebhookReceiver().start();
     t = await startTestService({ botSlots: 2 });
     const team = await createTeam(t.url, { tokens: 10 });
     apiKey = team.api_key;
@@ -28,6 +31,7 @@ describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/
   after(async () => {
     await t?.stop();
     await sandbox?.stop();
+    await receiver?.stop();
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
   });
 
@@ -42,7 +46,7 @@ describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/
     }
   };
 
-  it('joins, records a speaker, leaves at once when removed, and meeting_data shows the recording', async () => {
+  it('joins, records a speaker, leaves at once when removed: call_ended then complete reach the receiver, and meeting_data shows the recording', async () => {
     const meeting = await sandbox.client.createMeeting({ platform: 'mt', lobby: false });
     const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Alice');
     const created = await api.post('/bots', {
@@ -53,6 +57,7 @@ describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/
       automatic_leave: { waiting_room_timeout: 120, noone_joined_timeout: 120 },
       extra: { ticket: 'T-1' },
       deduplication_key: `e2e-${meeting.meeting_id}`,
+      webhook_url: receiver.url,
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const botId = created.body.bot_id as string;
@@ -75,6 +80,15 @@ describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/
     const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events.map((e: { type: string }) => e.type);
     assert.ok(events.indexOf('CallEnded') < events.indexOf('BotCompleted'), `call_ended before the final data: ${events}`);
 
+    const hooks = await receiver.waitFor((r) => r.some((x) => x.body.event === 'complete'));
+    const hookNames = hooks.map((r) => (r.body.event === 'bot.status_change' ? r.body.data.status.code : r.body.event));
+    assert.deepEqual(hookNames.slice(-2), ['call_ended', 'complete'], `the removal's call_ended, then the final data: ${hookNames}`);
+    assert.ok(hookNames.indexOf('joining_call') < hookNames.indexOf('in_call_recording'), `${hookNames}`);
+    assert.ok(hooks.every((r) => r.headers['x-service-api-key'] === apiKey && r.body.data.bot_id === botId));
+    const complete = hooks[hooks.length - 1]!.body.data;
+    assert.deepEqual(complete.speakers, ['Alice']);
+    const fromWebhook = Buffer.from(await (await fetch(complete.mp4)).arrayBuffer());
+
     const data = (await api.get(`/bots/meeting_data?bot_id=${botId}`)).body;
     const bot = data.bot_data.bot;
     assert.equal(bot.uuid, botId);
@@ -93,7 +107,9 @@ describe('a legacy bot through the sandbox: POST /bots, recording, DELETE /bots/
     const file = path.join(folder, 'recording.mp3');
     const download = await fetch(data.mp4);
     assert.equal(download.status, 200);
-    writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+    const recorded = Buffer.from(await download.arrayBuffer());
+    assert.deepEqual(fromWebhook, recorded, 'the complete event links the recording');
+    writeFileSync(file, recorded);
     const { stderr } = await run('ffmpeg', ['-hide_banner', '-i', file, '-af', 'volumedetect', '-f', 'null', '-']);
     const maxVolume = Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1] ?? -91);
     assert.ok(maxVolume > -30, `the speech is in the recording (max ${maxVolume} dB)`);
