@@ -13,6 +13,12 @@ const names = (received: readonly ReceivedWebhook[]) =>
 
 const isFinal = (r: ReceivedWebhook) => r.body.event === 'complete' || r.body.event === 'failed';
 
+/**
+ * Each message once, as a receiver keeps them by webhook-id: delivery is at least once, and on a loaded
+ * machine an answer slower than the attempt's timeout is sent again (in order: a stream waits for it).
+ */
+const once = (received: readonly ReceivedWebhook[]) => received.filter((r, i) => received.findIndex((x) => x.headers['webhook-id'] === r.headers['webhook-id']) === i);
+
 describe('legacy webhooks: bot.status_change, complete and failed for bots created through the legacy API', () => {
   let t: TestService;
   let launcher: ScriptedLauncher;
@@ -26,7 +32,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     t = await startTestService({
       botSlots: 50,
       clock: () => new Date(Date.now() + offsetMs),
-      overrides: { launcher, webhookDelivery: { pollMs: 20, timeoutMs: 1500 }, webhookJitter: () => 0.5 },
+      overrides: { launcher, webhookDelivery: { pollMs: 20, timeoutMs: 10_000 }, webhookJitter: () => 0.5 },
     });
   });
   after(async () => {
@@ -77,7 +83,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     await bot.report({ kind: 'participants', participants: ['Alice', 'Bob'], speakers: ['Alice'], at: now() });
     await bot.report(end('API_REQUEST', 'completed', 12));
 
-    const received = await own.waitFor((r) => r.some(isFinal));
+    const received = once(await own.waitFor((r) => r.some(isFinal)));
     assert.deepEqual(names(received), [
       'joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording', 'recording_paused', 'recording_resumed', 'call_ended', 'complete',
     ]);
@@ -114,7 +120,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     const { botId, bot } = await createLegacyBot(api);
     await bot.status('joining_call');
     await bot.report(end('BOT_NOT_ACCEPTED', 'failed'));
-    const received = await account.waitFor((r) => r.some(isFinal));
+    const received = once(await account.waitFor((r) => r.some(isFinal)));
     assert.deepEqual(names(received), ['joining_call', 'bot_rejected', 'failed']);
     assert.deepEqual(received[2]!.body, { event: 'failed', data: { bot_id: botId, error: 'BotNotAccepted' } });
     for (const r of received) {
@@ -138,7 +144,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
       await bot.status('joining_call');
       if (outcome === 'completed') await bot.status('in_call_recording');
       await bot.report(end(code, outcome, outcome === 'completed' ? 5 : 0));
-      const received = (await own.waitFor((r) => r.some((x) => x.body.data.bot_id === botId && isFinal(x)))).filter((r) => r.body.data.bot_id === botId);
+      const received = once(await own.waitFor((r) => r.some((x) => x.body.data.bot_id === botId && isFinal(x)))).filter((r) => r.body.data.bot_id === botId);
       const seen = names(received).filter((n) => n !== 'in_call_recording');
       assert.deepEqual(seen, expected, code);
       assert.deepEqual(received[received.length - 1]!.body.data, { bot_id: botId, ...finalData }, code);
@@ -175,7 +181,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     const first = (await own.waitFor((r) => r.some(isFinal))).find(isFinal)!;
     const resent = await api.post(`/v2/bots/${botId}/resend-webhook`);
     assert.equal(resent.status, 200, JSON.stringify(resent.body));
-    const again = await own.waitFor((r) => r.filter(isFinal).length === 2);
+    const again = await own.waitFor((r) => r.filter(isFinal).length >= 2);
     const finals = again.filter(isFinal);
     assert.deepEqual(finals[1]!.body, first.body);
     assert.equal(finals[1]!.headers['webhook-id'], first.headers['webhook-id']);
@@ -190,14 +196,14 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     await bot.status('in_call_recording');
     await bot.status('call_ended');
     await bot.report(end('API_REQUEST', 'completed', 3));
-    const received = await account.waitFor((r) => r.some((x) => x.body.event === 'bot.completed'));
+    const received = once(await account.waitFor((r) => r.some((x) => x.body.event === 'bot.completed')));
     assert.deepEqual(received.map((r) => r.body.event), ['bot.status_change', 'bot.status_change', 'bot.completed']);
   });
 });
 
 describe('legacy webhooks of a bot removed before anything ran it', () => {
   it('DELETE /bots/{id}: call_ended, then failed BotRemoved', async () => {
-    const t = await startTestService({ botSlots: 0, overrides: { webhookDelivery: { pollMs: 20, timeoutMs: 1500 } } });
+    const t = await startTestService({ botSlots: 0, overrides: { webhookDelivery: { pollMs: 20, timeoutMs: 10_000 } } });
     const own = await new WebhookReceiver().start();
     try {
       const team = await createTeam(t.url, { tokens: 10 });
@@ -205,7 +211,7 @@ describe('legacy webhooks of a bot removed before anything ran it', () => {
       const botId = (await api.post('/bots', { meeting_url: MEETING, bot_name: 'Never ran', webhook_url: own.url })).body.bot_id;
       const removed = await request(t.url, 'DELETE', `/bots/${botId}`, { headers: { 'x-service-api-key': team.api_key } });
       assert.deepEqual(removed.body, { ok: true });
-      const received = await own.waitFor((r) => r.length === 2);
+      const received = once(await own.waitFor((r) => once(r).length === 2));
       assert.deepEqual(names(received), ['call_ended', 'failed']);
       assert.deepEqual(received[1]!.body, { event: 'failed', data: { bot_id: botId, error: 'BotRemoved' } });
       assert.ok(received[0]!.globalSeq < received[1]!.globalSeq);

@@ -6,7 +6,7 @@ import {
   BotImage, BotImageConfig, CallbackConfig, IgnoredParticipantNames, LoginConfig, OBF_SOURCES, RECORDING_MODES,
   StreamingConfig, TimeoutConfig, TranscriptionConfig, VcConfig, DEFAULT_TRANSCRIPTION_PROVIDER, defaultTimeoutConfig,
 } from './bot-configs';
-import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, withDefault } from './codec-kit';
+import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { tmGuestNameProblem } from './tm-guest-name';
 import { unavailableOptionRefusal } from './unavailable-options';
 
@@ -120,8 +120,7 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
       decoded.right.transcription_config ??
       (decoded.right.transcription_enabled ? { provider: DEFAULT_TRANSCRIPTION_PROVIDER, api_key: null, custom_params: null } : null),
   };
-  const problem = crossFieldProblem(request);
-  return problem === null ? E.right(request) : E.left(problem);
+  return unlessProblem(crossFieldProblem)(E.right(request));
 };
 
 /**
@@ -129,8 +128,5 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
  * deliver yet (refused by name, so that no option is ever accepted and ignored).
  */
 export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> =>
-  E.chain((request: CreateBotRequest) => {
-    const unavailable = unavailableOptionRefusal(request);
-    return unavailable === null ? E.right(request) : E.left(unavailable);
-  })(decodeCreateBotRequestShape(body, options));
+  unlessProblem(unavailableOptionRefusal)(decodeCreateBotRequestShape(body, options));
 

@@ -3,7 +3,7 @@ import type * as t from 'io-ts';
 import { platformOfMeetingUrl, type Platform } from '../../domain/meeting-url';
 import { type ApiError, validationError } from '../api-error';
 import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } from './bot-configs';
-import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, withDefault } from './codec-kit';
+import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
 import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
 import { tmGuestNameProblem } from './tm-guest-name';
@@ -82,14 +82,9 @@ export const decodeLegacyCreateBotRequestShape = (body: unknown, options: { sand
   if (E.isLeft(decoded)) return decoded;
   const platform = platformOfMeetingUrl(decoded.right.meeting_url, options);
   if (platform === null) return E.left(validationError('body/meeting_url', 'INVALID_MEETING_URL: host is not a meeting host'));
-  const request: LegacyCreateBotRequest = { ...decoded.right, platform };
-  const problem = crossFieldProblem(request);
-  return problem === null ? E.right(request) : E.left(problem);
+  return unlessProblem(crossFieldProblem)(E.right({ ...decoded.right, platform }));
 };
 
 /** A legacy creation request the service can carry out: well formed, and asking only for what it delivers. */
 export const decodeLegacyCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, LegacyCreateBotRequest> =>
-  E.chain((request: LegacyCreateBotRequest) => {
-    const unavailable = legacyUnavailableOptionRefusal(request);
-    return unavailable === null ? E.right(request) : E.left(unavailable);
-  })(decodeLegacyCreateBotRequestShape(body, options));
+  unlessProblem(legacyUnavailableOptionRefusal)(decodeLegacyCreateBotRequestShape(body, options));
