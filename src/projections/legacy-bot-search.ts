@@ -8,11 +8,12 @@
 export const foldForSearch = (text: string): string => text.toLowerCase().normalize('NFC');
 
 /**
- * The stored name of an `extra` field. User field names may hold `.` or start with `$`, which a document
- * path cannot: those (and `%`, the escape itself) are percent-escaped, and a prefix keeps the empty name
- * and names like `__proto__` ordinary.
+ * The stored name of an `extra` field. User field names may hold `.`, `$` or NUL, which a document path
+ * (or a BSON key) cannot: those (and `%`, the escape itself) are percent-escaped, and a prefix keeps the
+ * empty name and names like `__proto__` ordinary.
  */
-export const extraTextKey = (field: string): string => `k_${field.replace(/[%.$]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+export const extraTextKey = (field: string): string =>
+  `k_${field.replace(/[%.$\u0000]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}`;
 
 /** The path of an `extra` field's text in a legacy bot document. */
 export const extraTextPath = (field: string): string => `extra_text.${extraTextKey(field)}`;

@@ -75,6 +75,7 @@ describe('the legacy bot view numbers each team’s bots in log order', () => {
       k_nested: '{"a":[1]}',
     });
     assert.notEqual(extraTextKey('a.b'), extraTextKey('a%2Eb'), 'the escape itself is escaped');
+    assert.equal(extraTextKey('a\u0000b'), 'k_a%00b', 'no NUL in a stored name');
     assert.equal(foldForSearch('ZOË'), foldForSearch('zoe\u0308'));
   });
 });
