@@ -43,16 +43,12 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
 
 export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
-  // GET /v2/bots (a team's bots, newest first) and the dispatcher (bots not ended, oldest first).
+  // GET /v2/bots: a team's bots, newest first.
   indexes: [
     [
       { field: 'team_id', direction: 'asc' },
       { field: 'created_at', direction: 'desc' },
       { field: 'id', direction: 'desc' },
-    ],
-    [
-      { field: 'ended_at', direction: 'asc' },
-      { field: 'created_at', direction: 'asc' },
     ],
   ],
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
