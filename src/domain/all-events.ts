@@ -3,12 +3,13 @@ import { BotEvent } from './bot/bot-events';
 import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
+import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
-  BotEvent, TeamEvent, MeetingLockEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent,
+  BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

@@ -152,6 +152,8 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
       return { ...touched, exited_at: doc.exited_at ?? at };
     case 'BotLeaveRequested':
       return { ...touched, stopped: true };
+    // A spilled artifact is served by the service until its upload succeeds; links come from wherever it is.
+    case 'ArtifactSpilled':
     case 'ArtifactStored': {
       const { artifact_type, key, content_type } = event.data;
       if (artifact_type === 'recording') return { ...touched, recording: { key, content_type } };
@@ -181,6 +183,10 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     // Another instance watching the same run changes nothing the legacy views show.
     case 'BotReassigned':
     case 'ChatMessageSent':
+      return null;
+    // A lost or expired artifact keeps its path; its link is null (the links know which artifacts are gone).
+    case 'ArtifactUploadFailed':
+    case 'ArtifactsExpired':
       return null;
   }
 };

@@ -1,4 +1,4 @@
-import type { BotConfig } from '../../domain/bot/bot-config';
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import type { LegacyCreateBotRequest } from './legacy-create-bot-request';
 import type { Seal } from './v2-bot-config';
 
@@ -8,7 +8,7 @@ const sealed = (seal: Seal, value: string | null) => (value === null ? null : se
  * A validated legacy creation request in the domain's terms (`api: 'legacy'`: the bot's webhooks take the
  * legacy shape). Secrets (OBF token, SDK password, speech-to-text key) are sealed here.
  */
-export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal): BotConfig => {
+export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal): RequestedBotConfig => {
   const asksForVc = r.vc_obf_token !== null || r.vc_obf_token_url !== null || r.vc_obf_token_user_id !== null || r.vc_sdk_id !== null;
   return {
     version: 1,
@@ -42,6 +42,5 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
           sdk_pwd: sealed(seal, r.vc_sdk_pwd),
         }
       : null,
-    storage: { kind: 'service' },
   };
 };

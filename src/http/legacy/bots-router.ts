@@ -60,7 +60,7 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const accessed = await handleBotCommand(deps.commands, query.bot_id, { type: 'RecordDataAccess', key_id: caller.key_id, now: nowIso(deps.commands) });
     if (E.isLeft(accessed)) throw refusalToApiError(accessed.left);
     await deps.projections.waitForPosition(accessed.right.position);
-    ctx.body = toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });
+    ctx.body = await toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });
   });
 
   router.delete('/:bot_id', async (ctx) => {

@@ -14,7 +14,6 @@ export interface LegacyTranscript {
   readonly words: readonly { readonly bot_id: number; readonly end_time: number; readonly id: number; readonly start_time: number; readonly text: string; readonly user_id: number | null }[];
 }
 
-const link = (links: ArtifactLinks, bot: LegacyBotView, key: string | null): string | null => (key === null ? null : (links.urlFor(bot.id, key)?.url ?? null));
 
 /**
  * The bot record of `meeting_data` (`bot_data.bot`), every field the spec lists; null where the bot has
@@ -77,14 +76,17 @@ const botRecord = (bot: LegacyBotView) => {
  * its format (an MP3 for audio_only, as the spec's recording_mode says); `audio` is that same file when the
  * recording is audio only.
  */
-export const toMeetingData = (bot: LegacyBotView, links: ArtifactLinks, options: { readonly includeTranscripts: boolean }) => {
-  const recording = link(links, bot, bot.recording?.key ?? null);
+export const toMeetingData = async (bot: LegacyBotView, links: ArtifactLinks, options: { readonly includeTranscripts: boolean }) => {
+  const keys = [bot.recording?.key ?? null, bot.participants_file].filter((key): key is string => key !== null);
+  const minted = keys.length === 0 ? new Map() : await links.linksFor(bot.id, keys);
+  const link = (key: string | null): string | null => (key === null ? null : (minted.get(key)?.url ?? null));
+  const recording = link(bot.recording?.key ?? null);
   const transcripts: LegacyTranscript[] = [];
   return {
     audio: bot.recording?.content_type.startsWith('audio/') ? recording : null,
     mp4: recording,
     duration: bot.duration,
-    meeting_participants_file: link(links, bot, bot.participants_file),
+    meeting_participants_file: link(bot.participants_file),
     speaker_diarization_file: null,
     speaker_diarization_file_network: null,
     bot_data: {
