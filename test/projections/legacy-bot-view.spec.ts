@@ -79,3 +79,29 @@ describe('the legacy bot view numbers each team’s bots in log order', () => {
     assert.equal(foldForSearch('ZOË'), foldForSearch('zoe\u0308'));
   });
 });
+
+describe('the legacy bot view follows a recording wherever it is kept', () => {
+  const at = '2026-03-03T09:05:00.000Z';
+  const recording = { bot_id: 'a', artifact_type: 'recording', key: 'recording.mp4', content_type: 'video/mp4' };
+  const viewAfter = async (...events: DomainEvent[]) => {
+    const store = new MemoryReadStore();
+    for (const [i, event] of [created('a', 't1'), ...events].entries()) await applyEventToProjections(store, allProjections, event, BigInt(i + 1));
+    return (await store.get<LegacyBotView>(LEGACY_BOTS, 'a'))!.doc;
+  };
+
+  it('a spilled recording is the bot’s recording while the service holds it, and stays so once uploaded', async () => {
+    const spilled: DomainEvent = { type: 'ArtifactSpilled', data: { ...recording, size_bytes: 5, reason: 'AccessDenied', at } };
+    assert.deepEqual((await viewAfter(spilled)).recording, { key: 'recording.mp4', content_type: 'video/mp4' });
+    const stored: DomainEvent = { type: 'ArtifactStored', data: { ...recording, size_bytes: 5, at } };
+    assert.deepEqual((await viewAfter(spilled, stored)).recording, { key: 'recording.mp4', content_type: 'video/mp4' });
+  });
+
+  it('a lost or expired recording changes nothing the view keeps: its links say it is gone', async () => {
+    const stored: DomainEvent = { type: 'ArtifactStored', data: { ...recording, size_bytes: 5, at } };
+    const failed: DomainEvent = { type: 'ArtifactUploadFailed', data: { ...recording, reason: 'AccessDenied', at } };
+    const expired: DomainEvent = { type: 'ArtifactsExpired', data: { bot_id: 'a', keys: ['recording.mp4'], at: '2026-03-11T09:00:00.000Z' } };
+    assert.equal((await viewAfter(failed)).recording, null, 'never stored');
+    const before = await viewAfter(stored);
+    assert.deepEqual(await viewAfter(stored, expired), before);
+  });
+});
