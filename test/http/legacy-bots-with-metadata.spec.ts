@@ -202,7 +202,8 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
     assert.equal(typeof first.next_cursor, 'string');
     assert.equal((await busy.get('/bots/bots_with_metadata?limit=50')).body.bots.length, 12);
     assert.deepEqual(await names('limit=1'), ['carol']);
-    for (const bad of ['0', '51', '-1', 'ten', '1.5', '1e1', ' 5', '99999']) {
+    assert.deepEqual(await names('limit=00001'), ['carol'], 'leading zeros are digits too');
+    for (const bad of ['0', '51', '-1', 'ten', '1.5', '1e1', ' 5', '+5', '0x10', '99999', '9'.repeat(400)]) {
       assert.equal(await refused(`limit=${encodeURIComponent(bad)}`), 'querystring/limit must be an integer from 1 to 50', bad);
     }
   });

@@ -38,7 +38,7 @@ const PARAMETERS = [
 
 const limitOf = (value: string | undefined): E.Either<ApiError, number> => {
   if (value === undefined) return E.right(DEFAULT_LEGACY_LIMIT);
-  const n = /^[0-9]{1,4}$/.test(value) ? Number(value) : NaN;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
   return n >= 1 && n <= MAX_LEGACY_LIMIT ? E.right(n) : E.left(validationError('querystring/limit', `must be an integer from 1 to ${MAX_LEGACY_LIMIT}`));
 };
 
