@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import { type BotConfig, DEFAULT_RETENTION_DAYS, type RequestedBotConfig } from '../domain/bot/bot-config';
 import { botDecider } from '../domain/bot/bot-decider';
+import type { DeduplicationKeyRejection } from '../domain/deduplication-key/deduplication-key-decider';
 import { BotEvent, botStreamName, type CreatedBy } from '../domain/bot/bot-events';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent, meetingLockStreamName } from '../domain/meeting-lock/meeting-lock-events';
@@ -9,6 +10,7 @@ import { normaliseMeetingUrl } from '../domain/meeting-url';
 import { teamDecider, type TeamRejection } from '../domain/team/team-decider';
 import { TeamEvent, teamStreamName } from '../domain/team/team-events';
 import { nowIso, type CommandDeps } from './command-deps';
+import { claimDeduplicationKey, releaseDeduplicationKey } from './claim-deduplication-key';
 import { handleCommand } from './handle-command';
 import { storageForNewBot } from './storage-commands';
 
@@ -23,7 +25,7 @@ export interface NewBot {
   readonly created_by: CreatedBy | null;
 }
 
-export type CreateBotRefusal = TeamRejection | MeetingLockRejection;
+export type CreateBotRefusal = TeamRejection | MeetingLockRejection | DeduplicationKeyRejection;
 
 const hashOfMeetingUrl = (url: string): string =>
   createHash('sha256').update(normaliseMeetingUrl(url)).digest('hex').slice(0, 32);
@@ -50,15 +52,22 @@ export const releaseMeetingRegistration = (
   });
 
 /**
- * Takes back what a creation that never produced its bot holds: its meeting registration (when it got
- * that far) first, then its reservation, so that a failure between the two leaves the reservation open
- * for the reconciler to find again. Both steps are idempotent. Throws if a step cannot be written.
+ * Takes back what a creation that never produced its bot holds, in the reverse order of taking it: its
+ * deduplication key claim and its meeting registration (when it got that far) first, then its reservation,
+ * so that a failure in between leaves the reservation open for the reconciler to find again. Every step is
+ * idempotent. Throws if a step cannot be written.
  */
 export const abandonCreation = async (
   deps: CommandDeps,
-  creation: { readonly team_id: string; readonly meeting_url: string | null; readonly bot_id: string },
+  creation: {
+    readonly team_id: string;
+    readonly meeting_url: string | null;
+    readonly bot_id: string;
+    readonly deduplication_key?: string | null;
+  },
 ) => {
-  const { team_id, meeting_url, bot_id } = creation;
+  const { team_id, meeting_url, bot_id, deduplication_key } = creation;
+  if (deduplication_key != null) await releaseDeduplicationKey(deps, { team_id, deduplication_key, bot_id });
   if (meeting_url !== null) await releaseMeetingRegistration(deps, { team_id, meeting_url, bot_id });
   return handleCommand(deps.eventStore, teamStreamName(team_id), teamDecider, TeamEvent, {
     type: 'ReleaseReservation',
@@ -78,9 +87,10 @@ const botExists = async (deps: CommandDeps, botId: string): Promise<boolean | nu
 };
 
 /**
- * Creates a bot across three streams, in an order that a crash can only leave repairable: first the
- * team's reservation (daily cap, then tokens), then the meeting registration (deduplication), then the
- * bot. A refusal after the reservation releases it. A failure after the registration takes back the
+ * Creates a bot across three or four streams, in an order that a crash can only leave repairable: first
+ * the team's reservation (daily cap, then tokens), then the meeting registration (deduplication), then the
+ * claim of the bot's deduplication key when it has one, then the bot. A refusal after the reservation
+ * releases what the creation took. A failure after the registration takes back the
  * registration first, then the reservation (the reconciler only looks at reservations still open, so
  * the lock must not be left behind a released reservation). A crash before the bot exists leaves a
  * reservation (and possibly a registration) without a bot, which the orphan reconciler releases.
@@ -104,6 +114,15 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       // Refused: the lock holds another bot, not ours; only the reservation is ours to give back.
       await abandonCreation(deps, { team_id: bot.team_id, meeting_url: null, bot_id });
       return registered;
+    }
+    const key = bot.config.deduplication_key;
+    if (key !== null) {
+      const claimed = await claimDeduplicationKey(deps, { team_id: bot.team_id, deduplication_key: key, bot_id });
+      if (E.isLeft(claimed)) {
+        // Refused: the key is another bot's; the meeting registration and the reservation are ours.
+        await abandonCreation(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id });
+        return claimed;
+      }
     }
     // The team's settings of this moment are fixed into the bot: a later change affects new bots only.
     const config: BotConfig = {
@@ -132,7 +151,9 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       // The registration too, whatever failed: its own append may have been written with its answer lost,
       // and releasing is nothing when the lock never held the bot. What cannot be written now, the
       // reconciler takes back later.
-      await abandonCreation(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id }).catch(() => undefined);
+      await abandonCreation(deps, { team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, deduplication_key: bot.config.deduplication_key }).catch(
+        () => undefined,
+      );
     }
     throw error;
   }

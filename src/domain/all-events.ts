@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { BotEvent } from './bot/bot-events';
 import { CalendarEvent } from './calendar/calendar-events';
+import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
 import { StorageEvent } from './storage/storage-events';
@@ -8,7 +9,9 @@ import { TeamEvent } from './team/team-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
-export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, CalendarEvent]);
+export const DomainEvent = t.union([
+  BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
+]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];
 

@@ -5,6 +5,7 @@ import { adminRouter } from './admin/admin-router';
 import type { CalendarApiDeps } from './calendars/calendar-operations';
 import { calendarApiRouters } from './calendars/calendar-api-routers';
 import type { AppState } from './app-context';
+import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
@@ -54,7 +55,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
   const routers = [
-    botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps),
+    botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
     ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
   ];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([

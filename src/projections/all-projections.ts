@@ -7,6 +7,7 @@ import { calendarChannelViewProjection } from './calendars/calendar-channel-view
 import { calendarEventViewProjection } from './calendars/calendar-event-view';
 import { calendarViewProjection } from './calendars/calendar-view';
 import { instanceViewProjection } from './instance-view';
+import { legacyBotViewProjection } from './legacy-bot-view';
 import type { Projection } from './projection';
 import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
@@ -27,6 +28,7 @@ export const allProjections: readonly Projection<any>[] = [
   webhookEndpointViewProjection,
   webhookAttemptViewProjection,
   webhookQueueViewProjection,
+  legacyBotViewProjection,
   calendarViewProjection,
   calendarEventViewProjection,
   calendarChannelViewProjection,

@@ -59,6 +59,14 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
 
 export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
+  // GET /v2/bots: a team's bots, newest first.
+  indexes: [
+    [
+      { field: 'team_id', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+      { field: 'id', direction: 'desc' },
+    ],
+  ],
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
   evolve: (doc, event: DomainEvent) => {
     if (event.type === 'BotCreated') {
