@@ -27,6 +27,7 @@ import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { BotScheduler } from './subscribers/queue-scheduled-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
@@ -42,6 +43,7 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  readonly scheduler: BotScheduler;
   stop(): Promise<void>;
 }
 
@@ -126,6 +128,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   });
   await dispatcher.start(projections.position);
+  const scheduler = new BotScheduler({ commands, eventStore, readStore, log });
+  await scheduler.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
 
   return {
@@ -139,7 +143,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    scheduler,
     stop: async () => {
+      await scheduler.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -31,6 +31,8 @@ export type BotView = {
   /** the service instance that runs the bot, once dispatched */
   readonly worker_id: string | null;
   readonly leave_requested: boolean;
+  /** a scheduled bot's time (null for a bot created to join at once) */
+  readonly join_at: string | null;
 };
 
 export const BOTS = 'bots';
@@ -45,6 +47,34 @@ export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
   evolve: (doc, event: DomainEvent) => {
+    if (event.type === 'BotScheduled') {
+      const d = event.data;
+      return {
+        id: d.bot_id,
+        team_id: d.team_id,
+        bot_id: d.bot_id,
+        status: 'scheduled',
+        meeting_url: d.meeting_url,
+        bot_name: d.bot_name,
+        platform: d.platform,
+        extra: d.extra,
+        error_code: null,
+        error_message: null,
+        created_at: d.at,
+        ended_at: null,
+        status_history: [{ status: 'scheduled', created_at: d.at }],
+        artifacts: [],
+        dispatched: false,
+        worker_id: null,
+        leave_requested: false,
+        join_at: d.join_at,
+      };
+    }
+    // A scheduled bot queued at its time keeps its creation time, its join_at and its history.
+    if (event.type === 'BotCreated' && doc !== null) {
+      const { meeting_url, bot_name, platform, extra, created_at } = event.data;
+      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra };
+    }
     if (event.type === 'BotCreated') {
       const d = event.data;
       return {
@@ -65,10 +95,15 @@ export const botViewProjection: Projection<BotView> = {
         dispatched: false,
         worker_id: null,
         leave_requested: false,
+        join_at: null,
       };
     }
     if (doc === null) return null;
     switch (event.type) {
+      case 'BotScheduleChanged': {
+        const { meeting_url, bot_name, platform, extra, join_at } = event.data;
+        return { ...doc, meeting_url, bot_name, platform, extra, join_at };
+      }
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };
       case 'StatusChanged':

@@ -49,6 +49,7 @@ export class BotDispatcher {
   async start(fromPosition: bigint | null): Promise<void> {
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
     for (const bot of active) {
+      if (bot.status === 'scheduled') continue; // not queued before its time (BotCreated queues it)
       if (!bot.dispatched) this.queue.push(bot.bot_id);
       else if (bot.worker_id === this.deps.workerId) await this.failOrphan(bot.bot_id);
     }
@@ -125,9 +126,11 @@ export class BotDispatcher {
   }
 
   private async launch(botId: string): Promise<LaunchedBot> {
-    const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
+    // A scheduled bot's stream starts with its schedule: its BotCreated (at its time) holds what it runs.
+    const created = (await this.deps.eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
+    if (!created) throw new Error(`bot ${botId} has no BotCreated`);
     const token = this.deps.signer.botToken(botId);
-    const job = botJobFrom(decodeRecordedEvent(BotCreated, first!), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
+    const job = botJobFrom(decodeRecordedEvent(BotCreated, created), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

@@ -28,6 +28,36 @@ export const BotCreated = eventCodec('BotCreated', {
   created_at: IsoInstant,
 });
 
+/**
+ * A bot for later (POST /v2/bots/scheduled): the same definition as BotCreated plus its time. It reserves
+ * nothing and counts towards no cap: at its time the scheduler queues it like a new bot, and only then
+ * does its stream get its BotCreated ("reserved and queued now", for every bot alike).
+ */
+export const BotScheduled = eventCodec('BotScheduled', {
+  bot_id: t.string,
+  team_id: t.string,
+  meeting_url: t.string,
+  platform: Platform,
+  bot_name: t.string,
+  extra: t.union([t.UnknownRecord, t.null]),
+  config: BotConfigCodec,
+  created_by: nullableField(CreatedBy),
+  join_at: IsoInstant,
+  at: IsoInstant,
+});
+
+/** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
+export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
+  bot_id: t.string,
+  meeting_url: t.string,
+  platform: Platform,
+  bot_name: t.string,
+  extra: t.union([t.UnknownRecord, t.null]),
+  config: BotConfigCodec,
+  join_at: IsoInstant,
+  at: IsoInstant,
+});
+
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
 
 export const StatusChanged = eventCodec('StatusChanged', { bot_id: t.string, status: Status, at: IsoInstant });
@@ -82,11 +112,12 @@ export const BotFailed = eventCodec('BotFailed', {
 });
 
 export const BotEvent = t.union([
-  BotCreated, BotDispatched, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
+  BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
   ParticipantsReported, BotCompleted, BotFailed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;
+export type BotScheduledEvent = t.TypeOf<typeof BotScheduled>;
 export type Usage = t.TypeOf<typeof Usage>;
 
 export const botStreamName = (botId: string): string => `bot-${botId}`;

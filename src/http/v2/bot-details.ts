@@ -16,6 +16,8 @@ export const toBotSummary = (view: BotView) => ({
   error_code: view.error_code,
   created_at: view.created_at,
   ended_at: view.ended_at,
+  /** a scheduled bot's time; null for a bot created to join at once (documents written before it lack it) */
+  join_at: view.join_at ?? null,
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */

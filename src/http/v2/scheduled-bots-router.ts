@@ -1,0 +1,126 @@
+import type Router from '@koa/router';
+import * as E from 'fp-ts/Either';
+import { loadBot } from '../../commands/bot-commands';
+import { cancelScheduledBot, changeSchedule } from '../../commands/schedule-bot';
+import { BOTS, type BotView } from '../../projections/bot-view';
+import { notFound, orThrow } from '../api-error';
+import { callerOf, type AppContext, type AppState } from '../app-context';
+import { decodeListQuery } from '../codecs/list-query';
+import { parseBotIdParam } from '../codecs/path-uuid';
+import { decodeScheduledBotPatch } from '../codecs/scheduled-bot-request';
+import { keepStoredSecrets } from '../codecs/v2-request-of-bot-config';
+import { readJsonBody } from '../read-json-body';
+import { decodeBatchBody, runBatch } from './batch';
+import { findBotOfCaller } from './bot-access';
+import type { BotsRouterDeps } from './bots-router';
+import { definitionOf, requesterOf, scheduleBotFromBody } from './bots-from-requests';
+import { decodeCursor, encodeCursor } from './list-cursor';
+import { refusalToApiError } from './refusal-to-api-error';
+
+const ok = (data: unknown) => ({ success: true, data });
+
+/** A scheduled bot as GET /v2/bots/scheduled shows it: its time and where it stands. */
+export const toScheduledBot = (view: BotView) => ({
+  bot_id: view.bot_id,
+  status: view.status,
+  join_at: view.join_at,
+  meeting_url: view.meeting_url,
+  bot_name: view.bot_name,
+  platform: view.platform,
+  extra: view.extra,
+  error_code: view.error_code,
+  error_message: view.error_message,
+  created_at: view.created_at,
+  ended_at: view.ended_at,
+});
+
+/** A bot of the caller's team that was scheduled (it stays one after its time: it then shows its status). */
+const findScheduledBotOfCaller = async (deps: BotsRouterDeps, ctx: AppContext): Promise<BotView> => {
+  const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+  if (!bot.join_at) throw notFound('FST_ERR_BOT_NOT_FOUND', 'Scheduled bot not found', 'This bot was created to join at once, not scheduled');
+  return bot;
+};
+
+/** A concurrent PATCH can win the race between reading the bot and writing the change: merge again. */
+const PATCH_ATTEMPTS = 3;
+
+/**
+ * /v2/bots/scheduled: mounted on the /v2/bots router before its `/:bot_id` routes, so that `scheduled` is
+ * never read as a bot id.
+ */
+export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouterDeps): void => {
+  const visible = (position: bigint | null) => deps.projections.waitForPosition(position);
+
+  router.post('/scheduled', async (ctx) => {
+    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
+    const scheduled = await scheduleBotFromBody(deps, requester, await readJsonBody(ctx));
+    await visible(scheduled.position);
+    ctx.status = 201;
+    ctx.body = ok({ bot_id: scheduled.bot_id });
+  });
+
+  router.post('/scheduled/batch', async (ctx) => {
+    const items = orThrow(decodeBatchBody(await readJsonBody(ctx)));
+    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
+    const outcome = await runBatch(items, (item) => scheduleBotFromBody(deps, requester, item), ctx.state);
+    await visible(outcome.position);
+    ctx.body = ok({ results: outcome.results, succeeded: outcome.succeeded, failed: outcome.failed });
+  });
+
+  router.get('/scheduled', async (ctx) => {
+    const caller = callerOf(ctx);
+    const query = orThrow(decodeListQuery(ctx.query));
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+    const page = await deps.readStore.find<BotView>(BOTS, {
+      where: { team_id: caller.team_id, status: 'scheduled' },
+      orderBy: [
+        { field: 'join_at', direction: 'asc' },
+        { field: 'id', direction: 'asc' },
+      ],
+      ...(after ? { startAfter: after } : {}),
+      limit: query.limit + 1,
+    });
+    const bots = page.slice(0, query.limit);
+    const last = bots[bots.length - 1];
+    ctx.body = ok({
+      bots: bots.map(toScheduledBot),
+      next_cursor: page.length > query.limit && last?.join_at ? encodeCursor([last.join_at, last.id]) : null,
+    });
+  });
+
+  router.get('/scheduled/:bot_id', async (ctx) => {
+    ctx.body = ok(toScheduledBot(await findScheduledBotOfCaller(deps, ctx)));
+  });
+
+  router.patch('/scheduled/:bot_id', async (ctx) => {
+    const { bot_id } = await findScheduledBotOfCaller(deps, ctx);
+    const body = await readJsonBody(ctx);
+    for (let attempt = 1; ; attempt++) {
+      const bot = await loadBot(deps.commands, bot_id);
+      if (bot.kind !== 'present' || bot.schedule === null) {
+        throw refusalToApiError({ code: 'BOT_STATUS', message: `A scheduled bot can be changed only before it starts (status: ${bot.kind === 'present' ? bot.status : 'unknown'})` });
+      }
+      const { definition, join_at, version } = bot.schedule;
+      const patch = orThrow(decodeScheduledBotPatch(body, { definition, join_at }, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }));
+      const { config, ...changed } = definitionOf(deps, patch.request);
+      const changedResult = await changeSchedule(deps.commands, bot_id, version, {
+        ...changed,
+        config: keepStoredSecrets(config, definition.config, patch.named),
+        join_at: patch.join_at,
+      });
+      if (E.isLeft(changedResult) && changedResult.left.code === 'SCHEDULE_CHANGED' && attempt < PATCH_ATTEMPTS) continue;
+      if (E.isLeft(changedResult)) throw refusalToApiError(changedResult.left);
+      await visible(changedResult.right.position);
+      ctx.body = ok(toScheduledBot(await findScheduledBotOfCaller(deps, ctx)));
+      return;
+    }
+  });
+
+  router.delete('/scheduled/:bot_id', async (ctx) => {
+    const { bot_id } = await findScheduledBotOfCaller(deps, ctx);
+    const cancelled = await cancelScheduledBot(deps.commands, bot_id);
+    if (E.isLeft(cancelled)) throw refusalToApiError(cancelled.left);
+    await visible(cancelled.right.position);
+    ctx.body = ok({ bot_id, message: 'The scheduled bot was cancelled' });
+  });
+};
