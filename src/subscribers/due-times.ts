@@ -5,8 +5,9 @@ interface HeapEntry {
 }
 
 /**
- * Keys with a due time, earliest first: a binary heap whose stale entries (a key set again or removed)
- * are skipped when they reach the top, so setting and removing cost O(log n) and nothing is scanned.
+ * Keys with a due time, earliest first, and among equal times in the order they were set (bots due at
+ * the same instant are queued in the order they were scheduled). A binary heap whose stale entries (a key
+ * set again or removed) are skipped when they reach the top, so setting and removing cost O(log n).
  */
 export class DueTimes {
   private readonly heap: HeapEntry[] = [];
@@ -19,6 +20,10 @@ export class DueTimes {
 
   has(key: string): boolean {
     return this.current.has(key);
+  }
+
+  dueOf(key: string): number | undefined {
+    return this.current.get(key)?.dueMs;
   }
 
   set(key: string, dueMs: number): void {
@@ -78,13 +83,17 @@ export class DueTimes {
     while (this.heap.length > 0 && !this.isCurrent(this.heap[0]!)) this.pop();
   }
 
+  private static before(a: HeapEntry, b: HeapEntry): boolean {
+    return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+  }
+
   private push(entry: HeapEntry): void {
     const heap = this.heap;
     heap.push(entry);
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >>> 1;
-      if (heap[parent]!.dueMs <= entry.dueMs) break;
+      if (!DueTimes.before(entry, heap[parent]!)) break;
       heap[i] = heap[parent]!;
       i = parent;
     }
@@ -100,8 +109,8 @@ export class DueTimes {
       const left = 2 * i + 1;
       if (left >= heap.length) break;
       const right = left + 1;
-      const child = right < heap.length && heap[right]!.dueMs < heap[left]!.dueMs ? right : left;
-      if (heap[child]!.dueMs >= last.dueMs) break;
+      const child = right < heap.length && DueTimes.before(heap[right]!, heap[left]!) ? right : left;
+      if (!DueTimes.before(heap[child]!, last)) break;
       heap[i] = heap[child]!;
       i = child;
     }

@@ -35,12 +35,20 @@ const SCHEDULE_EVENTS: ReadonlySet<string> = new Set(['BotScheduled', 'BotSchedu
  * model had reached. What it keeps in memory is rebuilt that way at every start, so a restart loses no
  * schedule, and a bot whose time passed while the service was down is tried at once (queueScheduledBot
  * decides whether it is still in time). Queueing itself is idempotent, so a bot tried twice is queued once.
+ *
+ * One team's bots are queued one at a time, in the order of their times and then of their scheduling, as
+ * its single requests would be decided one after another: a bot refused as a duplicate gives its
+ * reservation back before the next is decided (two at once could refuse a bot for tokens that one of
+ * them was about to give back). Teams are queued in parallel: they share nothing.
  */
 export class BotScheduler {
-  /** join_at of every bot still scheduled, as the events say */
-  private readonly joinAt = new Map<string, string>();
-  /** when to try each bot next: its queueing time, or a retry after a failed try */
-  private readonly due = new DueTimes();
+  /** join_at and team of every bot still scheduled, as the events say */
+  private readonly waiting = new Map<string, { readonly joinAt: string; readonly teamId: string }>();
+  /** per team: when to try each of its bots next (its queueing time, or a retry after a failed try) */
+  private readonly dueByTeam = new Map<string, DueTimes>();
+  /** teams, by the due time of their earliest bot */
+  private readonly teams = new DueTimes();
+  /** the teams with a bot being queued, and that try */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, number>();
   private subscription: Subscription | null = null;
@@ -58,8 +66,12 @@ export class BotScheduler {
   }
 
   async start(fromPosition: bigint | null): Promise<void> {
-    const waiting = await this.deps.readStore.find<BotView>(BOTS, { where: { status: 'scheduled' } });
-    for (const bot of waiting) if (bot.join_at) this.waitFor(bot.bot_id, bot.join_at);
+    // In the order they were scheduled: bots due at the same instant are queued in that order.
+    const waiting = await this.deps.readStore.find<BotView>(BOTS, {
+      where: { status: 'scheduled' },
+      orderBy: [{ field: 'created_at', direction: 'asc' }],
+    });
+    for (const bot of waiting) if (bot.join_at) this.waitFor(bot.bot_id, bot.team_id, bot.join_at);
     this.subscription = keepSubscribed(
       this.deps.eventStore,
       { name: 'scheduler', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
@@ -72,35 +84,62 @@ export class BotScheduler {
 
   /** Scheduled bots waiting for their time (operators and tests). */
   get waitingCount(): number {
-    return this.joinAt.size;
+    return this.waiting.size;
   }
 
   private follow(recorded: RecordedEvent): void {
     const event = decodeRecordedEvent(BotEvent, recorded);
-    if (event.type === 'BotScheduled' || event.type === 'BotScheduleChanged') this.waitFor(event.data.bot_id, event.data.join_at);
-    else this.forget(event.data.bot_id);
+    if (event.type === 'BotScheduled') this.waitFor(event.data.bot_id, event.data.team_id, event.data.join_at);
+    else if (event.type === 'BotScheduleChanged') {
+      const teamId = this.waiting.get(event.data.bot_id)?.teamId;
+      if (teamId !== undefined) this.waitFor(event.data.bot_id, teamId, event.data.join_at);
+    } else this.forget(event.data.bot_id);
     this.arm();
   }
 
-  private waitFor(botId: string, joinAt: string): void {
-    this.joinAt.set(botId, joinAt);
+  private waitFor(botId: string, teamId: string, joinAt: string): void {
+    this.waiting.set(botId, { joinAt, teamId });
     this.failures.delete(botId);
-    this.due.set(botId, queueingTimeOf(joinAt));
+    this.setDue(botId, teamId, queueingTimeOf(joinAt));
   }
 
   private forget(botId: string): void {
-    this.joinAt.delete(botId);
+    const bot = this.waiting.get(botId);
+    this.waiting.delete(botId);
     this.failures.delete(botId);
-    this.due.delete(botId);
+    if (bot === undefined) return;
+    this.dueByTeam.get(bot.teamId)?.delete(botId);
+    this.refreshTeam(bot.teamId);
+  }
+
+  private setDue(botId: string, teamId: string, dueMs: number): void {
+    let due = this.dueByTeam.get(teamId);
+    if (due === undefined) {
+      due = new DueTimes();
+      this.dueByTeam.set(teamId, due);
+    }
+    due.set(botId, dueMs);
+    this.refreshTeam(teamId);
+  }
+
+  /** The team's place among teams follows its earliest bot (a busy team keeps its place until it is free). */
+  private refreshTeam(teamId: string): void {
+    const earliest = this.dueByTeam.get(teamId)?.earliest();
+    if (earliest === undefined) {
+      this.dueByTeam.delete(teamId);
+      this.teams.delete(teamId);
+    } else if (this.teams.dueOf(teamId) !== earliest) {
+      this.teams.set(teamId, earliest);
+    }
   }
 
   private arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.stopped) return;
-    const next = this.due.earliest();
+    const next = this.teams.earliest();
     if (next === undefined) return;
-    // Bots due now are all being tried or waiting for a free try: a finishing try arms again.
+    // Due now but all busy (or no try free): a finishing try arms again.
     const delay = next <= this.nowMs() ? (this.inFlight.size > 0 ? MAX_SLEEP_MS : 0) : next - this.nowMs();
     this.timer = setTimeout(() => this.fire(), Math.min(delay, MAX_SLEEP_MS));
   }
@@ -109,21 +148,27 @@ export class BotScheduler {
     this.timer = null;
     if (this.stopped) return;
     const free = this.concurrency - this.inFlight.size;
+    const nowMs = this.nowMs();
     if (free > 0) {
-      for (const botId of this.due.takeDue(this.nowMs(), free, (id) => this.inFlight.has(id))) this.tryToQueue(botId);
+      for (const teamId of this.teams.takeDue(nowMs, free, (id) => this.inFlight.has(id))) {
+        const [botId] = this.dueByTeam.get(teamId)?.takeDue(nowMs, 1, () => false) ?? [];
+        if (botId === undefined) this.refreshTeam(teamId);
+        else this.tryToQueue(botId, teamId);
+      }
     }
     this.arm();
   }
 
-  private tryToQueue(botId: string): void {
+  private tryToQueue(botId: string, teamId: string): void {
     const attempt = queueScheduledBot(this.deps.commands, botId)
       .then((outcome) => this.settle(botId, outcome))
       .catch((err) => this.retryLater(botId, err))
       .finally(() => {
-        this.inFlight.delete(botId);
+        this.inFlight.delete(teamId);
+        this.refreshTeam(teamId);
         this.arm();
       });
-    this.inFlight.set(botId, attempt);
+    this.inFlight.set(teamId, attempt);
   }
 
   private settle(botId: string, outcome: QueueOutcome): void {
@@ -133,17 +178,18 @@ export class BotScheduler {
       return;
     }
     // Not due after all (a clock moved back) or changed meanwhile: its time, as the events now say, decides.
-    const joinAt = this.joinAt.get(botId);
-    if (joinAt !== undefined && !this.due.has(botId)) this.due.set(botId, queueingTimeOf(joinAt));
+    const bot = this.waiting.get(botId);
+    if (bot !== undefined && !this.dueByTeam.get(bot.teamId)?.has(botId)) this.setDue(botId, bot.teamId, queueingTimeOf(bot.joinAt));
   }
 
   /** The store failed (or a bug): try again later, less often each time; queueing is idempotent. */
   private retryLater(botId: string, err: unknown): void {
     this.deps.log.error({ err, bot_id: botId }, 'queueing a scheduled bot failed; will retry');
-    if (!this.joinAt.has(botId) || this.due.has(botId)) return;
+    const bot = this.waiting.get(botId);
+    if (bot === undefined || this.dueByTeam.get(bot.teamId)?.has(botId)) return;
     const failures = (this.failures.get(botId) ?? 0) + 1;
     this.failures.set(botId, failures);
-    this.due.set(botId, this.nowMs() + Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1)));
+    this.setDue(botId, bot.teamId, this.nowMs() + Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (failures - 1)));
   }
 
   async stop(): Promise<void> {
