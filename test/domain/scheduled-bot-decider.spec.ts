@@ -99,6 +99,13 @@ describe('scheduled bot decider', () => {
       spec.given([scheduled]).when(change(1, at(T0, { m: 5 }))).thenRejects({ code: 'INVALID_JOIN_AT' });
     });
 
+    it('given a change that keeps join_at, then it is accepted even seconds before that time (the queueing decides)', () => {
+      const now = at(JOIN_AT, { s: -2 });
+      spec.given([scheduled]).when(change(1, JOIN_AT, now)).then([
+        { type: 'BotScheduleChanged', data: { ...changed.data, join_at: JOIN_AT, at: now } } as BotEvent,
+      ]);
+    });
+
     it('given a bot already queued, or cancelled, then BOT_STATUS', () => {
       spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
       spec.given([scheduled, cancelled(LATER)]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
