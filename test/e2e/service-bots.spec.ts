@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Platform } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { apiClient, createTeam } from '../support/http-client';
+import { downloadAndMeasure } from '../support/recording-check';
 import { startTestService, type TestService } from '../support/test-service';
 
 const run = promisify(execFile);
-
-/** Loudness and length of a recording, measured by ffmpeg. */
-const measure = async (file: string) => {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-i', file, '-af', 'volumedetect', '-f', 'null', '-']);
-  const max = Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1] ?? -91);
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
-  return { maxVolumeDb: max, durationSeconds: Number(stdout.trim()) };
-};
 
 describe('bots created through the API join, record, chat and leave (real Chromium, sandbox, child processes)', function () {
   this.timeout(180_000);
@@ -85,9 +75,7 @@ describe('bots created through the API join, record, chat and leave (real Chromi
 
       const recording = ended.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'recording');
       assert.ok(recording, `a recording among ${JSON.stringify(ended.artifacts.map((a: { key: string }) => a.key))}`);
-      const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'mbs-rec-')), path.basename(recording.key));
-      writeFileSync(file, Buffer.from(await (await fetch(recording.url)).arrayBuffer()));
-      const { maxVolumeDb, durationSeconds } = await measure(file);
+      const { maxVolumeDb, durationSeconds } = await downloadAndMeasure(recording);
       assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
 
       const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
