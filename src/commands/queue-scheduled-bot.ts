@@ -12,18 +12,19 @@ import { abandonCreation, admitBot } from './create-bot';
 export type QueueOutcome = 'queued' | 'refused' | 'not_due' | 'not_scheduled' | 'changed';
 
 /**
- * Queues a scheduled bot at its time exactly as POST /v2/bots creates one: daily cap, then tokens, then
- * deduplication, all checked now (admitBot), and only then its BotCreated. A refusal ends the bot failed
+ * Queues a scheduled bot at its time (or `aheadMs` before, when the scheduler says so) exactly as POST
+ * /v2/bots creates one: daily cap, then tokens, then deduplication, all checked now (admitBot), and only
+ * then its BotCreated. A refusal ends the bot failed
  * with the refusal's code (DAILY_BOT_CAP_REACHED, INSUFFICIENT_TOKENS, BOT_ALREADY_EXISTS), which is what
  * sends its bot.failed. Every step is idempotent, so a queueing cut short by a crash is finished (or undone,
  * when too late) by the next try of the restarted scheduler.
  */
-export const queueScheduledBot = async (deps: CommandDeps, botId: string): Promise<QueueOutcome> => {
+export const queueScheduledBot = async (deps: CommandDeps, botId: string, options: { readonly aheadMs?: number } = {}): Promise<QueueOutcome> => {
   const bot = await loadBot(deps, botId);
   if (bot.kind !== 'present' || bot.schedule === null || bot.status !== 'scheduled') return 'not_scheduled';
   const { join_at, definition, version } = bot.schedule;
   const now = nowIso(deps);
-  const verdict = startVerdict(join_at, now);
+  const verdict = startVerdict(join_at, now, options.aheadMs ?? 0);
   if (verdict.kind === 'wait') return 'not_due';
 
   const refuse = async (error_code: string, error_message: string): Promise<QueueOutcome> => {

@@ -38,10 +38,14 @@ export type StartVerdict =
   | { readonly kind: 'start' }
   | { readonly kind: 'missed'; readonly lateMs: number };
 
-/** What to do with a scheduled bot at `now`: wait for its queueing time, start it, or give up on it. */
-export const startVerdict = (joinAt: string, now: string): StartVerdict => {
+/**
+ * What to do with a scheduled bot at `now`: wait for its queueing time, start it, or give up on it.
+ * `aheadMs` lets it start that much before its queueing time (a scheduler starting a burst of bots early
+ * enough for the last of them to be queued in time).
+ */
+export const startVerdict = (joinAt: string, now: string, aheadMs = 0): StartVerdict => {
   const nowMs = toMillis(now);
-  const untilMs = queueingTimeOf(joinAt);
+  const untilMs = queueingTimeOf(joinAt) - aheadMs;
   if (nowMs < untilMs) return { kind: 'wait', untilMs };
   const lateMs = nowMs - toMillis(joinAt);
   return lateMs >= MAX_START_DELAY_MS ? { kind: 'missed', lateMs } : { kind: 'start' };
