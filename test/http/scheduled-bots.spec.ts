@@ -300,13 +300,14 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       const first = Date.parse(inMinutes(10));
       const botIds: string[] = [];
       for (let i = 0; i < BOTS; i++) botIds.push(await schedule(api, new Date(first + i * SPACING_MS).toISOString(), { bot_name: `Racer ${i}` }));
-      // The clock runs from here: bot i falls due about 300 + 40 i ms from now, and its DELETE goes out
-      // then too, give or take 30 ms, so that each one is a real race with the scheduler.
+      // The clock runs from here: bot i falls due about 300 + 40 i ms from now (the scheduler starts each a
+      // queueing's cost early), and its DELETE goes out between 120 ms before and 80 ms after, so that
+      // each one is a real race with the scheduler.
       const offset = first - SCHEDULED_BOT_LEAD_MS - 300 - Date.now();
       clock = () => new Date(Date.now() + offset);
       const answers = await Promise.all(
         botIds.map(async (id, i) => {
-          await new Promise((r) => setTimeout(r, 300 + i * SPACING_MS + (Math.random() - 0.5) * 60));
+          await new Promise((r) => setTimeout(r, 300 + i * SPACING_MS - 120 + Math.random() * 200));
           return (await api.delete(`/v2/bots/scheduled/${id}`)).status;
         }),
       );
