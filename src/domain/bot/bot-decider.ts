@@ -307,44 +307,31 @@ const decide = (command: BotCommand, state: BotState) => {
   }
 };
 
-const scheduledState = (event: Extract<BotEvent, { type: 'BotScheduled' }>): BotState => {
-  const { bot_id, team_id, join_at, at: _at, ...definition } = event.data;
-  return {
-    kind: 'present',
-    bot_id,
-    team_id,
-    platform: definition.platform,
-    status: 'scheduled',
-    queued: false,
-    schedule: { join_at, definition, version: 1 },
-    dispatched: false,
-    leaveRequested: false,
-    everRecorded: false,
-    chatMessageIds: [],
-    artifactKeys: [],
-    participantsReported: false,
-  };
-};
+/** A bot that has just come to be: scheduled for later (with its schedule), or created and queued. */
+const newBot = (data: { readonly bot_id: string; readonly team_id: string; readonly platform: Platform }, schedule: Schedule | null): BotState => ({
+  kind: 'present',
+  bot_id: data.bot_id,
+  team_id: data.team_id,
+  platform: data.platform,
+  status: schedule === null ? 'queued' : 'scheduled',
+  queued: schedule === null,
+  schedule,
+  dispatched: false,
+  leaveRequested: false,
+  everRecorded: false,
+  chatMessageIds: [],
+  artifactKeys: [],
+  participantsReported: false,
+});
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
-  if (event.type === 'BotScheduled') return state.kind === 'present' ? state : scheduledState(event);
-  if (event.type === 'BotCreated') {
-    return {
-      kind: 'present',
-      bot_id: event.data.bot_id,
-      team_id: event.data.team_id,
-      platform: event.data.platform,
-      status: 'queued',
-      queued: true,
-      schedule: null,
-      dispatched: false,
-      leaveRequested: false,
-      everRecorded: false,
-      chatMessageIds: [],
-      artifactKeys: [],
-      participantsReported: false,
-    };
+  if (event.type === 'BotScheduled') {
+    if (state.kind === 'present') return state;
+    const { bot_id: _bot, team_id: _team, join_at, at: _at, ...definition } = event.data;
+    return newBot(event.data, { join_at, definition, version: 1 });
   }
+  // For a scheduled bot too: queued at its time, it is from then on a bot like any other.
+  if (event.type === 'BotCreated') return newBot(event.data, null);
   if (state.kind === 'absent') return state;
   switch (event.type) {
     case 'BotScheduleChanged': {

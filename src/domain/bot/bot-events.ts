@@ -15,15 +15,20 @@ const Platform = t.keyof({ vc: null, tm: null, mt: null });
 export const CreatedBy = t.type({ key_id: t.string, api_key: Sealed });
 export type CreatedBy = t.TypeOf<typeof CreatedBy>;
 
-/** What the team asked for, in the domain's own terms (BotConfig): the bot's audit replays it. */
-export const BotCreated = eventCodec('BotCreated', {
-  bot_id: t.string,
-  team_id: t.string,
+/** What a bot is asked to do, in the domain's own terms (BotConfig), wherever its events carry it. */
+const botDefinition = {
   meeting_url: t.string,
   platform: Platform,
   bot_name: t.string,
   extra: t.union([t.UnknownRecord, t.null]),
   config: BotConfigCodec,
+};
+
+/** What the team asked for: the bot's audit replays it. */
+export const BotCreated = eventCodec('BotCreated', {
+  bot_id: t.string,
+  team_id: t.string,
+  ...botDefinition,
   created_by: nullableField(CreatedBy),
   created_at: IsoInstant,
 });
@@ -36,27 +41,14 @@ export const BotCreated = eventCodec('BotCreated', {
 export const BotScheduled = eventCodec('BotScheduled', {
   bot_id: t.string,
   team_id: t.string,
-  meeting_url: t.string,
-  platform: Platform,
-  bot_name: t.string,
-  extra: t.union([t.UnknownRecord, t.null]),
-  config: BotConfigCodec,
+  ...botDefinition,
   created_by: nullableField(CreatedBy),
   join_at: IsoInstant,
   at: IsoInstant,
 });
 
 /** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
-export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
-  bot_id: t.string,
-  meeting_url: t.string,
-  platform: Platform,
-  bot_name: t.string,
-  extra: t.union([t.UnknownRecord, t.null]),
-  config: BotConfigCodec,
-  join_at: IsoInstant,
-  at: IsoInstant,
-});
+export const BotScheduleChanged = eventCodec('BotScheduleChanged', { bot_id: t.string, ...botDefinition, join_at: IsoInstant, at: IsoInstant });
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
 

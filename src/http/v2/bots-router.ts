@@ -8,19 +8,17 @@ import { leaveBot } from '../../commands/leave-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
-import { BOTS, type BotView } from '../../projections/bot-view';
 import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
-import { decodeListQuery } from '../codecs/list-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
-import { decodeBatchBody, runBatch } from './batch';
+import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
-import { createBotFromBody, requesterOf } from './bots-from-requests';
+import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { findBotsPage } from './bots-page';
 import { addScheduledBotRoutes } from './scheduled-bots-router';
 
 export interface BotsRouterDeps {
@@ -43,44 +41,15 @@ const visible = async (deps: BotsRouterDeps, position: bigint | null) => {
 export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   const router = new Router<AppState>({ prefix: '/v2/bots' });
 
-  router.post('/', async (ctx) => {
-    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
-    const created = await createBotFromBody(deps, requester, await readJsonBody(ctx));
-    await visible(deps, created.position);
-    ctx.status = 201;
-    ctx.body = ok({ bot_id: created.bot_id });
-  });
-
-  router.post('/batch', async (ctx) => {
-    const items = orThrow(decodeBatchBody(await readJsonBody(ctx)));
-    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
-    const outcome = await runBatch(items, (item) => createBotFromBody(deps, requester, item), ctx.state);
-    await visible(deps, outcome.position);
-    ctx.body = ok({ results: outcome.results, succeeded: outcome.succeeded, failed: outcome.failed });
-  });
+  router.post('/', oneBotRoute(deps, (requester, body) => createBotFromBody(deps, requester, body)));
+  router.post('/batch', batchRoute(deps, (requester, item) => createBotFromBody(deps, requester, item)));
 
   // Before the `/:bot_id` routes: `scheduled` is a path, not a bot id.
   addScheduledBotRoutes(router, deps);
 
   router.get('/', async (ctx) => {
-    const caller = callerOf(ctx);
-    const query = orThrow(decodeListQuery(ctx.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<BotView>(BOTS, {
-      where: { team_id: caller.team_id },
-      orderBy: [
-        { field: 'created_at', direction: 'desc' },
-        { field: 'id', direction: 'desc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const bots = page.slice(0, query.limit);
-    const last = bots[bots.length - 1];
-    ctx.body = ok({
-      bots: bots.map(toBotSummary),
-      next_cursor: page.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null,
-    });
+    const { bots, next_cursor } = await findBotsPage(deps.readStore, { team_id: callerOf(ctx).team_id }, { field: 'created_at', direction: 'desc' }, ctx.query);
+    ctx.body = ok({ bots: bots.map(toBotSummary), next_cursor });
   });
 
   router.get('/:bot_id', async (ctx) => {

@@ -2,19 +2,18 @@ import type Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import { loadBot } from '../../commands/bot-commands';
 import { cancelScheduledBot, changeSchedule } from '../../commands/schedule-bot';
-import { BOTS, type BotView } from '../../projections/bot-view';
+import type { BotView } from '../../projections/bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppContext, type AppState } from '../app-context';
-import { decodeListQuery } from '../codecs/list-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { decodeScheduledBotPatch } from '../codecs/scheduled-bot-request';
 import { keepStoredSecrets } from '../codecs/v2-request-of-bot-config';
 import { readJsonBody } from '../read-json-body';
-import { decodeBatchBody, runBatch } from './batch';
+import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import type { BotsRouterDeps } from './bots-router';
-import { definitionOf, requesterOf, scheduleBotFromBody } from './bots-from-requests';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { definitionOf, scheduleBotFromBody } from './bots-from-requests';
+import { findBotsPage } from './bots-page';
 import { refusalToApiError } from './refusal-to-api-error';
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -51,41 +50,13 @@ const PATCH_ATTEMPTS = 3;
 export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouterDeps): void => {
   const visible = (position: bigint | null) => deps.projections.waitForPosition(position);
 
-  router.post('/scheduled', async (ctx) => {
-    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
-    const scheduled = await scheduleBotFromBody(deps, requester, await readJsonBody(ctx));
-    await visible(scheduled.position);
-    ctx.status = 201;
-    ctx.body = ok({ bot_id: scheduled.bot_id });
-  });
-
-  router.post('/scheduled/batch', async (ctx) => {
-    const items = orThrow(decodeBatchBody(await readJsonBody(ctx)));
-    const requester = requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key'));
-    const outcome = await runBatch(items, (item) => scheduleBotFromBody(deps, requester, item), ctx.state);
-    await visible(outcome.position);
-    ctx.body = ok({ results: outcome.results, succeeded: outcome.succeeded, failed: outcome.failed });
-  });
+  router.post('/scheduled', oneBotRoute(deps, (requester, body) => scheduleBotFromBody(deps, requester, body)));
+  router.post('/scheduled/batch', batchRoute(deps, (requester, item) => scheduleBotFromBody(deps, requester, item)));
 
   router.get('/scheduled', async (ctx) => {
-    const caller = callerOf(ctx);
-    const query = orThrow(decodeListQuery(ctx.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<BotView>(BOTS, {
-      where: { team_id: caller.team_id, status: 'scheduled' },
-      orderBy: [
-        { field: 'join_at', direction: 'asc' },
-        { field: 'id', direction: 'asc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const bots = page.slice(0, query.limit);
-    const last = bots[bots.length - 1];
-    ctx.body = ok({
-      bots: bots.map(toScheduledBot),
-      next_cursor: page.length > query.limit && last?.join_at ? encodeCursor([last.join_at, last.id]) : null,
-    });
+    const where = { team_id: callerOf(ctx).team_id, status: 'scheduled' };
+    const { bots, next_cursor } = await findBotsPage(deps.readStore, where, { field: 'join_at', direction: 'asc' }, ctx.query);
+    ctx.body = ok({ bots: bots.map(toScheduledBot), next_cursor });
   });
 
   router.get('/scheduled/:bot_id', async (ctx) => {
