@@ -18,6 +18,10 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
   readonly serviceSecret?: string | undefined;
+  /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
+  readonly sandboxReplicas?: string | undefined;
+  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
+  readonly publicWebhookTargetsOnly?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -37,6 +41,14 @@ const portFrom = (value: string | undefined, fallback: number): number => {
   return port;
 };
 
+/** A test setting: a production service refuses to start with it rather than ignore it silently. */
+const sandboxReplicasFrom = (value: string | undefined, nodeEnv: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (nodeEnv === 'production') throw new Error('SANDBOX_REPLICAS sends bots to a test sandbox: it cannot be set with NODE_ENV=production');
+  if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value)) throw new Error(`SANDBOX_REPLICAS must be <host>:<port>, got "${value}"`);
+  return value;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -52,4 +64,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   instanceId: env.INSTANCE_ID || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
+  sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
+  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
 });

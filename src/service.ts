@@ -7,6 +7,11 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
+import type { CheckpointStore } from './adapters/checkpoint-store/port';
+import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkpoint-store';
+import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
+import type { WebhookHttp } from './adapters/webhook-http/port';
+import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { LocalFolderObjectStore } from './adapters/object-store/local-folder-object-store';
@@ -26,8 +31,11 @@ import { internalRouter } from './http/internal/internal-router';
 import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
+import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { BotScheduler } from './subscribers/queue-scheduled-bots';
+import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
+import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
@@ -44,6 +52,8 @@ export interface RunningService {
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
   readonly scheduler: BotScheduler;
+  readonly botWatch: RunningBotsWatch;
+  readonly webhooks: WebhookDeliveryWorker;
   stop(): Promise<void>;
 }
 
@@ -53,6 +63,13 @@ export interface ServiceOverrides {
   readonly launcher?: BotLauncher;
   /** how long a reservation may wait for its bot before it is released (default 2 minutes) */
   readonly orphanReservationGraceMs?: number;
+  /** how webhook targets' host names are resolved (tests pretend a name moved to a private address) */
+  readonly resolveHost?: Resolve;
+  readonly webhookHttp?: WebhookHttp;
+  readonly webhookDelivery?: Partial<DeliveryWorkerOptions>;
+  readonly webhookJitter?: () => number;
+  /** how often running bots without a process here are looked at, and when a silent one is lost */
+  readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -77,16 +94,46 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const signer = new Signer(serviceSecret);
   const secretBox = new SecretBox(serviceSecret);
   const objectStore = new LocalFolderObjectStore(path.join(config.dataDir, 'artifacts'));
-  const settler = new SubscriberRunner(eventStore, readStore, settleTokensWhenBotEnds(eventStore), log);
+  // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
+  const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
+  const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
+  const settler = new SubscriberRunner(eventStore, checkpoints, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
-  const reconciler = new SubscriberRunner(eventStore, readStore, orphanReservations, log);
+  const reconciler = new SubscriberRunner(eventStore, checkpoints, orphanReservations, log);
   await reconciler.start();
 
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
   const nowMs = () => clock().getTime();
   const links = signedArtifactLinks(signer, () => publicUrl, nowMs);
+
+  const webhookTargets = { policy: { publicHttpsOnly: config.publicWebhookTargetsOnly ?? false }, resolve: overrides.resolveHost ?? resolveWithDns };
+  const webhooks = new WebhookDeliveryWorker({
+    eventStore,
+    readStore,
+    secretBox,
+    links,
+    commands,
+    http: overrides.webhookHttp ?? new NodeWebhookHttp(webhookTargets.policy, webhookTargets.resolve),
+    log,
+    ...(overrides.webhookDelivery ? { options: overrides.webhookDelivery } : {}),
+    ...(overrides.webhookJitter ? { jitter: overrides.webhookJitter } : {}),
+  });
+  await webhooks.start(projections.position);
+  const webhookQueue = new SubscriberRunner(
+    eventStore,
+    checkpoints,
+    queueWebhookMessages({
+      eventStore,
+      readStore,
+      commands,
+      waitForReadModels: (position) => projections.waitForPosition(position, 30_000),
+      queued: () => webhooks.wake(),
+    }),
+    log,
+  );
+  await webhookQueue.start();
   const app = buildApp({
     log,
     commands,
@@ -100,6 +147,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     ],
     sandboxHosts: config.sandboxHosts,
     secretBox,
+    webhookTargets,
+    webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
     rebuildProjections: async () => {
       await projections.stop();
@@ -119,7 +168,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log),
+    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
     signer,
     serviceUrl: publicUrl,
     slots: config.botSlots ?? defaultBotSlots(),
@@ -128,6 +177,17 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   });
   await dispatcher.start(projections.position);
+  const botWatch = new RunningBotsWatch({
+    commands,
+    readStore,
+    workerId: config.instanceId ?? os.hostname(),
+    log,
+    lastContactMs: (botId) => control.lastContactMs(botId),
+    forgetControl: (botId) => control.forget(botId),
+    isChild: (botId) => dispatcher.isRunningHere(botId),
+    ...overrides.botWatch,
+  });
+  await botWatch.start();
   const scheduler = new BotScheduler({ commands, eventStore, readStore, log });
   await scheduler.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
@@ -144,8 +204,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     signer,
     dispatcher,
     scheduler,
+    botWatch,
+    webhooks,
     stop: async () => {
       await scheduler.stop();
+      await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -153,9 +216,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       });
       await settler.stop();
       await reconciler.stop();
+      await webhookQueue.stop();
+      await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
       await readStore.close();
+      await localCheckpoints?.close();
       await eventStore.close();
     },
   };

@@ -4,7 +4,7 @@
  * last screen it saw (to know whether there is a call to leave).
  */
 import { ChatLog, type ChatMessageRecord } from '../chat-log';
-import type { PageSnapshot, Screen } from '../meeting/meeting-page';
+import type { PageSnapshot, Screen } from '../drivers/page-driver';
 import { ParticipantsLog, type ParticipantsArtifact } from '../participants-log';
 
 export class MeetingNotes {
@@ -57,6 +57,11 @@ export class MeetingNotes {
   /** The bot is out: every presence and speaking turn still open ends now. */
   close(now: number): void {
     this.participants.close(now);
+  }
+
+  /** Everyone's names seen so far (to keep them out of diagnostics). */
+  knownNames(): string[] {
+    return this.participants.toArtifact().participants.map((p) => p.name);
   }
 
   chatArtifact(): ChatMessageRecord[] {

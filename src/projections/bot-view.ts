@@ -96,6 +96,8 @@ export const botViewProjection: Projection<BotView> = {
       }
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };
+      case 'BotReassigned':
+        return { ...doc, worker_id: event.data.worker_id };
       case 'StatusChanged':
         return withStatus(doc, event.data.status, event.data.at);
       case 'BotLeaveRequested':

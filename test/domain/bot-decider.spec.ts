@@ -182,6 +182,23 @@ describe('bot decider', () => {
     });
   });
 
+  describe('a running bot of an instance that is gone is taken over once', () => {
+    const reassign = (from_worker_id: string, worker_id = 'worker-2'): BotCommand => ({ type: 'ReassignBot', from_worker_id, worker_id, now: LATER });
+    it('from the instance that holds it: reassigned', () => {
+      spec.given(historyTo('in_call_recording')).when(reassign('worker-1')).then([
+        { type: 'BotReassigned', data: { bot_id: BOT, from_worker_id: 'worker-1', worker_id: 'worker-2', at: LATER } },
+      ]);
+    });
+    it('another instance took it first (it no longer holds it): nothing', () => {
+      const taken: BotEvent = { type: 'BotReassigned', data: { bot_id: BOT, from_worker_id: 'worker-1', worker_id: 'worker-3', at: LATER } };
+      spec.given([...historyTo('in_call_recording'), taken]).when(reassign('worker-1')).thenNothing();
+    });
+    it('an ended bot, or one nobody runs yet: nothing', () => {
+      spec.given(historyTo('completed')).when(reassign('worker-1')).thenNothing();
+      spec.given([botCreated]).when(reassign('worker-1')).thenNothing();
+    });
+  });
+
   describe('a running bot moves only along the allowed status edges', () => {
     for (const from of Object.keys(allowedMoves) as ActiveStatus[]) {
       for (const to of allowedMoves[from]) {

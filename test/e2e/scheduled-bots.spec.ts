@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { SCHEDULED_BOT_LEAD_MS } from '../../src/domain/bot/schedule-timing';
+import * as bots from '../support/api-bots';
 import { apiClient, createTeam } from '../support/http-client';
-import { downloadAndMeasure } from '../support/recording-check';
 import { startTestService, type TestService } from '../support/test-service';
 
 const IN_CALL = ['in_call_not_recording', 'in_call_recording'];
@@ -23,15 +23,7 @@ describe('scheduled bots join at their time and record (real Chromium, sandbox, 
     await sandbox?.stop();
   });
 
-  const waitForBot = async (botId: string, done: (bot: any) => boolean, timeoutMs = 90_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const bot = (await api.get(`/v2/bots/${botId}`)).body.data;
-      if (done(bot)) return bot;
-      if (Date.now() > deadline) throw new Error(`bot ${botId} stuck in ${bot.status}: ${JSON.stringify(bot.status_history)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  };
+  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.waitForBot(api, botId, done, 90_000);
   const timeOf = (bot: any, statuses: readonly string[]): number => {
     const entry = bot.status_history.find((s: { status: string }) => statuses.includes(s.status));
     assert.ok(entry, `${statuses.join(' or ')} in ${JSON.stringify(bot.status_history)}`);
@@ -61,14 +53,11 @@ describe('scheduled bots join at their time and record (real Chromium, sandbox, 
       await sandbox.client.speak(meeting.meeting_id, speaker.participant_id, 'The scheduled bot records this sentence');
       await new Promise((r) => setTimeout(r, 3500));
       assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 200);
-      const ended = await waitForBot(botId, (b) => b.status === 'completed' || b.status === 'failed');
+      const ended = await waitForBot(botId, bots.hasEnded);
       assert.equal(ended.status, 'completed', JSON.stringify(ended));
       assert.equal(ended.error_code, 'API_REQUEST');
       assert.deepEqual(ended.status_history.slice(0, 2).map((s: { status: string }) => s.status), ['scheduled', 'queued']);
-      const artifact = ended.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'recording');
-      assert.ok(artifact, `a recording among ${JSON.stringify(ended.artifacts)}`);
-      const { maxVolumeDb, durationSeconds } = await downloadAndMeasure(artifact);
-      assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
+      const durationSeconds = await bots.checkRecording(api, ended);
       assert.ok(durationSeconds >= 3, `recorded ${durationSeconds} s`);
       await sandbox.client.end(meeting.meeting_id);
     });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { completeJsonLines } from '../support/json-lines';
 import { apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { ADMIN_TOKEN, startTestService } from '../support/test-service';
 
@@ -12,7 +13,7 @@ describe('request log', () => {
       await api.get('/v2/bots?cursor=bad');
       await request(t.url, 'GET', '/v2/bots', { headers: { 'x-service-api-key': 'mbs_wrong-key-value', 'x-request-id': 'trace-me-1' } });
 
-      const lines = t.logText().trim().split('\n').map((l) => JSON.parse(l));
+      const lines = completeJsonLines(t.logText());
       const requests = lines.filter((l) => l.msg === 'request');
       assert.ok(requests.length >= 4);
       for (const line of requests) {

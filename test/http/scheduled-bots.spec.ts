@@ -6,6 +6,7 @@ import { readUntil } from '../support/read-until';
 import { adminClient, apiClient, createTeam, MEETING } from '../support/http-client';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -21,7 +22,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
   before(async () => {
     launcher = new ScriptedLauncher();
     // A short orphan grace: a scheduled bot's reservation must not be taken for an orphan's.
-    t = await startTestService({ clock: () => clock(), botSlots: 100, overrides: { launcher, orphanReservationGraceMs: 200 } });
+    t = await startTestService({ clock: () => clock(), botSlots: 100, overrides: { launcher, orphanReservationGraceMs: 200, webhookDelivery: { pollMs: 20, timeoutMs: 1500 } } });
   });
   after(() => t.stop());
 
@@ -412,6 +413,45 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       const lateCancel = await api.delete(`/v2/bots/scheduled/${botId}`);
       assert.equal(lateCancel.status, 409);
       assert.equal((await api.get(`/v2/bots/scheduled/${botId}`)).body.data.status, 'queued', 'still a scheduled bot’s record, now queued');
+    });
+  });
+
+  describe('webhooks', () => {
+    it('a bot refused at its time and a bot cancelled before it each send bot.failed with their code, message and extra', async () => {
+      const receiver = await new WebhookReceiver().start();
+      try {
+        const { api, api_key } = await newTeam({ tokens: 0 });
+        assert.equal((await api.post('/v2/webhooks', { url: receiver.url })).status, 201);
+        const joinAt = inMinutes(10);
+        const refused = await schedule(api, joinAt, { extra: { deal: 1 } });
+        const cancelled = await schedule(api, joinAt, { extra: { deal: 2 } });
+        assert.equal((await api.delete(`/v2/bots/scheduled/${cancelled}`)).status, 200);
+        moveTo(joinAt);
+        await waitForStatus(api, refused, 'failed');
+        const failures = await receiver.waitFor((r) => r.filter((w) => w.body.event === 'bot.failed').length >= 2);
+        const byBot = new Map(failures.filter((w) => w.body.event === 'bot.failed').map((w) => [w.body.data.bot_id, w.body.data]));
+        assert.deepEqual(byBot.get(cancelled), {
+          bot_id: cancelled,
+          extra: { deal: 2 },
+          error_code: 'EXITING_MEETING_BEFORE_RECORD',
+          error_message: 'The scheduled bot was cancelled before its time.',
+        });
+        assert.deepEqual(byBot.get(refused), {
+          bot_id: refused,
+          extra: { deal: 1 },
+          error_code: 'INSUFFICIENT_TOKENS',
+          error_message: 'Insufficient tokens to reserve for a new bot',
+        });
+        assert.deepEqual(receiver.events().filter((e) => e !== 'bot.failed'), [], 'a bot that never ran sends no status change');
+        assert.ok(failures.every((w) => w.headers['x-service-api-key'] === api_key), 'signed off with the key that scheduled them');
+
+        // Its final event can be sent again, like any bot's.
+        assert.equal((await api.post(`/v2/bots/${cancelled}/resend-webhook`)).status, 200);
+        const again = await receiver.waitFor((r) => r.filter((w) => w.body.data?.bot_id === cancelled).length >= 2);
+        assert.equal(again.filter((w) => w.body.data?.bot_id === cancelled).at(-1)!.body.data.error_code, 'EXITING_MEETING_BEFORE_RECORD');
+      } finally {
+        await receiver.stop();
+      }
     });
   });
 

@@ -33,9 +33,8 @@ export const request = async (
 export const apiClient = (baseUrl: string, apiKey: string) => ({
   post: (path: string, body?: unknown, headers: Record<string, string> = {}) =>
     request(baseUrl, 'POST', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey, ...headers } }),
+  patch: (path: string, body?: unknown) => request(baseUrl, 'PATCH', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
   get: (path: string) => request(baseUrl, 'GET', path, { headers: { 'x-service-api-key': apiKey } }),
-  patch: (path: string, body?: unknown) =>
-    request(baseUrl, 'PATCH', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
   delete: (path: string) => request(baseUrl, 'DELETE', path, { headers: { 'x-service-api-key': apiKey } }),
 });
 

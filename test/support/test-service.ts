@@ -25,6 +25,14 @@ export interface TestServiceOptions {
   readonly clock?: () => Date;
   readonly dataDir?: string;
   readonly instanceId?: string;
+  /** listen on this port (0: any free one) */
+  readonly port?: number;
+  /** restart only: listen on the same port as before (bots keep the address they were given) */
+  readonly keepPort?: boolean;
+  /** `<host>:<port>` of a sandbox: the bots reach its replicas under the real platform hosts */
+  readonly sandboxReplicas?: string;
+  /** as NODE_ENV=production: webhooks only to public https addresses */
+  readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
 }
 
@@ -36,7 +44,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   const log = bunyan.createLogger({ name: 'test', level: 'debug', streams: [{ stream, level: 'debug' }] });
   const config: ServiceConfig = {
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     dataDir,
     adminToken: ADMIN_TOKEN,
@@ -48,6 +56,8 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    sandboxReplicas: options.sandboxReplicas,
+    publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
@@ -57,7 +67,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     logText: () => lines.join(''),
     restart: async (changes: Partial<TestServiceOptions> = {}) => {
       await service.stop();
-      return startTestService({ ...options, ...changes, dataDir });
+      return startTestService({ ...options, ...changes, dataDir, ...(changes.keepPort ? { port: service.port } : {}) });
     },
     stop: async () => {
       await service.stop();

@@ -50,6 +50,8 @@ export type BotCommand =
   /** DELETE /v2/bots/scheduled/{id}: only before its time. */
   | { readonly type: 'CancelScheduledBot'; readonly now: string }
   | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
+  | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
   | { readonly type: 'ReportCallEnded'; readonly now: string }
   | { readonly type: 'RequestLeave'; readonly now: string }
@@ -106,6 +108,8 @@ export type BotState =
       /** set while a scheduled bot waits for its time */
       readonly schedule: Schedule | null;
       readonly dispatched: boolean;
+      /** the instance that runs (or watches) the bot, once dispatched */
+      readonly workerId: string | null;
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
@@ -242,6 +246,11 @@ const decide = (command: BotCommand, state: BotState) => {
       if (state.dispatched || isTerminal(state.status) || state.status === 'scheduled') return noEvents;
       return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
 
+    case 'ReassignBot':
+      // Another instance took it first, or it has ended: nothing to take over.
+      if (!state.dispatched || isTerminal(state.status) || state.workerId !== command.from_worker_id || command.worker_id === state.workerId) return noEvents;
+      return emit({ type: 'BotReassigned', data: { bot_id, from_worker_id: command.from_worker_id, worker_id: command.worker_id, at: command.now } });
+
     case 'ReportStatus':
       if (state.status === command.status) return noEvents;
       if (!canMoveTo(state.status, command.status)) {
@@ -317,6 +326,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   queued: schedule === null,
   schedule,
   dispatched: false,
+  workerId: null,
   leaveRequested: false,
   everRecorded: false,
   chatMessageIds: [],
@@ -345,7 +355,9 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       };
     }
     case 'BotDispatched':
-      return { ...state, dispatched: true };
+      return { ...state, dispatched: true, workerId: event.data.worker_id };
+    case 'BotReassigned':
+      return { ...state, workerId: event.data.worker_id };
     case 'StatusChanged':
       return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
     case 'CallEnded':

@@ -52,6 +52,12 @@ export const BotScheduleChanged = eventCodec('BotScheduleChanged', { bot_id: t.s
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
 
+/**
+ * A running bot whose service instance is gone is taken over by another instance, which watches it from
+ * then on (its process may live on and reach the new instance, or be gone with the old one).
+ */
+export const BotReassigned = eventCodec('BotReassigned', { bot_id: t.string, from_worker_id: t.string, worker_id: t.string, at: IsoInstant });
+
 export const StatusChanged = eventCodec('StatusChanged', { bot_id: t.string, status: Status, at: IsoInstant });
 
 /** The legacy `call_ended` live code: kept in the audit, not a v2 status. */
@@ -104,7 +110,8 @@ export const BotFailed = eventCodec('BotFailed', {
 });
 
 export const BotEvent = t.union([
-  BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
+  BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
+  ChatMessageSent, ArtifactStored,
   ParticipantsReported, BotCompleted, BotFailed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;

@@ -31,13 +31,17 @@ type BotState = AppState & { botId: string };
 
 const MAX_POLL_SECONDS = 30;
 
-/** Every internal call carries the bot's own token: a bot can only speak for itself. */
-const requireBotToken = (signer: Signer): Koa.Middleware<BotState> => async (ctx, next) => {
+/**
+ * Every internal call carries the bot's own token: a bot can only speak for itself. Any such call also
+ * tells the service the bot is alive (the dispatcher watches bots it has no process of).
+ */
+const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
   if (!token || !signer.isBotToken(botId, token)) throw unauthorized('Missing or invalid bot token (authorization: Bearer <token>)');
   ctx.state.botId = botId;
+  control.noteContact(botId);
   await next();
 };
 
@@ -65,7 +69,7 @@ const isControlResult = (u: unknown): u is ControlResult =>
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
 export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
-  router.use(requireBotToken(deps.signer));
+  router.use(requireBotToken(deps.signer, deps.control));
 
   router.post('/reports', async (ctx) => {
     const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');

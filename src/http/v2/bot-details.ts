@@ -1,9 +1,7 @@
+import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { BotView } from '../../projections/bot-view';
 
-export interface ArtifactLinks {
-  /** A download URL for an artifact key, valid for a limited time; null when it cannot be served. */
-  readonly urlFor: (botId: string, key: string) => { readonly url: string; readonly expires_at: string } | null;
-}
+export type { ArtifactLinks };
 
 /** The list item of GET /v2/bots; internal fields (team, dispatch) stay inside. */
 export const toBotSummary = (view: BotView) => ({

@@ -10,11 +10,13 @@ import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-
 import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { refusalToApiError } from './refusal-to-api-error';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotRequestDeps {
   readonly commands: CommandDeps;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
 }
 
 /** Who asks: the team, and the key that created the bot, sealed (its webhooks carry it). */
@@ -34,6 +36,11 @@ export const requesterOf = (secretBox: SecretBox, caller: Caller, apiKey: string
   createdBy: { key_id: caller.key_id, api_key: secretBox.seal(apiKey) },
 });
 
+/** A callback the service would never send to is refused at once, as POST /v2/bots refuses it. */
+export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTargets'>, request: CreateBotRequest): Promise<void> => {
+  if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
+};
+
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
 export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
   meeting_url: request.meeting_url,
@@ -49,6 +56,7 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
  */
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
+  await checkCallbackTarget(deps, request);
   const created = await createBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),
@@ -63,6 +71,7 @@ export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Reque
   const { join_at, request } = orThrow(
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
+  await checkCallbackTarget(deps, request);
   const scheduled = await scheduleBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),

@@ -8,9 +8,11 @@ import { leaveBot } from '../../commands/leave-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
+import { BOTS, type BotView } from '../../projections/bot-view';
 import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
+import { decodeListQuery } from '../codecs/list-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
@@ -18,8 +20,9 @@ import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
-import { findBotsPage } from './bots-page';
+import { newestFirstPage } from './newest-first-page';
 import { addScheduledBotRoutes } from './scheduled-bots-router';
+import type { WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
@@ -29,6 +32,7 @@ export interface BotsRouterDeps {
   readonly links: ArtifactLinks;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -48,8 +52,10 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   addScheduledBotRoutes(router, deps);
 
   router.get('/', async (ctx) => {
-    const { bots, next_cursor } = await findBotsPage(deps.readStore, { team_id: callerOf(ctx).team_id }, { field: 'created_at', direction: 'desc' }, ctx.query);
-    ctx.body = ok({ bots: bots.map(toBotSummary), next_cursor });
+    const caller = callerOf(ctx);
+    const query = orThrow(decodeListQuery(ctx.query));
+    const page = await newestFirstPage<BotView>(deps.readStore, BOTS, { team_id: caller.team_id }, 'created_at', query);
+    ctx.body = ok({ bots: page.items.map(toBotSummary), next_cursor: page.next_cursor });
   });
 
   router.get('/:bot_id', async (ctx) => {

@@ -2,18 +2,19 @@ import type Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import { loadBot } from '../../commands/bot-commands';
 import { cancelScheduledBot, changeSchedule } from '../../commands/schedule-bot';
-import type { BotView } from '../../projections/bot-view';
+import { BOTS, type BotView } from '../../projections/bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppContext, type AppState } from '../app-context';
 import { parseBotIdParam } from '../codecs/path-uuid';
+import { decodeListQuery } from '../codecs/list-query';
 import { decodeScheduledBotPatch } from '../codecs/scheduled-bot-request';
 import { keepStoredSecrets } from '../codecs/v2-request-of-bot-config';
 import { readJsonBody } from '../read-json-body';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import type { BotsRouterDeps } from './bots-router';
-import { definitionOf, scheduleBotFromBody } from './bots-from-requests';
-import { findBotsPage } from './bots-page';
+import { checkCallbackTarget, definitionOf, scheduleBotFromBody } from './bots-from-requests';
+import { keysetPage } from './newest-first-page';
 import { refusalToApiError } from './refusal-to-api-error';
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -55,8 +56,9 @@ export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouter
 
   router.get('/scheduled', async (ctx) => {
     const where = { team_id: callerOf(ctx).team_id, status: 'scheduled' };
-    const { bots, next_cursor } = await findBotsPage(deps.readStore, where, { field: 'join_at', direction: 'asc' }, ctx.query);
-    ctx.body = ok({ bots: bots.map(toScheduledBot), next_cursor });
+    const query = orThrow(decodeListQuery(ctx.query));
+    const page = await keysetPage<BotView>(deps.readStore, BOTS, where, { field: 'join_at', direction: 'asc' }, query);
+    ctx.body = ok({ bots: page.items.map(toScheduledBot), next_cursor: page.next_cursor });
   });
 
   router.get('/scheduled/:bot_id', async (ctx) => {
@@ -73,6 +75,7 @@ export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouter
       }
       const { definition, join_at, version } = bot.schedule;
       const patch = orThrow(decodeScheduledBotPatch(body, { definition, join_at }, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }));
+      if (patch.named.has('callback_config') || patch.named.has('callback_enabled')) await checkCallbackTarget(deps, patch.request);
       const { config, ...changed } = definitionOf(deps, patch.request);
       const changedResult = await changeSchedule(deps.commands, bot_id, version, {
         ...changed,
