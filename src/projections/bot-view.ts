@@ -43,14 +43,7 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
   status_history: [...doc.status_history, { status, created_at: at }],
 });
 
-interface BotDefinitionData {
-  readonly bot_id: string;
-  readonly team_id: string;
-  readonly meeting_url: string;
-  readonly bot_name: string;
-  readonly platform: 'vc' | 'tm' | 'mt';
-  readonly extra: Record<string, unknown> | null;
-}
+type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'>;
 
 /** A bot's first document: scheduled for later, or queued at once. */
 const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' | 'queued'; readonly at: string; readonly join_at: string | null }): BotView => ({

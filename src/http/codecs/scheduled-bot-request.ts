@@ -61,7 +61,6 @@ export const decodeScheduledBotPatch = (
   stored: { readonly definition: BotDefinition; readonly join_at: string },
   options: DecodeOptions,
 ): E.Either<ApiError, ScheduledBotPatch> => {
-  if (body === undefined) return E.left(validationError('body', 'must be object'));
   if (!isPlainObject(body)) return E.left(validationError('body', 'must be object'));
   const joinAt = body.join_at === undefined || body.join_at === null ? E.right(stored.join_at) : decodeJoinAt(body.join_at, options.now);
   if (E.isLeft(joinAt)) return joinAt;

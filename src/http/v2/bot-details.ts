@@ -28,3 +28,18 @@ export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
     return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
   }),
 });
+
+/** A scheduled bot as GET /v2/bots/scheduled shows it: its time and where it stands. */
+export const toScheduledBot = (view: BotView) => ({
+  bot_id: view.bot_id,
+  status: view.status,
+  join_at: view.join_at,
+  meeting_url: view.meeting_url,
+  bot_name: view.bot_name,
+  platform: view.platform,
+  extra: view.extra,
+  error_code: view.error_code,
+  error_message: view.error_message,
+  created_at: view.created_at,
+  ended_at: view.ended_at,
+});

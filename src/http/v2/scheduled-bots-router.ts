@@ -12,27 +12,13 @@ import { keepStoredSecrets } from '../codecs/v2-request-of-bot-config';
 import { readJsonBody } from '../read-json-body';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
+import { toScheduledBot } from './bot-details';
 import type { BotsRouterDeps } from './bots-router';
 import { checkCallbackTarget, definitionOf, scheduleBotFromBody } from './bots-from-requests';
 import { keysetPage } from './newest-first-page';
 import { refusalToApiError } from './refusal-to-api-error';
 
 const ok = (data: unknown) => ({ success: true, data });
-
-/** A scheduled bot as GET /v2/bots/scheduled shows it: its time and where it stands. */
-export const toScheduledBot = (view: BotView) => ({
-  bot_id: view.bot_id,
-  status: view.status,
-  join_at: view.join_at,
-  meeting_url: view.meeting_url,
-  bot_name: view.bot_name,
-  platform: view.platform,
-  extra: view.extra,
-  error_code: view.error_code,
-  error_message: view.error_message,
-  created_at: view.created_at,
-  ended_at: view.ended_at,
-});
 
 /** A bot of the caller's team that was scheduled (it stays one after its time: it then shows its status). */
 const findScheduledBotOfCaller = async (deps: BotsRouterDeps, ctx: AppContext): Promise<BotView> => {
