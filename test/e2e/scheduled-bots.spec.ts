@@ -44,9 +44,10 @@ describe('scheduled bots join at their time and record (real Chromium, sandbox, 
       const joinAtMs = Date.parse(joinAt);
       const queuedMs = timeOf(recording, ['queued']);
       const inCallMs = timeOf(recording, IN_CALL);
-      // Handed to a slot at its queueing time (the lead before join_at), or at once when that had passed.
+      // Handed to a slot at its queueing time (the lead before join_at), or at once when that had passed; the
+      // scheduler starts a lone bot one queueing's cost early (tens of milliseconds).
       const queueingMs = Math.max(joinAtMs - SCHEDULED_BOT_LEAD_MS, Date.parse(recording.created_at));
-      assert.ok(queuedMs >= queueingMs - 5 && queuedMs <= queueingMs + 1000, `queued ${queuedMs - queueingMs} ms after its queueing time`);
+      assert.ok(queuedMs >= queueingMs - 500 && queuedMs <= queueingMs + 1000, `queued ${queuedMs - queueingMs} ms after its queueing time`);
       assert.ok(inCallMs <= joinAtMs + 2000, `in the meeting ${(inCallMs - joinAtMs) / 1000} s after join_at`);
       console.log(`      (queued ${(queuedMs - joinAtMs) / 1000} s, in the meeting ${(inCallMs - joinAtMs) / 1000} s from join_at)`);
 
