@@ -68,12 +68,16 @@ const startBench = async (dataDir: string): Promise<Bench> => {
     body: JSON.stringify({ name: 'bench', tokens: 1_000_000, daily_bot_cap: 1_000_000, rate_limit_per_second: 100_000 }),
   });
   const team = (await admin.json()).data;
-  const post = async (urlPath: string, body: unknown) => {
-    const response = await fetch(`${service.url}${urlPath}`, {
+  const send = (urlPath: string, body: unknown) =>
+    fetch(`${service.url}${urlPath}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-api-key': team.api_key },
       body: JSON.stringify(body),
     });
+  const post = async (urlPath: string, body: unknown) => {
+    // A kept-alive connection the server closed while idle (its 5 s keep-alive) resets the first request
+    // sent on it: sent again on a fresh one (a bench tolerates the rare bot made twice).
+    const response = await send(urlPath, body).catch(() => send(urlPath, body));
     return { status: response.status, body: await response.json() };
   };
   return { service, teamId: team.team_id, post, setClockOffset: (ms) => (clockOffset = ms) };

@@ -27,11 +27,13 @@ export interface SchedulerDeps {
 const MAX_SLEEP_MS = 250;
 const RETRY_FIRST_MS = 1000;
 /**
- * What queueing one bot costs before any was measured (one team's bots are queued one after another, so a
- * burst starts this much earlier per bot): `npm run bench:schedule` measured 7 to 28 ms a bot, back to
- * back, in the running service on this machine (docs/performance.md); the higher figure, a little over.
+ * The least a queueing is assumed to cost (one team's bots are queued one after another, so a burst starts
+ * this much earlier per bot): `npm run bench:schedule` measured up to 28 ms a bot flat out in the running
+ * service on this loaded two-core machine (docs/performance.md). Measured tries can raise it, never lower
+ * it: what a try sets off (read models, subscribers) partly runs after the next one, so back-to-back tries
+ * can look cheaper than a burst turns out to be, and starting early costs nothing.
  */
-const FIRST_QUEUEING_ESTIMATE_MS = 30;
+const MIN_QUEUEING_ESTIMATE_MS = 30;
 /** A try that starts this soon after the team's previous one ended runs back to back with it. */
 const BACK_TO_BACK_MS = 20;
 const RETRY_MAX_MS = 30_000;
@@ -59,8 +61,8 @@ export class BotScheduler {
   private readonly dueByTeam = new Map<string, TeamSchedule>();
   /** teams, by when their next bot must start for their bots to be queued in time */
   private readonly teams = new DueTimes();
-  /** the cost of one queueing, a moving average of the measured ones */
-  private queueingMs = FIRST_QUEUEING_ESTIMATE_MS;
+  /** the cost of one queueing: a moving average of the measured ones, at least MIN_QUEUEING_ESTIMATE_MS */
+  private queueingMs = MIN_QUEUEING_ESTIMATE_MS;
   /** when each team's last try ended (performance.now()), to measure tries that run back to back */
   private readonly lastTryEnded = new Map<string, number>();
   /** the teams with a bot being queued, and that try */
@@ -207,7 +209,7 @@ export class BotScheduler {
 
   /** A moving average, kept a quarter high: starting a burst a bit early costs nothing, late is what shows. */
   private measure(durationMs: number): void {
-    this.queueingMs = Math.min(1000, Math.max(1, 0.9 * this.queueingMs + 0.1 * durationMs * 1.25));
+    this.queueingMs = Math.min(1000, Math.max(MIN_QUEUEING_ESTIMATE_MS, 0.9 * this.queueingMs + 0.1 * durationMs * 1.25));
   }
 
   private settle(botId: string, outcome: QueueOutcome): void {
