@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
-import type { BotConfig } from '../domain/bot/bot-config';
+import { DEFAULT_RETENTION_DAYS, type RequestedBotConfig, type TeamSettingsOfBot } from '../domain/bot/bot-config';
 import { botStreamName, type CreatedBy } from '../domain/bot/bot-events';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent, meetingLockStreamName } from '../domain/meeting-lock/meeting-lock-events';
@@ -10,6 +10,7 @@ import { TeamEvent, teamStreamName } from '../domain/team/team-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { handleBotCommand } from './bot-commands';
 import { handleCommand } from './handle-command';
+import { storageForNewBot } from './storage-commands';
 
 export interface NewBot {
   readonly team_id: string;
@@ -17,7 +18,7 @@ export interface NewBot {
   readonly platform: 'vc' | 'tm' | 'mt';
   readonly bot_name: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  readonly config: RequestedBotConfig;
   /** the key that created the bot, sealed (webhooks carry it); null where no key did */
   readonly created_by: CreatedBy | null;
 }
@@ -94,7 +95,7 @@ type Written = { readonly position: bigint | null };
  * What every bot passes to be queued, a new bot at once and a scheduled bot at its time, across three
  * streams in an order that a crash can only leave repairable: first the team's reservation (daily cap,
  * then tokens), then the meeting registration (deduplication), then `writeBot` appends the bot's
- * BotCreated. A refusal after the reservation releases it. A refusal by `writeBot`, or a failure after the
+ * BotCreated, with the team's settings of that moment (storage, retention). A refusal after the reservation releases it. A refusal by `writeBot`, or a failure after the
  * registration, takes back the registration first, then the reservation (the reconciler only looks at
  * reservations still open, so the lock must not be left behind a released reservation). A crash before
  * BotCreated leaves a reservation (and possibly a registration) without a queued bot: the orphan reconciler
@@ -103,11 +104,12 @@ type Written = { readonly position: bigint | null };
 export const admitBot = async <WriteRefusal>(
   deps: CommandDeps,
   admission: Admission,
-  writeBot: () => Promise<E.Either<WriteRefusal, Written>>,
+  writeBot: (settings: TeamSettingsOfBot) => Promise<E.Either<WriteRefusal, Written>>,
 ): Promise<E.Either<CreateBotRefusal | WriteRefusal, Written>> => {
   const { bot_id, team_id, meeting_url, allow_multiple_bots, now } = admission;
   const reserved = await handleCommand(deps.eventStore, teamStreamName(team_id), teamDecider, TeamEvent, { type: 'ReserveTokensForBot', bot_id, now });
   if (E.isLeft(reserved)) return reserved;
+  const team = reserved.right.state;
 
   try {
     const registered = await handleCommand(deps.eventStore, meetingLockStreamFor(team_id, meeting_url), meetingLockDecider, MeetingLockEvent, {
@@ -118,7 +120,12 @@ export const admitBot = async <WriteRefusal>(
       await abandonCreation(deps, { team_id, meeting_url: null, bot_id });
       return registered;
     }
-    const written = await writeBot();
+    // The team's settings of this moment are fixed into the bot: a later change affects new bots only.
+    const settings: TeamSettingsOfBot = {
+      storage: await storageForNewBot(deps, team_id),
+      retention_days: team.kind === 'present' ? team.retention_days : DEFAULT_RETENTION_DAYS,
+    };
+    const written = await writeBot(settings);
     if (E.isLeft(written)) await abandonCreation(deps, { team_id, meeting_url, bot_id });
     return written;
   } catch (error) {
@@ -141,8 +148,8 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
   const admitted = await admitBot(
     deps,
     { bot_id, team_id: bot.team_id, meeting_url: bot.meeting_url, allow_multiple_bots: bot.config.allow_multiple_bots, now },
-    async () => {
-      const created = await handleBotCommand(deps, bot_id, { type: 'CreateBot', bot_id, ...bot, now });
+    async (settings) => {
+      const created = await handleBotCommand(deps, bot_id, { type: 'CreateBot', bot_id, ...bot, config: { ...bot.config, ...settings }, now });
       // A new id is never refused nor already there: either would mean the bot was not created.
       if (E.isLeft(created) || created.right.position === null) throw new Error(`bot ${bot_id} was not created`);
       return E.right({ position: created.right.position });

@@ -40,7 +40,7 @@ export const queueScheduledBot = async (deps: CommandDeps, botId: string, option
   const admitted = await admitBot(
     deps,
     { bot_id: botId, team_id: bot.team_id, meeting_url: definition.meeting_url, allow_multiple_bots: definition.config.allow_multiple_bots, now },
-    () => handleBotCommand(deps, botId, { type: 'QueueScheduledBot', schedule_version: version, now }),
+    (settings) => handleBotCommand(deps, botId, { type: 'QueueScheduledBot', schedule_version: version, settings, now }),
   );
   if (E.isRight(admitted)) return 'queued';
   const refusal = admitted.left;

@@ -11,6 +11,8 @@ import type { CommandDeps } from '../commands/command-deps';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import { BOTS, type BotView } from '../projections/bot-view';
+import type { UploadTarget } from '../../bot-runtime/contract';
+import type { BotStorage } from '../domain/bot/bot-config';
 import { botJobFrom } from './bot-job';
 
 export interface DispatcherDeps {
@@ -20,6 +22,8 @@ export interface DispatcherDeps {
   readonly launcher: BotLauncher;
   readonly signer: Signer;
   readonly serviceUrl: string;
+  /** where a bot uploads its artifacts, from the storage fixed at its creation */
+  readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
   readonly slots: number;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
@@ -130,7 +134,8 @@ export class BotDispatcher {
     const created = (await this.deps.eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
     if (!created) throw new Error(`bot ${botId} has no BotCreated`);
     const token = this.deps.signer.botToken(botId);
-    const job = botJobFrom(decodeRecordedEvent(BotCreated, created), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
+    const decoded = decodeRecordedEvent(BotCreated, created);
+    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token));
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

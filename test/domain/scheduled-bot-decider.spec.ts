@@ -13,12 +13,13 @@ const JOIN_AT = at(T0, { h: 2 });
 const LATER = at(T0, { h: 1 });
 const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
+const { storage: _storage, retention_days: _retention, ...requestedConfig } = defaultBotConfig();
 const definition = {
   meeting_url: 'https://meet.google.com/abc-defg-hij',
   platform: 'mt' as const,
   bot_name: 'Notetaker',
   extra: { customer: 'acme' },
-  config: defaultBotConfig(),
+  config: requestedConfig,
 };
 const createdBy = { key_id: 'key-1', api_key: { sealed: 'sealed-key' } };
 
@@ -33,7 +34,7 @@ const NEW_JOIN_AT = at(T0, { h: 3 });
 const changed: BotEvent = { type: 'BotScheduleChanged', data: { bot_id: BOT, ...changedDefinition, join_at: NEW_JOIN_AT, at: at(T0, { m: 10 }) } };
 const queuedAt = (now: string, def = definition): BotEvent => ({
   type: 'BotCreated',
-  data: { bot_id: BOT, team_id: TEAM, ...def, created_by: createdBy, created_at: now },
+  data: { bot_id: BOT, team_id: TEAM, ...def, config: { ...def.config, storage: { kind: 'service' }, retention_days: 30 }, created_by: createdBy, created_at: now },
 });
 const cancelled = (now: string): BotEvent => ({
   type: 'BotFailed',
@@ -48,7 +49,9 @@ const schedule = (joinAt: string, now = T0): BotCommand => ({
 const change = (version: number, joinAt = NEW_JOIN_AT, now = at(T0, { m: 10 })): BotCommand => ({
   type: 'ChangeSchedule', schedule_version: version, ...changedDefinition, join_at: joinAt, now,
 });
-const queue = (version: number, now = at(JOIN_AT, { s: -5 })): BotCommand => ({ type: 'QueueScheduledBot', schedule_version: version, now });
+/** The team's settings at the queueing: its bucket and retention of that moment. */
+const settings = { storage: { kind: 'service' as const }, retention_days: 30 };
+const queue = (version: number, now = at(JOIN_AT, { s: -5 })): BotCommand => ({ type: 'QueueScheduledBot', schedule_version: version, settings, now });
 const refuse = (code: string, now = at(JOIN_AT, { s: -5 })): BotCommand => ({ type: 'RefuseScheduledBot', error_code: code, error_message: `refused: ${code}`, now });
 const cancel = (now = LATER): BotCommand => ({ type: 'CancelScheduledBot', now });
 
@@ -113,7 +116,7 @@ describe('scheduled bot decider', () => {
   });
 
   describe('queueing at its time', () => {
-    it('given a scheduled bot, when it is queued, then BotCreated with its definition and the queueing time', () => {
+    it('given a scheduled bot, when it is queued, then BotCreated with its definition, the team’s settings of that moment and the queueing time', () => {
       const now = at(JOIN_AT, { s: -5 });
       spec.given([scheduled]).when(queue(1, now)).then([queuedAt(now)]);
     });

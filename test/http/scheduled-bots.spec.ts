@@ -3,9 +3,9 @@ import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { SCHEDULED_BOT_LEAD_MS } from '../../src/domain/bot/schedule-timing';
 import { asBot } from '../support/as-bot';
 import { readUntil } from '../support/read-until';
-import { adminClient, apiClient, createTeam, MEETING } from '../support/http-client';
+import { adminClient, apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { ScriptedLauncher } from '../support/scripted-launcher';
-import { startTestService, type TestService } from '../support/test-service';
+import { ADMIN_TOKEN, startTestService, type TestService } from '../support/test-service';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 type Api = ReturnType<typeof apiClient>;
@@ -168,6 +168,9 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       const { api, team_id } = await newTeam({ tokens: 5 });
       const joinAt = inMinutes(10);
       const botId = await schedule(api, joinAt, { bot_name: 'On Time', entry_message: 'hello' });
+      // The team's settings are fixed into the bot when it is queued, as into a bot created then.
+      const retention = await request(t.url, 'PUT', `/admin/teams/${team_id}/retention`, { body: { retention_days: 30 }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      assert.equal(retention.status, 200, JSON.stringify(retention.body));
 
       moveTo(joinAt, -1000);
       await new Promise((r) => setTimeout(r, 600));
@@ -180,6 +183,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       const queuedAt = new Date(Date.parse(joinAt) - SCHEDULED_BOT_LEAD_MS).toISOString();
       assert.deepEqual(types(await botEvents(botId)).slice(0, 3), ['BotScheduled', 'BotCreated', 'BotDispatched']);
       assert.equal((await botEvents(botId))[1]!.data.created_at, queuedAt);
+      assert.equal(((await botEvents(botId))[1]!.data.config as { retention_days: number }).retention_days, 30);
       assert.deepEqual((await ledgerOf(team_id, botId)).map((e) => [e.type, e.data.at]), [['TokensReserved', queuedAt]]);
       const details = await readUntil(() => bot(api, botId), (b) => b.status_history.length >= 2);
       assert.deepEqual(details.status_history.slice(0, 2), [

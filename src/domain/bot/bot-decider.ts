@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
-import type { BotConfig } from './bot-config';
+import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-config';
 import type { BotEvent, CreatedBy, Usage } from './bot-events';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
@@ -8,13 +8,16 @@ import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
 
-/** What a bot is asked to do, as a scheduled bot keeps it until its time (PATCH replaces it whole). */
+/**
+ * What a bot is asked to do, as a scheduled bot keeps it until its time (PATCH replaces it whole); the
+ * team's settings (storage, retention) join its config when it is queued.
+ */
 export interface BotDefinition {
   readonly meeting_url: string;
   readonly platform: Platform;
   readonly bot_name: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  readonly config: RequestedBotConfig;
 }
 
 export type BotCommand =
@@ -44,7 +47,7 @@ export type BotCommand =
    * The scheduler queues the bot at its time, once its reservation and meeting registration are taken for
    * the definition of `schedule_version`: a definition changed in between is refused (SCHEDULE_CHANGED).
    */
-  | { readonly type: 'QueueScheduledBot'; readonly schedule_version: number; readonly now: string }
+  | { readonly type: 'QueueScheduledBot'; readonly schedule_version: number; readonly settings: TeamSettingsOfBot; readonly now: string }
   /** Queueing at its time was refused (daily cap, tokens, duplicate) or came too late: the bot ends failed. */
   | { readonly type: 'RefuseScheduledBot'; readonly error_code: string; readonly error_message: string; readonly now: string }
   /** DELETE /v2/bots/scheduled/{id}: only before its time. */
@@ -70,6 +73,18 @@ export type BotCommand =
       readonly size_bytes: number;
       readonly now: string;
     }
+  | {
+      readonly type: 'RecordArtifactSpilled';
+      readonly artifact_type: string;
+      readonly key: string;
+      readonly content_type: string;
+      readonly size_bytes: number;
+      readonly reason: string;
+      readonly now: string;
+    }
+  | { readonly type: 'RecordArtifactUploadFailed'; readonly artifact_type: string; readonly key: string; readonly content_type: string; readonly reason: string; readonly now: string }
+  /** Retention: the listed artifacts were deleted; only those still kept (stored or spilled) are recorded. */
+  | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
   /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
   | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
   | {
@@ -95,6 +110,9 @@ export interface Schedule {
   readonly version: number;
 }
 
+/** stored: in the bot's storage; spilled: held by the service until its bucket accepts it; lost; expired. */
+export type ArtifactState = 'stored' | 'spilled' | 'lost' | 'expired';
+
 export type BotState =
   | { readonly kind: 'absent' }
   | {
@@ -113,7 +131,8 @@ export type BotState =
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
-      readonly artifactKeys: readonly string[];
+      /** what became of each artifact key */
+      readonly artifacts: Readonly<Record<string, ArtifactState>>;
       readonly participantsReported: boolean;
     };
 
@@ -166,8 +185,11 @@ const decideScheduled = (
       if (command.schedule_version !== schedule.version) {
         return E.left<BotRejection, readonly BotEvent[]>({ code: 'SCHEDULE_CHANGED', message: 'The scheduled bot was changed after its queueing began' });
       }
-      const { created_by, ...definition } = schedule.definition;
-      return emit({ type: 'BotCreated', data: { bot_id: state.bot_id, team_id: state.team_id, ...definition, created_by, created_at: command.now } });
+      const { created_by, config, ...definition } = schedule.definition;
+      return emit({
+        type: 'BotCreated',
+        data: { bot_id: state.bot_id, team_id: state.team_id, ...definition, config: { ...config, ...command.settings }, created_by, created_at: command.now },
+      });
     }
     case 'RefuseScheduledBot':
       if (isTerminal(state.status)) return noEvents;
@@ -297,9 +319,30 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
 
     case 'RecordArtifact': {
-      if (state.artifactKeys.includes(command.key)) return noEvents;
+      // Stored at last after a spill or a failed attempt; a repeat, or an artifact already expired, is nothing.
+      const was = state.artifacts[command.key];
+      if (was === 'stored' || was === 'expired') return noEvents;
       const { type: _type, now, ...artifact } = command;
       return emit({ type: 'ArtifactStored', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'RecordArtifactSpilled': {
+      const was = state.artifacts[command.key];
+      if (was !== undefined && was !== 'lost') return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactSpilled', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'RecordArtifactUploadFailed': {
+      if (state.artifacts[command.key] !== undefined) return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactUploadFailed', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'ExpireArtifacts': {
+      const keys = command.keys.filter((key) => state.artifacts[key] === 'stored' || state.artifacts[key] === 'spilled');
+      if (keys.length === 0) return noEvents;
+      return emit({ type: 'ArtifactsExpired', data: { bot_id, keys: [...new Set(keys)], at: command.now } });
     }
 
     case 'RecordParticipants':
@@ -330,7 +373,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   leaveRequested: false,
   everRecorded: false,
   chatMessageIds: [],
-  artifactKeys: [],
+  artifacts: {},
   participantsReported: false,
 });
 
@@ -367,7 +410,13 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'ChatMessageSent':
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
-      return { ...state, artifactKeys: [...state.artifactKeys, event.data.key] };
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
+    case 'ArtifactSpilled':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
+    case 'ArtifactUploadFailed':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'lost' } };
+    case 'ArtifactsExpired':
+      return { ...state, artifacts: { ...state.artifacts, ...Object.fromEntries(event.data.keys.map((key) => [key, 'expired' as const])) } };
     case 'ParticipantsReported':
       return { ...state, participantsReported: true };
     case 'BotCompleted':

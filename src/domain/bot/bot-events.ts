@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
-import { BotConfigCodec } from './bot-config';
+import { BotConfigCodec, RequestedBotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
   queued: null, joining_call: null, in_waiting_room: null, in_call_not_recording: null,
@@ -34,21 +34,29 @@ export const BotCreated = eventCodec('BotCreated', {
 });
 
 /**
- * A bot for later (POST /v2/bots/scheduled): the same definition as BotCreated plus its time. It reserves
- * nothing and counts towards no cap: at its time the scheduler queues it like a new bot, and only then
- * does its stream get its BotCreated ("reserved and queued now", for every bot alike).
+ * A bot for later (POST /v2/bots/scheduled): what was asked (the config without the team's storage and
+ * retention, fixed when it is queued) and its time. It reserves nothing and counts towards no cap: at its
+ * time the scheduler queues it like a new bot, and only then does its stream get its BotCreated ("reserved
+ * and queued now", for every bot alike).
  */
 export const BotScheduled = eventCodec('BotScheduled', {
   bot_id: t.string,
   team_id: t.string,
   ...botDefinition,
+  config: RequestedBotConfigCodec,
   created_by: nullableField(CreatedBy),
   join_at: IsoInstant,
   at: IsoInstant,
 });
 
 /** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
-export const BotScheduleChanged = eventCodec('BotScheduleChanged', { bot_id: t.string, ...botDefinition, join_at: IsoInstant, at: IsoInstant });
+export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
+  bot_id: t.string,
+  ...botDefinition,
+  config: RequestedBotConfigCodec,
+  join_at: IsoInstant,
+  at: IsoInstant,
+});
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
 
@@ -82,6 +90,33 @@ export const ArtifactStored = eventCodec('ArtifactStored', {
 });
 
 /**
+ * The bot could not store an artifact in its team's bucket and the team allows transient spill: the
+ * service holds a copy (its own store, same key) until an upload to the bucket succeeds (ArtifactStored).
+ */
+export const ArtifactSpilled = eventCodec('ArtifactSpilled', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  size_bytes: t.number,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The artifact could not be stored after retries and nothing holds a copy: it is lost, and the bot's list says so. */
+export const ArtifactUploadFailed = eventCodec('ArtifactUploadFailed', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The retention period ended: these artifacts were deleted from wherever they were. */
+export const ArtifactsExpired = eventCodec('ArtifactsExpired', { bot_id: t.string, keys: t.array(t.string), at: IsoInstant });
+
+/**
  * Who was in the meeting and who spoke, as the bot saw it (names; the bot itself not included), reported
  * once at the end: webhooks and the legacy views list them.
  */
@@ -111,8 +146,8 @@ export const BotFailed = eventCodec('BotFailed', {
 
 export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
-  ChatMessageSent, ArtifactStored,
-  ParticipantsReported, BotCompleted, BotFailed,
+  ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
+  ArtifactsExpired,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;

@@ -1,4 +1,4 @@
-import type { BotConfig } from '../bot/bot-config';
+import type { RequestedBotConfig } from '../bot/bot-config';
 import type { BotEvent, CreatedBy } from '../bot/bot-events';
 import { artifactLink } from './artifact-link';
 
@@ -19,7 +19,8 @@ export interface BotFacts {
   readonly bot_id: string;
   readonly team_id: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  /** what the bot was asked (a scheduled bot that never started has no storage or retention fixed) */
+  readonly config: RequestedBotConfig;
   readonly created_by: CreatedBy | null;
   readonly joined_at: string | null;
   readonly artifacts: readonly ArtifactFact[];

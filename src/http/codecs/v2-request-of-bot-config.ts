@@ -1,4 +1,4 @@
-import type { BotConfig } from '../../domain/bot/bot-config';
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
 
 /**
@@ -45,7 +45,7 @@ export const v2RequestOf = (definition: BotDefinition): Record<string, unknown> 
  * The stored sealed secrets of the objects a patch did not name: the merged request carried them without
  * their secret (v2RequestOf), so the decoded config has none, and the stored one is still the caller's.
  */
-export const keepStoredSecrets = (config: BotConfig, stored: BotConfig, named: ReadonlySet<string>): BotConfig => ({
+export const keepStoredSecrets = (config: RequestedBotConfig, stored: RequestedBotConfig, named: ReadonlySet<string>): RequestedBotConfig => ({
   ...config,
   callback:
     config.callback && stored.callback && !named.has('callback_config') ? { ...config.callback, secret: stored.callback.secret } : config.callback,

@@ -60,7 +60,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
 
   router.get('/:bot_id', async (ctx) => {
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
-    ctx.body = ok(toBotDetails(bot, deps.links));
+    ctx.body = ok(await toBotDetails(bot, deps.links));
   });
 
   router.get('/:bot_id/events', async (ctx) => {
