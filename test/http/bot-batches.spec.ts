@@ -179,5 +179,18 @@ describe('batches: each item decided on its own, as its single request would be'
       assert.equal(queued, TOKENS_FOR);
       assert.equal((await adminClient(t.url).get(`/admin/teams/${team_id}`)).body.data.reserved, TOKENS_FOR / 2);
     });
+
+    it('one batch counts once against the rate limit', async () => {
+      const { api } = await newTeam({ tokens: 100, rate_limit_per_second: 2 });
+      const joinAt = new Date(now.getTime() + 10 * 60_000).toISOString();
+      const items = Array.from({ length: 20 }, (_, i) => ({ meeting_url: meeting(i), bot_name: `Bot ${i}`, join_at: joinAt }));
+      const batch = await api.post('/v2/bots/scheduled/batch', items);
+      assert.equal(batch.status, 200);
+      assert.equal(batch.body.data.succeeded, 20);
+      assert.equal((await api.post('/v2/bots/scheduled', items[0])).status, 201, 'the second request of the second still passes');
+      const third = await api.post('/v2/bots/scheduled', items[1]);
+      assert.equal(third.status, 429);
+      assert.equal(third.body.code, 'FST_ERR_TOO_MANY_REQUESTS');
+    });
   });
 });
