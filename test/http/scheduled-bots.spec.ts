@@ -340,6 +340,68 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       assert.equal(reserved, (botIds.length - cancelled) * 500, 'exactly the started bots hold a reservation');
       console.log(`      (${cancelled} of ${botIds.length} cancels won the race)`);
     });
+
+    it('leave racing the start: for every bot either the cancel or the start is recorded, never both', async function () {
+      this.timeout(60_000);
+      const { api, team_id } = await newTeam({ tokens: 50 });
+      const BOTS = 30;
+      const SPACING_MS = 40;
+      const first = Date.parse(inMinutes(10));
+      const botIds: string[] = [];
+      for (let i = 0; i < BOTS; i++) botIds.push(await schedule(api, new Date(first + i * SPACING_MS).toISOString(), { bot_name: `Leaver ${i}` }));
+      // As in the DELETE race: each leave goes out between 120 ms before and 80 ms after its bot falls due.
+      const offset = first - SCHEDULED_BOT_LEAD_MS - 300 - Date.now();
+      clock = () => new Date(Date.now() + offset);
+      const answers = await Promise.all(
+        botIds.map(async (id, i) => {
+          await new Promise((r) => setTimeout(r, 300 + i * SPACING_MS - 120 + Math.random() * 200));
+          return api.post(`/v2/bots/${id}/leave`);
+        }),
+      );
+      await readUntil(async () => t.service.scheduler.waitingCount, (n) => n === 0);
+      now = clock();
+      clock = () => now;
+      let cancelled = 0;
+      for (const [i, id] of botIds.entries()) {
+        // Leave is always accepted: before the start it cancels, after it the started bot is asked to leave.
+        assert.equal(answers[i]!.status, 200, `${id}: ${JSON.stringify(answers[i]!.body)}`);
+        const events = await botEvents(id);
+        const failures = events.filter((e) => e.type === 'BotFailed');
+        assert.ok(failures.length <= 1, `${id}: ended once (${types(events)})`);
+        if (answers[i]!.body.data.message === 'The scheduled bot was cancelled before its time') {
+          cancelled += 1;
+          assert.deepEqual(types(events), ['BotScheduled', 'BotFailed'], `${id}: cancelled, never queued`);
+          assert.equal(failures[0]!.data.error_message, 'The scheduled bot was cancelled before its time.');
+          const ledger = (await ledgerOf(team_id, id)).map((e) => e.type);
+          assert.ok(ledger.length === 0 || (ledger.length === 2 && ledger[1] === 'TokensReleased'), `${id}: nothing reserved is kept (${ledger})`);
+          assert.equal(launched(id), false);
+        } else {
+          assert.deepEqual(types(events).slice(0, 2), ['BotScheduled', 'BotCreated'], `${id}: the start won`);
+          // Queued and then asked to leave: it ended before being handed to a slot, or it was told to leave.
+          const asked = events.some((e) => e.type === 'BotLeaveRequested');
+          const endedUnstarted = failures.length === 1 && failures[0]!.data.error_message === 'The bot was asked to leave before it joined the meeting.';
+          assert.ok(asked !== endedUnstarted, `${id}: ${types(events)}`);
+        }
+      }
+      console.log(`      (${cancelled} of ${botIds.length} leaves cancelled before the start)`);
+    });
+
+    it('concurrent cancels of one scheduled bot (DELETE, leave, DELETE at once): exactly one cancels it', async () => {
+      const { api, team_id } = await newTeam({ tokens: 5 });
+      for (let round = 0; round < 10; round++) {
+        const botId = await schedule(api, inMinutes(10 + round));
+        const [first, second, third] = await Promise.all([
+          api.delete(`/v2/bots/scheduled/${botId}`),
+          api.post(`/v2/bots/${botId}/leave`),
+          api.delete(`/v2/bots/scheduled/${botId}`),
+        ]);
+        const statuses = [first.status, second.status, third.status];
+        assert.equal(statuses.filter((s) => s === 200).length, 1, `round ${round}: ${statuses}`);
+        assert.equal(statuses.filter((s) => s === 409).length, 2, `round ${round}: ${statuses}`);
+        assert.deepEqual(types(await botEvents(botId)), ['BotScheduled', 'BotFailed']);
+        assert.deepEqual(await ledgerOf(team_id, botId), []);
+      }
+    });
   });
 
   describe('changing it (PATCH) before its time', () => {
