@@ -297,28 +297,36 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       assert.equal(launched(botId), false);
     });
 
-    it('a cancel racing the start: for every bot exactly one wins, and the loser leaves nothing behind', async function () {
-      this.timeout(60_000);
+    /**
+     * 30 bots due 40 ms apart; the clock runs from here: bot i falls due about 300 + 40 i ms from now (the
+     * scheduler starts each a queueing's cost early), and its cancel goes out between 120 ms before and
+     * 80 ms after, so that each one is a real race with the scheduler. Answers once nothing waits.
+     */
+    const raceTheStart = async (cancel: (api: Api, botId: string) => Promise<{ status: number; body: any }>) => {
       const { api, team_id } = await newTeam({ tokens: 50 });
       const BOTS = 30;
       const SPACING_MS = 40;
       const first = Date.parse(inMinutes(10));
       const botIds: string[] = [];
       for (let i = 0; i < BOTS; i++) botIds.push(await schedule(api, new Date(first + i * SPACING_MS).toISOString(), { bot_name: `Racer ${i}` }));
-      // The clock runs from here: bot i falls due about 300 + 40 i ms from now (the scheduler starts each a
-      // queueing's cost early), and its DELETE goes out between 120 ms before and 80 ms after, so that
-      // each one is a real race with the scheduler.
       const offset = first - SCHEDULED_BOT_LEAD_MS - 300 - Date.now();
       clock = () => new Date(Date.now() + offset);
       const answers = await Promise.all(
         botIds.map(async (id, i) => {
           await new Promise((r) => setTimeout(r, 300 + i * SPACING_MS - 120 + Math.random() * 200));
-          return (await api.delete(`/v2/bots/scheduled/${id}`)).status;
+          return cancel(api, id);
         }),
       );
       await readUntil(async () => t.service.scheduler.waitingCount, (n) => n === 0);
       now = clock();
       clock = () => now;
+      return { team_id, botIds, answers };
+    };
+
+    it('a cancel racing the start: for every bot exactly one wins, and the loser leaves nothing behind', async function () {
+      this.timeout(60_000);
+      const { team_id, botIds, answers: responses } = await raceTheStart((api, id) => api.delete(`/v2/bots/scheduled/${id}`));
+      const answers = responses.map((r) => r.status);
       let cancelled = 0;
       for (const [i, id] of botIds.entries()) {
         const events = types(await botEvents(id));
@@ -343,24 +351,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
 
     it('leave racing the start: for every bot either the cancel or the start is recorded, never both', async function () {
       this.timeout(60_000);
-      const { api, team_id } = await newTeam({ tokens: 50 });
-      const BOTS = 30;
-      const SPACING_MS = 40;
-      const first = Date.parse(inMinutes(10));
-      const botIds: string[] = [];
-      for (let i = 0; i < BOTS; i++) botIds.push(await schedule(api, new Date(first + i * SPACING_MS).toISOString(), { bot_name: `Leaver ${i}` }));
-      // As in the DELETE race: each leave goes out between 120 ms before and 80 ms after its bot falls due.
-      const offset = first - SCHEDULED_BOT_LEAD_MS - 300 - Date.now();
-      clock = () => new Date(Date.now() + offset);
-      const answers = await Promise.all(
-        botIds.map(async (id, i) => {
-          await new Promise((r) => setTimeout(r, 300 + i * SPACING_MS - 120 + Math.random() * 200));
-          return api.post(`/v2/bots/${id}/leave`);
-        }),
-      );
-      await readUntil(async () => t.service.scheduler.waitingCount, (n) => n === 0);
-      now = clock();
-      clock = () => now;
+      const { team_id, botIds, answers } = await raceTheStart((api, id) => api.post(`/v2/bots/${id}/leave`));
       let cancelled = 0;
       for (const [i, id] of botIds.entries()) {
         // Leave is always accepted: before the start it cancels, after it the started bot is asked to leave.
