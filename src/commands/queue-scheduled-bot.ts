@@ -31,15 +31,23 @@ export const queueScheduledBot = async (deps: CommandDeps, botId: string, option
     const refused = await handleBotCommand(deps, botId, { type: 'RefuseScheduledBot', error_code, error_message, now });
     return E.isRight(refused) ? 'refused' : 'not_scheduled';
   };
+  const { meeting_url, config } = definition;
   if (verdict.kind === 'missed') {
-    // An earlier try cut short by the crash may hold a reservation and a registration: both go back first.
-    await abandonCreation(deps, { team_id: bot.team_id, meeting_url: definition.meeting_url, bot_id: botId });
+    // An earlier try cut short by the crash may hold a reservation, a registration and a key claim: all go back first.
+    await abandonCreation(deps, { team_id: bot.team_id, meeting_url, bot_id: botId, deduplication_key: config.deduplication_key });
     return refuse(SCHEDULED_TIME_MISSED, missedTimeMessage(join_at, verdict.lateMs));
   }
 
   const admitted = await admitBot(
     deps,
-    { bot_id: botId, team_id: bot.team_id, meeting_url: definition.meeting_url, allow_multiple_bots: definition.config.allow_multiple_bots, now },
+    {
+      bot_id: botId,
+      team_id: bot.team_id,
+      meeting_url,
+      allow_multiple_bots: config.allow_multiple_bots,
+      deduplication_key: config.deduplication_key,
+      now,
+    },
     (settings) => handleBotCommand(deps, botId, { type: 'QueueScheduledBot', schedule_version: version, settings, now }),
   );
   if (E.isRight(admitted)) return 'queued';

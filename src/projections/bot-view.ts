@@ -85,6 +85,14 @@ const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' 
 
 export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
+  // GET /v2/bots: a team's bots, newest first.
+  indexes: [
+    [
+      { field: 'team_id', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+      { field: 'id', direction: 'desc' },
+    ],
+  ],
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
   evolve: (doc, event: DomainEvent) => {
     if (event.type === 'BotScheduled') {

@@ -433,6 +433,28 @@ describe('bot decider', () => {
     });
   });
 
+  describe('data access: every read of the bot\'s data (legacy meeting_data) is recorded, with the key that read it', () => {
+    const read = (now: string): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', now });
+    const accessed = (when: string): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', at: when } });
+
+    it('a read of a running bot', () => {
+      spec.given(historyTo('in_call_recording')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('a read of an ended bot (the usual case: its data is complete)', () => {
+      spec.given(historyTo('completed')).when(read(LATER)).then([accessed(LATER)]);
+      spec.given(historyTo('failed')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('a second read is a second access, not a repeat', () => {
+      spec.given([...historyTo('completed'), accessed(LATER)]).when(read(at(LATER, { s: 1 }))).then([accessed(at(LATER, { s: 1 }))]);
+    });
+    it('a read changes nothing else about the bot', () => {
+      assert.deepEqual(stateAfter(botDecider, [...historyTo('in_call_recording'), accessed(LATER)]), stateAfter(botDecider, historyTo('in_call_recording')));
+    });
+    it('a read of a bot that does not exist is refused', () => {
+      spec.given([]).when(read(LATER)).thenRejects({ code: 'BOT_NOT_FOUND' });
+    });
+  });
+
   describe('end: a bot that has started recording completes with a normal end code', () => {
     for (const code of normalEndCodes) {
       it(`${code} after recording -> BotCompleted`, () => {

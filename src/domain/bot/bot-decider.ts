@@ -87,6 +87,8 @@ export type BotCommand =
   | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
   /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
   | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
+  /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
+  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -352,6 +354,9 @@ const decide = (command: BotCommand, state: BotState) => {
         data: { bot_id, participants: [...command.participants], speakers: [...command.speakers], at: command.now },
       });
 
+    case 'RecordDataAccess':
+      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
+
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
       if (isTerminal(state.status)) return noEvents;
@@ -404,6 +409,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'StatusChanged':
       return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
     case 'CallEnded':
+    case 'BotDataAccessed':
       return state;
     case 'BotLeaveRequested':
       return { ...state, leaveRequested: true };

@@ -127,6 +127,12 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
   at: IsoInstant,
 });
 
+/**
+ * The bot's data was read through the legacy `meeting_data` endpoint: the legacy list counts these
+ * (`access_count`, `last_accessed_at`), and the bot's audit shows every read.
+ */
+export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+
 const Usage = t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number });
 
 export const BotCompleted = eventCodec('BotCompleted', {
@@ -147,7 +153,7 @@ export const BotFailed = eventCodec('BotFailed', {
 export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
   ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
-  ArtifactsExpired,
+  ArtifactsExpired, BotDataAccessed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;

@@ -1,11 +1,14 @@
 import type { RequestedBotConfig } from '../bot/bot-config';
 import type { BotEvent, CreatedBy } from '../bot/bot-events';
 import { artifactLink } from './artifact-link';
+import { legacyBotMessages } from './legacy-bot-messages';
 
 /** A message to send: its kind and its body (`{event, data}`), with artifact links as placeholders. */
 export interface OutgoingMessage {
   readonly event_type: string;
   readonly payload: Record<string, unknown>;
+  /** set on a message an event sends before its main one (a legacy end status): its id gets this suffix */
+  readonly id_suffix?: string;
 }
 
 interface ArtifactFact {
@@ -26,6 +29,10 @@ export interface BotFacts {
   readonly artifacts: readonly ArtifactFact[];
   readonly participants: readonly string[];
   readonly speakers: readonly string[];
+  /** the bot reported leaving the call (the legacy `call_ended`) */
+  readonly call_ended: boolean;
+  /** a leave was asked through the API */
+  readonly leave_requested: boolean;
 }
 
 /**
@@ -43,7 +50,7 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
     // A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team.
     if (event.type === 'BotCreated' || event.type === 'BotScheduled') {
       const { bot_id, team_id, extra, config, created_by } = event.data;
-      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [] };
+      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false };
       continue;
     }
     if (facts === null) continue;
@@ -58,6 +65,10 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
       facts = { ...facts, artifacts: [...facts.artifacts, { artifact_type, key, size_bytes }] };
     } else if (event.type === 'ParticipantsReported') {
       facts = { ...facts, participants: event.data.participants, speakers: event.data.speakers };
+    } else if (event.type === 'CallEnded') {
+      facts = { ...facts, call_ended: true };
+    } else if (event.type === 'BotLeaveRequested') {
+      facts = { ...facts, leave_requested: true };
     }
   }
   return facts;
@@ -98,10 +109,15 @@ export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly Outgoi
 };
 
 /** The messages of a bot event, in the shape of the API that created the bot. */
-export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => (facts.config.api === 'v2' ? v2BotMessages(facts, event) : []);
+export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] =>
+  facts.config.api === 'v2' ? v2BotMessages(facts, event) : legacyBotMessages(facts, event);
 
 /**
  * One Standard Webhooks `webhook-id` per event that caused a message: the same for every target and every
  * attempt, and the same again when the event is seen again (its id in the log is stable).
  */
 export const messageIdOfEvent = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;
+
+/** The id of one of an event's messages: the event's, with the message's suffix when it has one. */
+export const messageIdOf = (eventId: string, message: OutgoingMessage): string =>
+  message.id_suffix === undefined ? messageIdOfEvent(eventId) : `${messageIdOfEvent(eventId)}_${message.id_suffix}`;

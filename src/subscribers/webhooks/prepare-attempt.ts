@@ -35,7 +35,7 @@ const botFacts = async (eventStore: EventStore, botId: string | null): Promise<B
 /**
  * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that created the bot,
  * and the Standard Webhooks headers signed with the endpoint's secret(s) at `nowMs`, or with the callback's
- * own secret (also sent as `x-callback-secret`).
+ * own secret (also sent as `x-callback-secret`); a legacy bot's own webhook_url gets no signature.
  */
 export const prepareAttempt = async (
   deps: PrepareDeps,
@@ -66,6 +66,13 @@ export const prepareAttempt = async (
     const keys = signingSecrets(endpoint, nowMs).map((secret) => endpointSigningKey(deps.secretBox.open(secret)));
     headers['webhook-signature'] = signatureHeader(message.message_id, timestamp, body, keys);
     return { kind: 'send', endpoint: view, request: { url: endpoint.url, method: 'POST', headers, body } };
+  }
+
+  if (target.kind === 'bot_webhook') {
+    // A legacy bot's own URL has no secret to sign with: it is told who sends by x-service-api-key (the spec's header).
+    const url = created?.config.webhook_url ?? null;
+    if (url === null) return { kind: 'abandon', reason: 'no_webhook_url' };
+    return { kind: 'send', endpoint: null, request: { url, method: 'POST', headers, body } };
   }
 
   const callback = message.callback ?? created?.config.callback ?? null;
