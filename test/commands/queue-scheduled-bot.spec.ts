@@ -5,6 +5,7 @@ import type { AppendResult, EventStore, ExpectedRevision, NewEvent, StreamName }
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import { loadBot } from '../../src/commands/bot-commands';
 import type { CommandDeps } from '../../src/commands/command-deps';
+import { claimDeduplicationKey, deduplicationKeyStreamFor } from '../../src/commands/claim-deduplication-key';
 import { meetingLockStreamFor } from '../../src/commands/create-bot';
 import { handleCommand } from '../../src/commands/handle-command';
 import { queueScheduledBot } from '../../src/commands/queue-scheduled-bot';
@@ -53,14 +54,15 @@ describe('queueing a scheduled bot at its time (commands)', () => {
   });
   afterEach(() => files.cleanup());
 
-  const schedule = async (d: CommandDeps = deps, allow_multiple_bots = true) => {
+  const schedule = async (d: CommandDeps = deps, allow_multiple_bots = true, deduplication_key: string | null = null) => {
+    const { storage: _storage, retention_days: _retention, ...requested } = defaultBotConfig();
     const scheduled = await scheduleBot(d, {
       team_id: teamId,
       meeting_url: MEETING,
       platform: 'mt',
       bot_name: 'Later',
       extra: null,
-      config: { ...defaultBotConfig(), allow_multiple_bots },
+      config: { ...requested, allow_multiple_bots, deduplication_key },
       created_by: null,
       join_at: JOIN_AT,
     });
@@ -72,6 +74,8 @@ describe('queueing a scheduled bot at its time (commands)', () => {
     (await deps.eventStore.readStream(teamStreamName(teamId))).filter((e) => e.data.bot_id === botId).map((e) => [e.type, e.data.reason ?? null]);
   const lockOf = async (botId: string) =>
     (await deps.eventStore.readStream(meetingLockStreamFor(teamId, MEETING))).filter((e) => e.data.bot_id === botId).map((e) => e.type);
+  const keyClaimsOf = async (key: string) =>
+    (await deps.eventStore.readStream(deduplicationKeyStreamFor(teamId, key))).map((e) => [e.type, e.data.bot_id]);
   const openReservations = async () => {
     const team = await loadTeam(depsAt(files.open(file), () => now), teamId);
     return team.kind === 'present' ? [...team.reservations.keys()] : [];
@@ -88,6 +92,21 @@ describe('queueing a scheduled bot at its time (commands)', () => {
     assert.deepEqual(await ledgerOf(botId), [['TokensReserved', null]]);
     assert.deepEqual(await lockOf(botId), ['MeetingLocked']);
     assert.equal(await queueScheduledBot(deps, botId), 'not_scheduled', 'a second try finds it queued');
+  });
+
+  it('a deduplication key is claimed at its time: a second bot with the key is refused BOT_ALREADY_EXISTS then, and gives back all it took', async () => {
+    const first = await schedule(deps, true, 'weekly-sync');
+    const second = await schedule(deps, true, 'weekly-sync');
+    assert.deepEqual(await keyClaimsOf('weekly-sync'), [], 'nothing is claimed when scheduling');
+    now = DUE;
+    assert.equal(await queueScheduledBot(deps, first), 'queued');
+    assert.equal(await queueScheduledBot(deps, second), 'refused');
+    const refused = await loadBot(deps, second);
+    assert.equal(refused.kind === 'present' && refused.status, 'failed');
+    assert.deepEqual((await deps.eventStore.readStream(botStreamName(second))).at(-1)!.data.error_code, 'BOT_ALREADY_EXISTS');
+    assert.deepEqual(await ledgerOf(second), [['TokensReserved', null], ['TokensReleased', 'creation_aborted']]);
+    assert.deepEqual(await lockOf(second), ['MeetingLocked', 'MeetingLockReleased']);
+    assert.deepEqual(await keyClaimsOf('weekly-sync'), [['DeduplicationKeyClaimed', first]]);
   });
 
   describe('a cancel racing the queueing in another process: exactly one wins', () => {
@@ -191,6 +210,17 @@ describe('queueing a scheduled bot at its time (commands)', () => {
       assert.deepEqual(await lockOf(botId), ['MeetingLocked', 'MeetingLockReleased']);
       const bot = await loadBot(deps, botId);
       assert.equal(bot.kind === 'present' && bot.status, 'failed');
+    });
+
+    it('a crash after its key claim, back more than 5 minutes late: the claim goes back with the rest', async () => {
+      const botId = await schedule(deps, true, 'weekly-sync');
+      now = DUE;
+      await crashAfterRegistration(botId);
+      assert.ok(E.isRight(await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: 'weekly-sync', bot_id: botId })));
+      now = new Date(Date.parse(JOIN_AT) + 6 * 60_000);
+      assert.equal(await queueScheduledBot(deps, botId), 'refused');
+      assert.deepEqual(await keyClaimsOf('weekly-sync'), [['DeduplicationKeyClaimed', botId], ['DeduplicationKeyReleased', botId]]);
+      assert.deepEqual(await ledgerOf(botId), [['TokensReserved', null], ['TokensReleased', 'creation_aborted']]);
     });
 
     it('the orphan reconciler leaves a scheduled bot’s reservation to the scheduler, and releases it once the bot ended unqueued', async () => {
