@@ -36,6 +36,7 @@ import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { BotScheduler } from './subscribers/queue-scheduled-bots';
 import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
 import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
@@ -59,6 +60,7 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  readonly scheduler: BotScheduler;
   /** uploads the artifacts the service holds for teams' buckets (transient spill) */
   readonly spillUploader: PeriodicSweep;
   /** deletes artifacts whose retention has ended */
@@ -226,6 +228,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     ...overrides.botWatch,
   });
   await botWatch.start();
+  const scheduler = new BotScheduler({ commands, eventStore, readStore, log });
+  await scheduler.start(projections.position);
   // After listening: the push channels it opens name the service's public address.
   await calendarSync.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
@@ -241,6 +245,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    scheduler,
     spillUploader,
     retention,
     botWatch,
@@ -248,6 +253,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     calendarSync,
     stop: async () => {
       await calendarSync.stop();
+      await scheduler.stop();
       await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {

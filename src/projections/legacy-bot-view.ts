@@ -180,6 +180,10 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
         stopped: doc.stopped || stoppedBeforeDispatch,
       };
     }
+    // A scheduled bot shows in the legacy list from its queueing (its BotCreated draws its legacy id).
+    case 'BotScheduled':
+    case 'BotScheduleChanged':
+      return null;
     // Another instance watching the same run changes nothing the legacy views show.
     case 'BotReassigned':
     case 'ChatMessageSent':

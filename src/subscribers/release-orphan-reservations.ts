@@ -2,7 +2,7 @@ import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
 import type { CommandDeps } from '../commands/command-deps';
 import { abandonCreation } from '../commands/create-bot';
-import { botStreamName } from '../domain/bot/bot-events';
+import { loadBot } from '../commands/bot-commands';
 import type { Subscriber } from './subscriber-runner';
 
 interface Pending {
@@ -20,8 +20,9 @@ interface Pending {
  * Bot creation reserves tokens before the bot exists. If the service dies in between, the reservation
  * has no bot. Reservations are remembered until their bot's creation comes by (normally the next event
  * or two), so only the few without one are ever looked at; once the grace period has passed and the bot
- * still does not exist, its deduplication key claim and meeting registration (if it got that far) and then
- * the reservation are released as an aborted creation: the locks first, as createBot does, so that a crash between the two
+ * still does not exist (or was a scheduled bot that ended before it was queued), its deduplication key claim
+ * and meeting registration (if it got that far) and then the reservation are released as an aborted
+ * creation: the locks first, as createBot does, so that a crash between the two
  * leaves the reservation open and the sweep tries again. Releasing twice changes nothing, so replaying
  * history after a restart is harmless and cheap.
  */
@@ -35,8 +36,11 @@ export const releaseOrphanReservations = (
   let sweeping = false;
 
   const releaseIfStillWithoutBot = async (botId: string, { teamId, meetingUrl, deduplicationKey }: Pending) => {
-    const [created] = await deps.eventStore.readStream(botStreamName(botId));
-    if (!created) {
+    const bot = await loadBot(deps, botId);
+    // A scheduled bot being queued at its time: its queueing (retried by the scheduler) finishes or undoes it.
+    if (bot.kind === 'present' && bot.status === 'scheduled') return;
+    // No bot, or a scheduled bot that ended before it was queued (cancelled while its queueing was cut short).
+    if (bot.kind === 'absent' || !bot.queued) {
       const released = await abandonCreation(deps, { team_id: teamId, meeting_url: meetingUrl, bot_id: botId, deduplication_key: deduplicationKey });
       if (E.isRight(released) && released.right.events.length > 0) deps.log.warn({ bot_id: botId, team_id: teamId }, 'released a reservation whose bot was never created');
       if (E.isLeft(released)) deps.log.error({ bot_id: botId, team_id: teamId, rejection: released.left }, 'could not release an orphan reservation');

@@ -1,4 +1,4 @@
-import type { BotConfig } from '../bot/bot-config';
+import type { RequestedBotConfig } from '../bot/bot-config';
 import type { BotEvent, CreatedBy } from '../bot/bot-events';
 import { artifactLink } from './artifact-link';
 import { legacyBotMessages } from './legacy-bot-messages';
@@ -22,7 +22,8 @@ export interface BotFacts {
   readonly bot_id: string;
   readonly team_id: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  /** what the bot was asked (a scheduled bot that never started has no storage or retention fixed) */
+  readonly config: RequestedBotConfig;
   readonly created_by: CreatedBy | null;
   readonly joined_at: string | null;
   readonly artifacts: readonly ArtifactFact[];
@@ -46,12 +47,17 @@ const admittedStatuses: readonly string[] = ['in_call_not_recording', 'in_call_r
 export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
   let facts: BotFacts | null = null;
   for (const event of events) {
-    if (event.type === 'BotCreated') {
+    // A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team.
+    if (event.type === 'BotCreated' || event.type === 'BotScheduled') {
       const { bot_id, team_id, extra, config, created_by } = event.data;
       facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false };
       continue;
     }
     if (facts === null) continue;
+    if (event.type === 'BotScheduleChanged') {
+      facts = { ...facts, extra: event.data.extra, config: event.data.config };
+      continue;
+    }
     if (event.type === 'StatusChanged' && facts.joined_at === null && admittedStatuses.includes(event.data.status)) {
       facts = { ...facts, joined_at: event.data.at };
     } else if (event.type === 'ArtifactStored') {

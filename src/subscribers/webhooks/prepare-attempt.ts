@@ -7,7 +7,8 @@ import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../a
 import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
 import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
-import { BotCreated, botStreamName, type BotCreatedEvent } from '../../domain/bot/bot-events';
+import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
+import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
@@ -27,10 +28,10 @@ export type Prepared =
   | { readonly kind: 'send'; readonly request: WebhookRequest; readonly endpoint: WebhookEndpointView | null }
   | { readonly kind: 'abandon'; readonly reason: AbandonReason };
 
-const botCreated = async (eventStore: EventStore, botId: string | null): Promise<BotCreatedEvent | null> => {
+/** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
+const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
   if (botId === null) return null;
-  const [first] = await eventStore.readStream(botStreamName(botId));
-  return first ? decodeRecordedEvent(BotCreated, first) : null;
+  return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
 };
 
 /**
@@ -46,7 +47,7 @@ export const prepareAttempt = async (
   nowMs: number,
 ): Promise<Prepared> => {
   const botId = botOfSubject(subject);
-  const created = await botCreated(deps.eventStore, botId);
+  const created = await botFacts(deps.eventStore, botId);
   // A calendar's messages: the calendar as it is now (connected by which key, with which webhook URL).
   const calendarId = calendarOfSubject(subject);
   const calendar = calendarId === null ? null : await loadCalendar(deps, calendarId);
@@ -60,7 +61,7 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  const createdBy = created?.data.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
+  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
   if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
 
   if (target.kind === 'endpoint') {
@@ -75,7 +76,7 @@ export const prepareAttempt = async (
 
   if (target.kind === 'bot_webhook') {
     // A legacy bot's own URL has no secret to sign with: it is told who sends by x-service-api-key (the spec's header).
-    const url = created?.data.config.webhook_url ?? null;
+    const url = created?.config.webhook_url ?? null;
     if (url === null) return { kind: 'abandon', reason: 'no_webhook_url' };
     return { kind: 'send', endpoint: null, request: { url, method: 'POST', headers, body } };
   }
@@ -86,7 +87,7 @@ export const prepareAttempt = async (
     return { kind: 'send', endpoint: null, request: { url: calendar.webhook_url, method: 'POST', headers, body } };
   }
 
-  const callback = message.callback ?? created?.data.config.callback ?? null;
+  const callback = message.callback ?? created?.config.callback ?? null;
   if (callback === null) return { kind: 'abandon', reason: 'no_callback' };
   if (callback.secret !== null) {
     const secret = deps.secretBox.open(callback.secret);
