@@ -6,9 +6,16 @@ import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import { CALENDAR_EVENTS, type CalendarEventView } from '../../projections/calendars/calendar-event-view';
 import { ApiError, notFound, orThrow, validationError } from '../api-error';
 import type { Caller } from '../app-context';
-import { createRequestOfBotParam, mergeBotParam } from '../codecs/calendar-bot-param';
+import { botDefinitionOfParam, mergeBotParam } from '../codecs/calendar-bot-param';
 import { calendarNotFound, findCalendarOfCaller, type CalendarApiDeps } from './calendar-operations';
 import { botParamsOfCalendar } from './event-bot-params';
+
+/** How the API and the bot follower turn attached parameters into a bot: the service's secret box and host rules. */
+export const botMakingOf = (deps: Pick<CalendarApiDeps, 'secretBox' | 'sandboxHosts'>) => ({
+  open: (sealed: Parameters<typeof deps.secretBox.open>[0]) => deps.secretBox.open(sealed),
+  seal: (plain: string) => deps.secretBox.seal(plain),
+  sandboxHosts: deps.sandboxHosts,
+});
 
 export const eventNotFound = () => notFound('FST_ERR_CALENDAR_EVENT_NOT_FOUND', 'Calendar event not found');
 
@@ -50,7 +57,7 @@ const checkBotOf = async (deps: CalendarApiDeps, event: CalendarEventView, allOc
   if (event.deleted) throw new ApiError({ status: 409, code: 'FST_ERR_CALENDAR_EVENT_CANCELLED', message: 'The event was cancelled', details: 'A cancelled event gets no bot' });
   const withLink = event.meeting_url !== null ? event : (await eventsTouched(deps, event, allOccurrences)).find((e) => e.meeting_url !== null);
   if (!withLink?.meeting_url) throw validationError('path/uuid', 'names an event without a meeting link: there is no meeting for a bot to join');
-  orThrow(createRequestOfBotParam(param, withLink.meeting_url, (sealed) => deps.secretBox.open(sealed), deps.sandboxHosts));
+  orThrow(botDefinitionOfParam(param, withLink.meeting_url, botMakingOf(deps)));
 };
 
 const run = async (deps: CalendarApiDeps, caller: Caller, event: CalendarEventView, command: Parameters<typeof handleCalendarCommand>[2]) => {

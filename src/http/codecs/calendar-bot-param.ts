@@ -4,7 +4,11 @@ import type { Sealed } from '../../domain/codec-helpers';
 import { ApiError, validationError } from '../api-error';
 import { RECORDING_MODES } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
+import type { BotDefinition } from '../../domain/bot/bot-decider';
 import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-request';
+import { botConfigFromLegacyRequest } from './legacy-bot-config';
+import { decodeLegacyCreateBotRequest, type LegacyCreateBotRequest } from './legacy-create-bot-request';
+import { botConfigFromV2Request, type Seal } from './v2-bot-config';
 import { TargetUrl } from './webhook-requests';
 
 const INT32 = 2_147_483_647;
@@ -117,58 +121,45 @@ const openFields = (param: CalendarBotParam, open: (sealed: Sealed) => string): 
   return fields;
 };
 
-const KHZ = (value: unknown): number | undefined => (typeof value === 'string' ? Number(value.replace('khz', '')) * 1000 : undefined);
+/** `bot_param` fields the legacy creation request has no counterpart for, and which the service does not deliver yet. */
+const NOT_DELIVERED = ['streaming_input', 'streaming_output', 'streaming_audio_frequency', 'transcription_custom_parameters', 'vc_access_token_url'] as const;
 
-/** A legacy `bot_param` in v2 terms (the same bot either way; DESIGN.md: legacy maps into the one BotConfig). */
-const v2BodyOfLegacy = (f: Record<string, unknown>): Record<string, unknown> => {
+/** A legacy `bot_param` as the legacy creation request (POST /bots) it stands for, with the event's link. */
+const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<ApiError, Record<string, unknown>> => {
+  const notDelivered = NOT_DELIVERED.find((field) => f[field] !== undefined);
+  if (notDelivered !== undefined) return E.left(validationError(`body/${notDelivered}`, 'is not available yet: this service does not deliver it for legacy bots'));
   const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
-  const timeouts = defined({ no_one_joined_timeout: f.noone_joined_timeout, waiting_room_timeout: f.waiting_room_timeout, silence_timeout: f.silence_timeout });
-  const transcription = f.speech_to_text_provider !== undefined || f.speech_to_text_api_key !== undefined;
-  const streaming = f.streaming_input !== undefined || f.streaming_output !== undefined;
-  const vc = defined({ obf_token: f.vc_obf_token, obf_token_url: f.vc_obf_token_url, credential_user_id: f.vc_obf_token_user_id, zak_token_url: f.vc_access_token_url });
-  return defined({
-    bot_name: f.bot_name,
-    bot_image: f.bot_image,
-    entry_message: f.enter_message,
-    extra: f.extra,
-    recording_mode: f.recording_mode,
-    ...(Object.keys(timeouts).length > 0 ? { timeout_config: timeouts } : {}),
-    ...(transcription
-      ? { transcription_enabled: true, transcription_config: defined({ provider: f.speech_to_text_provider, api_key: f.speech_to_text_api_key, custom_params: f.transcription_custom_parameters }) }
-      : {}),
-    ...(streaming ? { streaming_enabled: true, streaming_config: defined({ input_url: f.streaming_input, output_url: f.streaming_output, audio_frequency: KHZ(f.streaming_audio_frequency) }) } : {}),
-    ...(f.webhook_url !== undefined ? { callback_enabled: true, callback_config: { url: f.webhook_url } } : {}),
-    ...(Object.keys(vc).length > 0 ? { vc_config: vc } : {}),
-    // No v2 counterpart: refused below by name rather than dropped.
-    vc_sdk_id: f.vc_sdk_id,
-    vc_sdk_pwd: f.vc_sdk_pwd,
-  });
+  const leave = defined({ noone_joined_timeout: f.noone_joined_timeout, waiting_room_timeout: f.waiting_room_timeout, silence_timeout: f.silence_timeout });
+  const speech = f.speech_to_text_provider !== undefined || f.speech_to_text_api_key !== undefined;
+  return E.right(
+    defined({
+      meeting_url: meetingUrl,
+      bot_name: f.bot_name,
+      bot_image: f.bot_image,
+      entry_message: f.enter_message,
+      extra: f.extra,
+      recording_mode: f.recording_mode,
+      webhook_url: f.webhook_url,
+      deduplication_key: f.deduplication_key,
+      vc_obf_token: f.vc_obf_token,
+      vc_obf_token_url: f.vc_obf_token_url,
+      vc_obf_token_user_id: f.vc_obf_token_user_id,
+      vc_sdk_id: f.vc_sdk_id,
+      vc_sdk_pwd: f.vc_sdk_pwd,
+      ...(Object.keys(leave).length > 0 ? { automatic_leave: leave } : {}),
+      ...(speech ? { speech_to_text: defined({ provider: f.speech_to_text_provider, api_key: f.speech_to_text_api_key }) } : {}),
+    }),
+  );
 };
 
-/** A refusal of the v2 form of a legacy `bot_param` names the legacy field the caller gave. */
+/** A refusal of the legacy request names the `bot_param` field the caller gave. */
 const LEGACY_NAMES: readonly (readonly [string, string])[] = [
-  ['body/transcription_config/api_key', 'body/speech_to_text_api_key'],
-  ['body/transcription_config/custom_params', 'body/transcription_custom_parameters'],
-  ['body/transcription_config/provider', 'body/speech_to_text_provider'],
-  ['body/transcription_config', 'body/speech_to_text_provider'],
-  ['body/transcription_enabled', 'body/speech_to_text_provider'],
-  ['body/streaming_config/input_url', 'body/streaming_input'],
-  ['body/streaming_config/output_url', 'body/streaming_output'],
-  ['body/streaming_config/audio_frequency', 'body/streaming_audio_frequency'],
-  ['body/streaming_config', 'body/streaming_input'],
-  ['body/streaming_enabled', 'body/streaming_input'],
-  ['body/callback_config/url', 'body/webhook_url'],
-  ['body/callback_config', 'body/webhook_url'],
-  ['body/callback_enabled', 'body/webhook_url'],
   ['body/entry_message', 'body/enter_message'],
-  ['body/timeout_config/no_one_joined_timeout', 'body/noone_joined_timeout'],
-  ['body/timeout_config/waiting_room_timeout', 'body/waiting_room_timeout'],
-  ['body/timeout_config/silence_timeout', 'body/silence_timeout'],
-  ['body/vc_config/obf_token_url', 'body/vc_obf_token_url'],
-  ['body/vc_config/obf_token', 'body/vc_obf_token'],
-  ['body/vc_config/credential_user_id', 'body/vc_obf_token_user_id'],
-  ['body/vc_config/zak_token_url', 'body/vc_access_token_url'],
-  ['body/vc_config', 'body/vc_obf_token'],
+  ['body/automatic_leave/noone_joined_timeout', 'body/noone_joined_timeout'],
+  ['body/automatic_leave/waiting_room_timeout', 'body/waiting_room_timeout'],
+  ['body/automatic_leave/silence_timeout', 'body/silence_timeout'],
+  ['body/speech_to_text/api_key', 'body/speech_to_text_api_key'],
+  ['body/speech_to_text', 'body/speech_to_text_provider'],
 ];
 
 const inLegacyTerms = (err: ApiError): ApiError => {
@@ -179,20 +170,30 @@ const inLegacyTerms = (err: ApiError): ApiError => {
   return new ApiError({ status: err.status, code: err.code, message: rename(err.message), details: err.details === undefined ? null : rename(err.details) });
 };
 
+export interface BotMaking {
+  readonly open: (sealed: Sealed) => string;
+  readonly seal: Seal;
+  readonly sandboxHosts: boolean;
+}
+
 /**
- * The bot an event gets from the parameters attached to it, as POST /v2/bots would decode it with the
- * event's meeting link: the one decoding every bot of the service goes through.
+ * The bot an event gets from the parameters attached to it: decoded exactly as POST /bots (legacy) or
+ * POST /v2/bots (v2) would decode it with the event's meeting link, so it is the same bot either way.
  */
-export const createRequestOfBotParam = (
-  param: CalendarBotParam,
-  meetingUrl: string,
-  open: (sealed: Sealed) => string,
-  sandboxHosts: boolean,
-): E.Either<ApiError, CreateBotRequest> => {
-  const fields = openFields(param, open);
-  const { deduplication_key: _key, ...body } = param.generation === 'legacy' ? v2BodyOfLegacy(fields) : fields;
-  const decoded = decodeCreateBotRequest({ ...body, meeting_url: meetingUrl }, { sandboxHosts });
-  return param.generation === 'legacy' ? E.mapLeft(inLegacyTerms)(decoded) : decoded;
+export const botDefinitionOfParam = (param: CalendarBotParam, meetingUrl: string, making: BotMaking): E.Either<ApiError, BotDefinition> => {
+  const fields = openFields(param, making.open);
+  const options = { sandboxHosts: making.sandboxHosts };
+  if (param.generation === 'legacy') {
+    return E.mapLeft(inLegacyTerms)(
+      E.map((r: LegacyCreateBotRequest): BotDefinition => ({
+        meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config: botConfigFromLegacyRequest(r, making.seal),
+      }))(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl))),
+    );
+  }
+  const { deduplication_key: _key, ...body } = fields;
+  return E.map((r: CreateBotRequest): BotDefinition => ({
+    meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config: botConfigFromV2Request(r, making.seal),
+  }))(decodeCreateBotRequest({ ...body, meeting_url: meetingUrl }, options));
 };
 
 /** POST /v2/calendars/{id}/bots: which event, whether its whole series, and the bot as POST /v2/bots takes it (no meeting_url). */
