@@ -47,6 +47,9 @@ import { expireArtifacts } from './subscribers/expire-artifacts';
 import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 import { CalendarSyncWorker } from './subscribers/sync-calendars';
+import { scheduleCalendarBots } from './subscribers/schedule-calendar-bots';
+import { botDefinitionOfParam } from './http/codecs/calendar-bot-param';
+import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 
 export interface RunningService {
@@ -165,6 +168,20 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   await webhookQueue.start();
   const calendarProviders =
     overrides.calendarProviders ?? openCalendarProviders(config.calendarProviders ?? realCalendarProviders, { sandboxHosts: config.sandboxHosts });
+  const calendarBotMaking = botMakingOf({ secretBox, sandboxHosts: config.sandboxHosts });
+  const calendarBots = new SubscriberRunner(
+    eventStore,
+    checkpoints,
+    scheduleCalendarBots({
+      commands,
+      readStore,
+      waitForReadModels: (position) => projections.waitForPosition(position, 30_000),
+      definitionOf: (param, meetingUrl) => botDefinitionOfParam(param, meetingUrl, calendarBotMaking),
+      log,
+    }),
+    log,
+  );
+  await calendarBots.start();
   const calendarSync = new CalendarSyncWorker(
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
@@ -265,6 +282,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await settler.stop();
       await reconciler.stop();
       await webhookQueue.stop();
+      await calendarBots.stop();
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();

@@ -321,6 +321,10 @@ const evolve = (state: CalendarState, event: CalendarEvent): CalendarState => {
     case 'CalendarBotParamsSet':
     case 'CalendarBotParamsCleared':
       return { ...state, bot_params: evolveBotParams(state.bot_params, event) };
+    case 'CalendarEventBotLinked':
+    case 'CalendarEventBotUnlinked':
+      // Kept in each event's own stream (event-bot-link.ts), never in the calendar's.
+      return state;
   }
 };
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { CreatedBy } from '../bot/bot-events';
 import { eventCodec, IsoInstant, Sealed } from '../codec-helpers';
+import { CalendarEventBotLinked, CalendarEventBotUnlinked } from './event-bot-link';
 
 /** The two calendar providers (the spec's `platform`: Google and Microsoft). */
 export const CalendarPlatform = t.keyof({ google: null, microsoft: null });
@@ -178,7 +179,7 @@ export const CalendarBotParamsCleared = eventCodec('CalendarBotParamsCleared', {
 export const CalendarEvent = t.union([
   CalendarConnected, CalendarRefreshTokenRotated, CalendarSyncRequested, CalendarEventUpserted, CalendarEventCancelled, CalendarSynced,
   CalendarSyncFailed, CalendarPushChannelOpened, CalendarPushChannelRenewed, CalendarPushChannelClosed, CalendarPushUnavailable, CalendarRemoved,
-  CalendarBotParamsSet, CalendarBotParamsCleared,
+  CalendarBotParamsSet, CalendarBotParamsCleared, CalendarEventBotLinked, CalendarEventBotUnlinked,
 ]);
 export type CalendarEvent = t.TypeOf<typeof CalendarEvent>;
 export type CalendarConnectedEvent = t.TypeOf<typeof CalendarConnected>;

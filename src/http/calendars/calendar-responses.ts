@@ -75,5 +75,6 @@ export const toV2CalendarEvent = (view: CalendarEventView, botParam: CalendarBot
   series_id: view.series_id,
   deleted: view.deleted,
   bot_scheduled: botParam !== null,
+  bot_id: view.bot_id,
   bot_config: botParam === null ? null : shownBotParam(botParam),
 });

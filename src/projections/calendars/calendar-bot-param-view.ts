@@ -1,3 +1,4 @@
+import type { CreatedBy } from '../../domain/bot/bot-events';
 import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import type { Projection } from '../projection';
 
@@ -11,6 +12,8 @@ export type CalendarBotParamView = {
   readonly key: string;
   readonly series_id: string | null;
   readonly param: CalendarBotParam | null;
+  /** the key that attached them, sealed: the bots they make act for it (their webhooks carry it) */
+  readonly created_by: CreatedBy | null;
   readonly updated_at: string;
   /** cleared: kept as a tombstone so that a replay never brings it back */
   readonly cleared: boolean;
@@ -28,8 +31,10 @@ export const calendarBotParamViewProjection: Projection<CalendarBotParamView> = 
     event.type === 'CalendarBotParamsSet' || event.type === 'CalendarBotParamsCleared' ? botParamDocId(event.data.calendar_id, event.data.scope) : null,
   evolve: (doc, event) => {
     if (event.type === 'CalendarBotParamsSet') {
-      const { calendar_id, team_id, scope, series_id, bot_param, at } = event.data;
-      return { id: botParamDocId(calendar_id, scope), calendar_id, team_id, kind: scope.kind, key: keyOf(scope), series_id, param: bot_param, updated_at: at, cleared: false };
+      const { calendar_id, team_id, scope, series_id, bot_param, created_by, at } = event.data;
+      return {
+        id: botParamDocId(calendar_id, scope), calendar_id, team_id, kind: scope.kind, key: keyOf(scope), series_id, param: bot_param, created_by, updated_at: at, cleared: false,
+      };
     }
     if (event.type === 'CalendarBotParamsCleared' && doc !== null) return { ...doc, param: null, cleared: true, updated_at: event.data.at };
     return null;

@@ -21,6 +21,8 @@ export type CalendarEventView = {
   readonly deleted: boolean;
   /** when this service last changed its record of the event */
   readonly last_updated_at: string;
+  /** the scheduled bot that follows the event, if any */
+  readonly bot_id: string | null;
 };
 
 export const CALENDAR_EVENTS = 'calendar_events';
@@ -29,7 +31,7 @@ export const calendarEventViewProjection: Projection<CalendarEventView> = {
   collection: CALENDAR_EVENTS,
   documentId: (event) => {
     if (event.type === 'CalendarEventUpserted') return event.data.event.event_id;
-    if (event.type === 'CalendarEventCancelled') return event.data.event_id;
+    if (event.type === 'CalendarEventCancelled' || event.type === 'CalendarEventBotLinked' || event.type === 'CalendarEventBotUnlinked') return event.data.event_id;
     return null;
   },
   evolve: (doc, event) => {
@@ -38,10 +40,12 @@ export const calendarEventViewProjection: Projection<CalendarEventView> = {
       const { event_id, provider_event_id, series_id, name, meeting_url, start_time, end_time, attendees, organizer_email, is_organizer, is_recurring, raw } = event.data.event;
       return {
         id: event_id, calendar_id, team_id, provider_event_id, series_id, name, meeting_url, start_time, end_time, attendees, organizer_email, is_organizer,
-        is_recurring, raw, deleted: false, last_updated_at: at,
+        is_recurring, raw, deleted: false, last_updated_at: at, bot_id: doc?.bot_id ?? null,
       };
     }
     if (event.type === 'CalendarEventCancelled' && doc !== null) return { ...doc, deleted: true, last_updated_at: event.data.at };
+    if (event.type === 'CalendarEventBotLinked' && doc !== null) return { ...doc, bot_id: event.data.bot_id };
+    if (event.type === 'CalendarEventBotUnlinked' && doc !== null && doc.bot_id === event.data.bot_id) return { ...doc, bot_id: null };
     return null;
   },
 };
