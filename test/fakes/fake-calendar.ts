@@ -221,8 +221,9 @@ export class FakeCalendar {
 
   private store(input: EventInput, series: StoredEvent['series']): string {
     this.eventsMade += 1;
-    // Google's event ids use the letters a-v and digits (base32hex).
-    const id = `c${calendarsMade.toString(32)}e${this.eventsMade.toString(32)}`.padEnd(8, '0');
+    // Google's event ids use the letters a-v and digits (base32hex), at least 5 of them. The counter is
+    // padded on its own: padding the whole id made `c1e1` and `c1e10` the same id.
+    const id = `c${calendarsMade.toString(32)}e${this.eventsMade.toString(32).padStart(5, '0')}`;
     const now = this.now();
     const event: StoredEvent = {
       id, summary: input.summary, startMs: ms(input.start), endMs: ms(input.end), attendees: input.attendees ?? [], organizer: input.organizer ?? this.owner,
