@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
 import type { CalendarPlatform } from '../../src/domain/calendar/calendar-events';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes';
@@ -320,6 +322,21 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     const v2Unknown = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: '00000000-0000-4000-8000-000000000000', bot_name: 'x' });
     assert.equal(v2Unknown.status, 400);
     assert.match(v2Unknown.body.message, /body\/event_id is not an event of this calendar/);
+  });
+
+  it('keeps the client secret, the refresh token and the key sealed at rest: none of them is in the log file', async () => {
+    const a = account('google');
+    const secret = `client-secret-${Date.now()}`;
+    a.fake.oauth.registerClient(a.body.oauth_client_id, secret);
+    const created = await api.post('/calendar', { ...a.body, oauth_client_secret: secret, webhook_url: receiver.url });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const stored = readdirSync(t.dataDir)
+      .filter((f) => f.startsWith('events.sqlite3'))
+      .map((f) => readFileSync(path.join(t.dataDir, f)).toString('latin1'))
+      .join('');
+    assert.ok(stored.includes(a.email), 'the log was read');
+    assert.ok(!stored.includes(secret) && !stored.includes(a.refreshToken), 'no plain secret at rest');
+    assert.ok(!t.logText().includes(secret) && !t.logText().includes(a.refreshToken), 'nor in the logs');
   });
 
   it('is reached only with Full Access', async () => {
