@@ -20,8 +20,11 @@ export const loadCalendar = (deps: Store, calendarId: string): Promise<CalendarS
  * The event's id in this service: derived from the calendar and the provider's id, so that the same
  * event keeps its id through every sync, a full resync after a lost sync token, and a restart.
  */
-export const calendarEventUuid = (calendarId: string, providerEventId: string): string => {
-  const hex = createHash('sha256').update(`calendar-event\u0000${calendarId}\u0000${providerEventId}`).digest('hex');
+export const calendarEventUuid = (calendarId: string, providerEventId: string): string => nameBasedUuid('calendar-event', calendarId, providerEventId);
+
+/** A UUID (version 5 layout over SHA-256) named by its parts: the same parts give the same id on every retry. */
+export const nameBasedUuid = (...parts: string[]): string => {
+  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };

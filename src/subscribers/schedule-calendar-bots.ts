@@ -4,6 +4,7 @@ import * as E from 'fp-ts/Either';
 import type { RecordedEvent } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import { handleBotCommand, loadBot } from '../commands/bot-commands';
+import { nameBasedUuid } from '../commands/calendar-commands';
 import { nowIso, type CommandDeps } from '../commands/command-deps';
 import { handleCommand, loadState } from '../commands/handle-command';
 import type { DomainEvent } from '../domain/all-events';
@@ -33,13 +34,6 @@ export interface ScheduleCalendarBotsDeps {
 const FOLLOWED: ReadonlySet<string> = new Set([
   'CalendarEventUpserted', 'CalendarEventCancelled', 'CalendarBotParamsSet', 'CalendarBotParamsCleared', 'CalendarRemoved',
 ]);
-
-/** A name-based UUID (version 5 layout over SHA-256): the same inputs give the same bot id on every retry. */
-const uuidOf = (...parts: string[]): string => {
-  const hex = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-};
 
 const fingerprintOf = (param: CalendarBotParam): string => createHash('sha256').update(JSON.stringify(param)).digest('base64url');
 
@@ -80,8 +74,8 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
         // One meeting, one bot: events sharing a deduplication key and a start share the bot.
         const keep = link !== null && linkedBot !== 'ended' && param.deduplication_key === null ? link.bot_id : null;
         const botId = param.deduplication_key !== null
-          ? uuidOf('calendar-bot', event.team_id, 'dedup', param.deduplication_key, event.start_time)
-          : (keep ?? uuidOf('calendar-bot', event.calendar_id, event.id, String(linkState.bots_made)));
+          ? nameBasedUuid('calendar-bot', event.team_id, 'dedup', param.deduplication_key, event.start_time)
+          : (keep ?? nameBasedUuid('calendar-bot', event.calendar_id, event.id, String(linkState.bots_made)));
         wanted = { bot_id: botId, join_at: event.start_time, meeting_url: event.meeting_url, param_fingerprint: fingerprintOf(param) };
       }
     }

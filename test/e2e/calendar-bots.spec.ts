@@ -3,6 +3,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
 import { SCHEDULED_BOT_LEAD_MS } from '../../src/domain/bot/schedule-timing';
 import * as bots from '../support/api-bots';
+import { eventually } from '../support/eventually';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes';
 import { apiClient, createTeam } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -12,13 +13,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const IN_CALL = ['in_call_not_recording', 'in_call_recording'];
 
-const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 describe('calendar bots end to end: Google and Microsoft calendars, a recurring series followed, one bot really joining (real Chromium, sandbox)', function () {
   this.timeout(180_000);

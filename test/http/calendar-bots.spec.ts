@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
+import { eventually } from '../support/eventually';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes';
 import { apiClient, createTeam } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -9,13 +10,6 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const MEET = 'https://meet.google.com/abc-defg-hij';
 
-const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe('calendar bots: scheduled bots that follow their events', function () {
   this.timeout(60_000);

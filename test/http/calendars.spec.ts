@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
 import type { CalendarPlatform } from '../../src/domain/calendar/calendar-events';
+import { eventually } from '../support/eventually';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes';
 import { adminClient, apiClient, createTeam, request } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -12,14 +13,6 @@ const HOUR = 3_600_000;
 const MEET = 'https://meet.google.com/abc-defg-hij';
 const TEAMS = 'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc%40thread.v2/0';
 
-/** Polls the API until `ok` holds (the sync after a push notice runs in the background); mocha bounds it. */
-const eventually = async <T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> => {
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 describe('calendars: the legacy and v2 calendar API against fakes of Google Calendar and Microsoft Graph', function () {
   this.timeout(60_000);
