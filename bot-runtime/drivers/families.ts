@@ -4,10 +4,11 @@
  * cannot read.
  */
 import { googleMeetFamily } from './google-meet/family';
+import { microsoftTeamsFamily } from './microsoft-teams/family';
 import type { DriverFamily } from './page-driver';
 import { sandboxFamily } from './sandbox/family';
 
-export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily];
+export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily, microsoftTeamsFamily];
 
 const hostOf = (meetingUrl: string): string => new URL(meetingUrl).hostname.toLowerCase().replace(/\.$/, '');
 

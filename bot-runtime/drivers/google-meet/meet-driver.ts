@@ -9,6 +9,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
+import { ActionQueue, clickAway, countOwnMessages } from '../driver-steps';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
@@ -25,7 +26,7 @@ export class MeetDriver implements PageDriver {
   readonly name = 'google-meet';
   readonly chat: ChatControls;
   private readonly matches: MatchLog;
-  private actions: Promise<unknown> = Promise.resolve();
+  private readonly actions = new ActionQueue();
 
   constructor(
     private readonly page: Page,
@@ -35,10 +36,10 @@ export class MeetDriver implements PageDriver {
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
-      post: (text) => this.exclusive(() => this.postChat(text)),
+      post: (text) => this.actions.run(() => this.postChat(text)),
       // Meet shows no refusal text the peers know of: an unconfirmed message is the only failure
       error: async () => null,
-      countOwn: (selfId, botName, text) => this.countOwn(selfId, botName, text),
+      countOwn: async (selfId, botName, text) => countOwnMessages((await this.readTilesAndChat(0)).chat, selfId, botName, text),
     };
   }
 
@@ -50,8 +51,8 @@ export class MeetDriver implements PageDriver {
   }
 
   join(botName: string): Promise<void> {
-    return this.exclusive(async () => {
-      await this.clickAway('pre-join interstitial', sel.interstitials);
+    return this.actions.run(async () => {
+      await clickAway(this.page, this.log, `${this.name}: pre-join interstitial`, sel.interstitials);
       const input = await this.waitFor('name input', sel.nameInput, 10_000);
       if (!input) throw new Error('the pre-join page has no name input');
       await input.element.click({ clickCount: 3 });
@@ -67,7 +68,7 @@ export class MeetDriver implements PageDriver {
   }
 
   prepareCall(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.actions.run(async () => {
       await this.acceptAdmissionNotices();
       await this.openChatPanel();
     });
@@ -76,7 +77,7 @@ export class MeetDriver implements PageDriver {
   setLayout(mode: RecordingMode): Promise<void> {
     if (mode === 'audio_only') return Promise.resolve();
     const layout = mode === 'gallery_view' ? galleryLayout : speakerLayout;
-    return this.exclusive(async () => {
+    return this.actions.run(async () => {
       const steps: [string, Candidate[]][] = [
         ['more options', sel.moreOptions],
         ['layout menu item', sel.layoutMenuItem],
@@ -103,7 +104,7 @@ export class MeetDriver implements PageDriver {
   }
 
   leaveCall(timeoutMs = 3000): Promise<boolean> {
-    return this.exclusive(async () => {
+    return this.actions.run(async () => {
       await this.wakeToolbar();
       const leave = await findFirst(this.page, sel.leaveButton);
       if (!leave) return false;
@@ -124,27 +125,10 @@ export class MeetDriver implements PageDriver {
 
   // ---------------------------------------------------------------------------------------------
 
-  private exclusive<T>(action: () => Promise<T>): Promise<T> {
-    const next = this.actions.then(action, action);
-    this.actions = next.catch(() => undefined);
-    return next;
-  }
-
   private async waitFor(what: string, candidates: readonly Candidate[], timeoutMs: number): Promise<Found | null> {
     const found = await waitForFirst(this.page, candidates, timeoutMs, { visible: true, enabled: true });
     if (found) this.matches.note(what, describeCandidate(found.candidate));
     return found;
-  }
-
-  /** Clicks visible interstitials away (a few at most: one may reveal another). */
-  private async clickAway(what: string, candidates: readonly Candidate[]): Promise<void> {
-    for (let i = 0; i < 3; i++) {
-      const found = await findFirst(this.page, candidates, { visible: true, enabled: true });
-      if (!found) return;
-      this.log.info(`${this.name}: ${what} "${found.candidate.text ?? found.candidate.selector}" clicked away`);
-      await clickElement(found.element);
-      await sleep(200);
-    }
   }
 
   /** A toggle labelled "Turn off …" is on: click it, and expect "Turn on …" in its place. */
@@ -203,14 +187,6 @@ export class MeetDriver implements PageDriver {
       area.dispatchEvent(new Event('input', { bubbles: true }));
     }, text);
     await input.element.press('Enter');
-  }
-
-  private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
-    const { chat } = await this.readTilesAndChat(0);
-    const want = text.replace(/\s+/g, ' ').trim();
-    const own = (m: { participant_id: string | null; sender_name: string }) =>
-      (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
-    return chat.filter((m) => own(m) && m.text === want).length;
   }
 
   private async readTilesAndChat(since: number): Promise<TilesAndChat> {
