@@ -8,6 +8,7 @@
 import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
+import type { TeamsSettings } from './teams/settings';
 
 export class SandboxApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -16,8 +17,7 @@ export class SandboxApiError extends Error {
   }
 }
 
-/** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
-export interface CreateMeetingRequest extends Partial<MeetSettings> {
+interface MeetingBasics {
   platform: Platform;
   lobby?: boolean;
   chat_enabled?: boolean;
@@ -27,6 +27,9 @@ export interface CreateMeetingRequest extends Partial<MeetSettings> {
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
 }
+
+/** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
+export type CreateMeetingRequest = MeetingBasics & (Partial<MeetSettings> | Partial<TeamsSettings>);
 
 export interface CreatedMeeting {
   meeting_id: string;

@@ -98,7 +98,7 @@ export const meetClientCall = String.raw`
       else if (!c.unread) { c.unread = true; c.chatButton.setAttribute('aria-label', T.chatNewMessage); }
     }
     if (c.input) c.input.disabled = !v.meeting.chat_enabled;
-    v.utterances.forEach(function (u) { if (u.active) playUtterance(u); });
+    v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
     showSpeakers();
   }
 

@@ -4,6 +4,7 @@
  * state (for testing what a driver does with a page it does not recognise).
  */
 import type { Meeting } from '../meeting-state';
+import { utterancePlayerScript } from '../pages/utterance-player';
 import { meetClientAudio } from './client-audio';
 import { meetClientCall } from './client-call';
 import { meetClientCore } from './client-core';
@@ -75,7 +76,7 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
   };
   const script = `<script type="application/json" id="replica-config">${scriptJson(config)}</script>
-<script>(function () { 'use strict';${meetClientCore}${meetClientCall}${meetClientAudio}
+<script>(function () { 'use strict';${meetClientCore}${meetClientCall}${utterancePlayerScript}${meetClientAudio}
   startAudio();
   open();
 })();</script>`;
