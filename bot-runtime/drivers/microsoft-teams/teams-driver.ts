@@ -18,7 +18,7 @@ import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from '../page-actions';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
-import { appLinkGuardSource, blueOutlineSpeakerExpression } from './teams-in-page';
+import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
 import { nameSuffixes } from './teams-texts';
@@ -28,6 +28,8 @@ import { nameSuffixes } from './teams-texts';
  * (sandbox/meeting-state.ts), and longer messages go in parts.
  */
 const TEAMS_CHAT_LIMIT = 4000;
+/** how long the launcher and the AV-confirm modal may take to give way to the pre-join */
+const PREJOIN_WAIT_MS = 15_000;
 /** how long the join click may take to show its outcome (the AV-confirm modal comes right after it) */
 const AFTER_JOIN_MS = 10_000;
 
@@ -51,6 +53,7 @@ interface TeamsRead {
   readonly data: TilesAndChat;
   readonly blueSpeaker: string | null;
   readonly chatOff: boolean;
+  readonly blockedLinks: string[];
 }
 
 export class TeamsDriver implements PageDriver {
@@ -60,6 +63,7 @@ export class TeamsDriver implements PageDriver {
   private readonly actions = new ActionQueue();
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
+  private readonly blockedLinks = new Set<string>();
 
   constructor(
     private readonly page: Page,
@@ -166,12 +170,16 @@ export class TeamsDriver implements PageDriver {
   // ---------------------------------------------------------------------------------------------
 
   private async readPage(chatSince: number): Promise<PageSnapshot> {
-    const { scan, data, blueSpeaker, chatOff } = (await this.page.evaluate(
+    const { scan, data, blueSpeaker, chatOff, blockedLinks } = (await this.page.evaluate(
       `({ scan: ${stateScanExpression(teamsScan)}, data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ` +
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
-        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}) })`,
+        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
     )) as TeamsRead;
     this.matches.noteAll(data.matched);
+    for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
+      this.blockedLinks.add(link);
+      this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
+    }
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;
@@ -210,23 +218,27 @@ export class TeamsDriver implements PageDriver {
    * Null when no name input showed (a pre-join without one), once the join button is there.
    */
   private async reachPrejoin(): Promise<Found | null> {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + PREJOIN_WAIT_MS;
     for (;;) {
-      await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
-      const launcher = await findFirst(this.page, sel.launcherButton, { visible: true, enabled: true });
-      if (launcher) {
-        this.matches.note('launcher button', describeCandidate(launcher.candidate));
-        await clickElement(launcher.element);
-        this.log.info(`${this.name}: continued on this browser`);
-      }
-      const input = await findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
+      // the launcher navigates to the web client: a look at the page may meet the old document going away
+      const input = await duringNavigation(async () => {
+        await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
+        const launcher = await findFirst(this.page, sel.launcherButton, { visible: true, enabled: true });
+        if (launcher) {
+          this.matches.note('launcher button', describeCandidate(launcher.candidate));
+          await clickElement(launcher.element);
+          this.log.info(`${this.name}: continued on this browser`);
+          return null;
+        }
+        return findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
+      });
       if (input) {
         this.matches.note('name input', describeCandidate(input.candidate));
         return input;
       }
       if (Date.now() >= deadline) {
         if (await findFirst(this.page, sel.joinButton(false), { visible: true })) return null;
-        throw new Error('the pre-join page did not show');
+        throw new Error(`the pre-join page did not show within ${PREJOIN_WAIT_MS / 1000} s`);
       }
       await sleep(200);
     }
@@ -274,8 +286,12 @@ export class TeamsDriver implements PageDriver {
   private async afterJoinClick(): Promise<void> {
     const deadline = Date.now() + AFTER_JOIN_MS;
     while (Date.now() < deadline) {
-      await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
-      if (!(await findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true }))) return;
+      const joinShows = await duringNavigation(async () => {
+        await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
+        return (await findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true })) !== null;
+      });
+      // gone (or disabled in the lobby), or the page went elsewhere (a sign-in page): the reads take it from here
+      if (joinShows === false) return;
       await sleep(200);
     }
   }
@@ -314,6 +330,16 @@ export class TeamsDriver implements PageDriver {
     } else await input.element.press('Enter');
   }
 }
+
+/** `work`'s result, or null when the page navigated away under it (the next look sees the new page). */
+const duringNavigation = async <T>(work: () => Promise<T>): Promise<T | null> => {
+  try {
+    return await work();
+  } catch (err) {
+    if (/context was destroyed|Cannot find context|detached|navigat/i.test((err as Error).message)) return null;
+    throw err;
+  }
+};
 
 /** A switch's state: `checked` on an input, else `aria-checked`. */
 const isOn = async (toggle: Found): Promise<boolean> =>
