@@ -152,7 +152,7 @@ ${pageSessionScript}
 
   function updateCall(v) {
     var c = call;
-    var key = v.participants.map(function (p) { return p.participant_id + '\u0000' + p.name; }).join('\u0001');
+    var key = participantsKey(v);
     if (key !== c.listKey) {
       c.listKey = key;
       c.rows = {};
@@ -167,19 +167,13 @@ ${pageSessionScript}
         return (c.tiles[p.participant_id] = h('div', { testid: 'tile', 'class': 'tile', 'data-name': p.name }, [h('span', { text: p.name })]));
       }));
     }
-    var start = v.message_count - v.messages.length;
-    for (var i = 0; i < v.messages.length; i++) {
-      var index = start + i;
-      if (index < since) continue;
-      if (index > since) break;
-      var m = v.messages[i];
+    takeNewMessages(v, function (m) {
       c.messages.appendChild(h('div', { 'class': 'message' }, [
         h('span', { 'class': 'sender', text: m.sender_name }),
         h('div', { testid: 'chat-message', 'data-sender': m.sender_name, 'data-participant-id': m.participant_id, text: m.text })
       ]));
-      since++;
       c.messages.scrollTop = c.messages.scrollHeight;
-    }
+    });
     if (c.rec && c.rec.getAttribute('data-state') !== v.me.recording_permission) {
       c.rec.setAttribute('data-state', v.me.recording_permission);
       c.rec.textContent = 'recording: ' + v.me.recording_permission;

@@ -68,20 +68,16 @@ export const teamsClientCall = String.raw`
 
   function updateCall(v) {
     var c = call;
-    var key = v.participants.map(function (p) { return p.participant_id + '\u0000' + p.name; }).join('\u0001');
+    var key = participantsKey(v);
     if (key !== c.key) {
       c.key = key;
       c.tiles = {};
       c.stage.replaceChildren.apply(c.stage, v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); }));
     }
-    var start = v.message_count - v.messages.length;
-    for (var i = 0; i < v.messages.length; i++) {
-      if (start + i !== since) continue;
-      var m = v.messages[i];
+    takeNewMessages(v, function (m) {
       c.messages.push({ author: displayName(m.participant_id, m.sender_name), text: m.text });
-      since++;
       if (c.rail) appendMessage(c.messages[c.messages.length - 1]);
-    }
+    });
     if (c.rail) renderComposer();
     v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
     showSpeakers();

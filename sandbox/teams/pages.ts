@@ -2,6 +2,7 @@
  * The Teams replica's HTML: the web client (its script built from client-*.ts), the launcher, the
  * "meeting URL is incorrect" page and the sign-in page of the Microsoft login host.
  */
+import { escapeHtml, htmlPage, scriptJson } from '../pages/html';
 import { pageSessionScript } from '../pages/page-session';
 import { replicaDomScript } from '../pages/replica-dom';
 import { utterancePlayerScript } from '../pages/utterance-player';
@@ -9,10 +10,6 @@ import { teamsClientAudio } from './client-audio';
 import { teamsClientCall } from './client-call';
 import { teamsClientCore } from './client-core';
 import { teamsLobbyWordingTexts, teamsTexts } from './texts';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON safe inside a <script> element */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const style = `
   * { box-sizing: border-box; }
@@ -56,12 +53,7 @@ const style = `
   .menu button { background: #fff; color: #242424; border: 0; text-align: left; }
   .toast { position: fixed; left: 50%; top: 60px; transform: translateX(-50%); background: #fff; color: #242424; padding: 8px 16px; border-radius: 4px; }`;
 
-const shell = (title: string, body: string, script = '') =>
-  `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>${style}</style></head>
-<body>${body}${script}</body></html>`;
+const shell = (title: string, body: string, script = '') => htmlPage(title, style, body + script);
 
 /** The web client: it reads its meeting from the URL (fragment or `coords`), then asks for that meeting's settings. */
 export function teamsClientPage(configPath: string): string {

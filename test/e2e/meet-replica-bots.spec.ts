@@ -5,7 +5,6 @@
  * The sandbox flavours' end-to-end suite (service-bots.spec.ts), on the replica, plus its walls.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
@@ -36,12 +35,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
   const createBot = (url: string, body: Record<string, unknown> = {}) => bots.createBot(api, url, body);
   const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.waitForBot(api, botId, done);
   const ended = (botId: string) => waitForBot(botId, bots.hasEnded);
-  const end = (bot: { status: string; error_code: string }) => `${bot.status} ${bot.error_code}`;
-  const artifact = (bot: { artifacts: { artifact_type: string; key: string; url: string }[] }, type: string) => {
-    const found = bot.artifacts.find((a) => a.artifact_type === type);
-    assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
-    return found;
-  };
+  const end = bots.outcomeOf;
 
   it('admitted from the lobby: records a speaker, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await meet({ lobby: true });
@@ -80,7 +74,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
     const durationSeconds = await bots.checkRecording(api, done);
     assert.ok(durationSeconds > spoken.duration_seconds, `recording ${durationSeconds} s`);
 
-    const chatLog = JSON.parse(readFileSync(await bots.download(artifact(done, 'chat_messages').url, 'chat.json'), 'utf8')) as { sender_id: string | null; sender_name: string; text: string }[];
+    const chatLog = (await bots.jsonArtifact(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
     const own = (id: string) => id === waiting.participant_id;
     assert.equal(seen.messages.length, 3);
     assert.deepEqual(
@@ -88,7 +82,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
       seen.messages.map((x) => [own(x.participant_id) ? null : x.participant_id, own(x.participant_id) ? 'Recorder Bot' : x.sender_name, x.text]),
       "the chat as the bot read it from Meet's panel, Alice's message with her id",
     );
-    const participants = JSON.parse(readFileSync(await bots.download(artifact(done, 'participants').url, 'participants.json'), 'utf8'));
+    const participants = await bots.jsonArtifact(done, 'participants');
     const a = participants.participants.find((p: { name: string }) => p.name === 'Alice');
     assert.ok(a && a.speaking.length >= 1, `Alice's speaking turn from the lit tile: ${JSON.stringify(participants)}`);
   });

@@ -7,7 +7,6 @@
  * walls. Ends that do not depend on each other run side by side to keep the file short.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
@@ -38,13 +37,7 @@ describe('bots created through the API join the Microsoft Teams replica under th
   const createBot = (url: string, body: Record<string, unknown> = {}) => bots.createBot(api, url, body);
   const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.waitForBot(api, botId, done);
   const ended = (botId: string) => waitForBot(botId, bots.hasEnded);
-  const end = (bot: { status: string; error_code: string }) => `${bot.status} ${bot.error_code}`;
-  const artifact = (bot: { artifacts: { artifact_type: string; key: string; url: string }[] }, type: string) => {
-    const found = bot.artifacts.find((a) => a.artifact_type === type);
-    assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
-    return found;
-  };
-  const json = async (bot: any, type: string) => JSON.parse(readFileSync(await bots.download(artifact(bot, type).url, `${type}.json`), 'utf8'));
+  const end = bots.outcomeOf;
 
   it('meetup-join link, admitted from the lobby past the AV-confirm modal: records two speakers, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await teams({ lobby: true });
@@ -83,7 +76,7 @@ describe('bots created through the API join the Microsoft Teams replica under th
     const durationSeconds = await bots.checkRecording(api, done);
     assert.ok(durationSeconds > first.duration_seconds + second.duration_seconds, `recording ${durationSeconds} s`);
 
-    const chatLog = (await json(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
+    const chatLog = (await bots.jsonArtifact(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
     const own = (id: string) => id === waiting.participant_id;
     assert.equal(seen.messages.length, 3);
     assert.deepEqual(
@@ -91,7 +84,7 @@ describe('bots created through the API join the Microsoft Teams replica under th
       seen.messages.map((x) => [own(x.participant_id) ? null : x.sender_name, own(x.participant_id) ? 'Recorder Bot' : x.sender_name, x.text]),
       "the chat as the bot read it from Teams' rail: the bot's own messages as its own, Alice's under her name (Teams shows no participant ids)",
     );
-    const participants = await json(done, 'participants');
+    const participants = await bots.jsonArtifact(done, 'participants');
     for (const name of ['Alice', 'Bob']) {
       const p = participants.participants.find((x: { name: string }) => x.name === name);
       assert.ok(p && p.speaking.length >= 1, `${name}'s speaking turn from the glowing outline: ${JSON.stringify(participants)}`);

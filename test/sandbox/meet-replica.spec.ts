@@ -6,13 +6,10 @@
  * the end pages.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
-import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
-import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { replicaHostNames } from '../../sandbox/replicas';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { launchReplicaBrowser } from '../support/replica-browser';
 
 const WAIT = { timeout: 10_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -25,13 +22,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
-    });
+    browser = await launchReplicaBrowser(sandbox);
   });
 
   after(async () => {

@@ -7,13 +7,10 @@
  * mixed audio stream, the walls and the end screens.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
-import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
-import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { replicaHostNames } from '../../sandbox/replicas';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { launchReplicaBrowser } from '../support/replica-browser';
 import { appLinkGuardSource } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { passcodeOf, shortIdOf } from '../../sandbox/teams/links';
 
@@ -28,13 +25,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
-    });
+    browser = await launchReplicaBrowser(sandbox);
   });
 
   after(async () => {

@@ -1,7 +1,7 @@
 /** Bots through the public API in end-to-end tests: create one, wait for a status, fetch and measure its recording. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,3 +60,21 @@ export const checkRecording = async (api: Api, bot: { bot_id: string; artifacts:
   assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
   return durationSeconds;
 };
+
+/** `<status> <error_code>` of an ended bot, e.g. `completed API_REQUEST`. */
+export const outcomeOf = (bot: { status: string; error_code: string }): string => `${bot.status} ${bot.error_code}`;
+
+interface WithArtifacts {
+  readonly artifacts: { artifact_type: string; key: string; url: string }[];
+}
+
+/** The bot's artifact of that type (fails the test when there is none). */
+export const artifactOf = (bot: WithArtifacts, type: string) => {
+  const found = bot.artifacts.find((a) => a.artifact_type === type);
+  assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
+  return found;
+};
+
+/** A JSON artifact (chat_messages, participants), fetched through its signed link. */
+export const jsonArtifact = async (bot: WithArtifacts, type: string): Promise<any> =>
+  JSON.parse(readFileSync(await download(artifactOf(bot, type).url, `${type}.json`), 'utf8'));

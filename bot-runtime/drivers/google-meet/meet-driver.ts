@@ -9,11 +9,11 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
-import { ActionQueue, clickAway, countOwnMessages } from '../driver-steps';
+import { ActionQueue, countOwnMessages, PageSteps } from '../driver-steps';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from '../page-actions';
+import { clickElement, type Candidate, type Found } from '../page-actions';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
@@ -25,14 +25,14 @@ const MEET_CHAT_LIMIT = 500;
 export class MeetDriver implements PageDriver {
   readonly name = 'google-meet';
   readonly chat: ChatControls;
-  private readonly matches: MatchLog;
+  private readonly steps: PageSteps;
   private readonly actions = new ActionQueue();
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
-    this.matches = new MatchLog(this.name, log);
+    this.steps = new PageSteps(page, log, this.name);
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -45,22 +45,22 @@ export class MeetDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(meetScan)}, ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}]`)) as [ScanResult, TilesAndChat];
-    this.matches.noteAll(data.matched);
+    this.steps.matches.noteAll(data.matched);
     const { matched: _matched, ...seen } = data;
     return { ...scan, ...seen, recordingPermission: null };
   }
 
   join(botName: string): Promise<void> {
     return this.actions.run(async () => {
-      await clickAway(this.page, this.log, `${this.name}: pre-join interstitial`, sel.interstitials);
-      const input = await this.waitFor('name input', sel.nameInput, 10_000);
+      await this.steps.clickAway('pre-join interstitial', sel.interstitials);
+      const input = await this.steps.waitFor('name input', sel.nameInput, 10_000);
       if (!input) throw new Error('the pre-join page has no name input');
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
-      await this.switchOff('microphone', sel.microphone);
-      await this.switchOff('camera', sel.camera);
+      await this.steps.switchOff('microphone', sel.microphone);
+      await this.steps.switchOff('camera', sel.camera);
       // the button may stay disabled until the name is typed
-      const button = await this.waitFor('join button', sel.joinButton(true), 5000);
+      const button = await this.steps.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join ("${button.candidate.text}")`);
@@ -85,7 +85,7 @@ export class MeetDriver implements PageDriver {
       ];
       for (const [what, candidates] of steps) {
         await this.wakeToolbar();
-        const found = await this.waitFor(what, candidates, 3000);
+        const found = await this.steps.waitFor(what, candidates, 3000);
         if (!found) {
           this.log.warn(`${this.name}: layout ${layout} not set: no ${what}`);
           await this.page.keyboard.press('Escape').catch(() => undefined);
@@ -93,7 +93,7 @@ export class MeetDriver implements PageDriver {
         }
         await clickElement(found.element);
       }
-      const close = await this.waitFor('close dialog', sel.closeDialog, 1000);
+      const close = await this.steps.waitFor('close dialog', sel.closeDialog, 1000);
       if (close) await clickElement(close.element);
       this.log.info(`${this.name}: layout ${layout} for ${mode}`);
     });
@@ -106,15 +106,8 @@ export class MeetDriver implements PageDriver {
   leaveCall(timeoutMs = 3000): Promise<boolean> {
     return this.actions.run(async () => {
       await this.wakeToolbar();
-      const leave = await findFirst(this.page, sel.leaveButton);
-      if (!leave) return false;
-      this.matches.note('leave button', describeCandidate(leave.candidate));
-      await clickElement(leave.element);
-      const confirm = await waitForFirst(this.page, sel.leaveConfirm, 500, { visible: true });
-      if (confirm) await clickElement(confirm.element);
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call') await sleep(100);
-      return true;
+      const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
+      return this.steps.leaveBy('leave button', sel.leaveButton, sel.leaveConfirm, inCall, timeoutMs);
     });
   }
 
@@ -125,55 +118,21 @@ export class MeetDriver implements PageDriver {
 
   // ---------------------------------------------------------------------------------------------
 
-  private async waitFor(what: string, candidates: readonly Candidate[], timeoutMs: number): Promise<Found | null> {
-    const found = await waitForFirst(this.page, candidates, timeoutMs, { visible: true, enabled: true });
-    if (found) this.matches.note(what, describeCandidate(found.candidate));
-    return found;
-  }
-
-  /** A toggle labelled "Turn off …" is on: click it, and expect "Turn on …" in its place. */
-  private async switchOff(what: string, toggle: { turnOff: Candidate[]; isOff: Candidate[] }): Promise<void> {
-    const on = await findFirst(this.page, toggle.turnOff, { visible: true });
-    if (!on) {
-      const off = await findFirst(this.page, toggle.isOff);
-      if (off) this.log.info(`${this.name}: ${what} already off (${describeCandidate(off.candidate)})`);
-      else this.log.warn(`${this.name}: no ${what} toggle found`);
-      return;
-    }
-    this.matches.note(`${what} toggle`, describeCandidate(on.candidate));
-    await clickElement(on.element);
-    if (await waitForFirst(this.page, toggle.isOff, 2000)) this.log.info(`${this.name}: ${what} off`);
-    else this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
-  }
-
   /** Recording and transcription notices get their OK; other dialogs (Gemini's consent) are left to people. */
   private async acceptAdmissionNotices(): Promise<void> {
     const notice = (await this.page.evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
     )) as boolean;
     if (!notice) return;
-    const accept = await this.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
+    const accept = await this.steps.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
     if (accept) {
       await clickElement(accept.element);
       this.log.info(`${this.name}: admission notice accepted`);
     }
   }
 
-  private async openChatPanel(): Promise<Found | null> {
-    const open = await findFirst(this.page, sel.chatInput);
-    if (open) return open;
-    await this.wakeToolbar();
-    const button = await findFirst(this.page, sel.chatButton);
-    if (!button) {
-      this.log.warn(`${this.name}: no chat button`);
-      return null;
-    }
-    this.matches.note('chat button', describeCandidate(button.candidate));
-    await clickElement(button.element);
-    const input = await waitForFirst(this.page, sel.chatInput, 3000);
-    if (input) this.matches.note('chat input', describeCandidate(input.candidate));
-    else this.log.warn(`${this.name}: the chat panel did not open`);
-    return input;
+  private openChatPanel(): Promise<Found | null> {
+    return this.steps.openPanel({ input: sel.chatInput, toggle: sel.chatButton, inputName: 'chat input', toggleName: 'chat button' }, { beforeToggle: () => this.wakeToolbar() });
   }
 
   private async postChat(text: string): Promise<void> {
@@ -201,4 +160,3 @@ export class MeetDriver implements PageDriver {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -12,11 +12,11 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
-import { ActionQueue, clickAway, countOwnMessages } from '../driver-steps';
+import { ActionQueue, countOwnMessages, PageSteps } from '../driver-steps';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from '../page-actions';
+import { clickElement, describeCandidate, findFirst, type Found } from '../page-actions';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
@@ -59,7 +59,7 @@ interface TeamsRead {
 export class TeamsDriver implements PageDriver {
   readonly name = 'microsoft-teams';
   readonly chat: ChatControls;
-  private readonly matches: MatchLog;
+  private readonly steps: PageSteps;
   private readonly actions = new ActionQueue();
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
@@ -69,7 +69,7 @@ export class TeamsDriver implements PageDriver {
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
-    this.matches = new MatchLog(this.name, log);
+    this.steps = new PageSteps(page, log, this.name);
     this.chat = {
       maxLength: TEAMS_CHAT_LIMIT,
       disabled: async () => (await this.readPage(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -97,7 +97,7 @@ export class TeamsDriver implements PageDriver {
       await this.switchOff('camera', sel.camera);
       await this.switchOff('microphone', sel.microphone);
       await this.keepComputerAudio();
-      const button = await this.waitFor('join button', sel.joinButton(true), 5000);
+      const button = await this.steps.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join`);
@@ -118,17 +118,17 @@ export class TeamsDriver implements PageDriver {
       let view = await findFirst(this.page, sel.viewButton, { visible: true });
       if (!view) {
         // the view switcher may sit under "More"
-        const more = await this.waitFor('more button', sel.moreButton, 1000);
+        const more = await this.steps.waitFor('more button', sel.moreButton, 1000);
         if (more) await clickElement(more.element);
-        view = await this.waitFor('view button', sel.viewButton, 1000);
-      } else this.matches.note('view button', describeCandidate(view.candidate));
+        view = await this.steps.waitFor('view button', sel.viewButton, 1000);
+      } else this.steps.matches.note('view button', describeCandidate(view.candidate));
       if (!view) {
         this.log.warn(`${this.name}: layout ${label} not set: no view button`);
         await this.page.keyboard.press('Escape').catch(() => undefined);
         return;
       }
       await clickElement(view.element);
-      const choice = await this.waitFor(`layout ${label}`, layout, 3000);
+      const choice = await this.steps.waitFor(`layout ${label}`, layout, 3000);
       if (!choice) {
         this.log.warn(`${this.name}: layout ${label} not set: no ${label} choice in the view menu`);
         await this.page.keyboard.press('Escape').catch(() => undefined);
@@ -145,15 +145,8 @@ export class TeamsDriver implements PageDriver {
 
   leaveCall(timeoutMs = 3000): Promise<boolean> {
     return this.actions.run(async () => {
-      const hangUp = await findFirst(this.page, sel.hangUp, { visible: true });
-      if (!hangUp) return false;
-      this.matches.note('hang-up button', describeCandidate(hangUp.candidate));
-      await clickElement(hangUp.element);
-      const confirm = await waitForFirst(this.page, sel.leaveConfirm, 500, { visible: true });
-      if (confirm) await clickElement(confirm.element);
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call') await sleep(100);
-      return true;
+      const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
+      return this.steps.leaveBy('hang-up button', sel.hangUp, sel.leaveConfirm, inCall, timeoutMs, true);
     });
   }
 
@@ -175,7 +168,7 @@ export class TeamsDriver implements PageDriver {
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
         `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
     )) as TeamsRead;
-    this.matches.noteAll(data.matched);
+    this.steps.matches.noteAll(data.matched);
     for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
       this.blockedLinks.add(link);
       this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
@@ -183,7 +176,7 @@ export class TeamsDriver implements PageDriver {
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;
-      this.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
+      this.steps.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
     }
     // ids are names without suffixes; a chat sender is a participant when exactly one has that name
     const participants = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
@@ -206,12 +199,6 @@ export class TeamsDriver implements PageDriver {
     };
   }
 
-  private async waitFor(what: string, candidates: readonly Candidate[], timeoutMs: number): Promise<Found | null> {
-    const found = await waitForFirst(this.page, candidates, timeoutMs, { visible: true, enabled: true });
-    if (found) this.matches.note(what, describeCandidate(found.candidate));
-    return found;
-  }
-
   /**
    * From the launcher or an AV-confirm modal to the pre-join's name input: clicks the launcher's
    * "Continue on this browser" and the modal's "Continue without audio or video" as they show.
@@ -222,10 +209,10 @@ export class TeamsDriver implements PageDriver {
     for (;;) {
       // the launcher navigates to the web client: a look at the page may meet the old document going away
       const input = await duringNavigation(async () => {
-        await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
+        await this.steps.clickAway('AV-confirm modal', sel.avConfirm);
         const launcher = await findFirst(this.page, sel.launcherButton, { visible: true, enabled: true });
         if (launcher) {
-          this.matches.note('launcher button', describeCandidate(launcher.candidate));
+          this.steps.matches.note('launcher button', describeCandidate(launcher.candidate));
           await clickElement(launcher.element);
           this.log.info(`${this.name}: continued on this browser`);
           return null;
@@ -233,7 +220,7 @@ export class TeamsDriver implements PageDriver {
         return findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
       });
       if (input) {
-        this.matches.note('name input', describeCandidate(input.candidate));
+        this.steps.matches.note('name input', describeCandidate(input.candidate));
         return input;
       }
       if (Date.now() >= deadline) {
@@ -248,7 +235,7 @@ export class TeamsDriver implements PageDriver {
   private async switchOff(what: string, device: sel.DeviceSwitch): Promise<void> {
     const toggle = await findFirst(this.page, device.switch, { visible: true });
     if (toggle) {
-      this.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
+      this.steps.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
       if (!(await isOn(toggle))) {
         this.log.info(`${this.name}: ${what} already off`);
         return;
@@ -258,22 +245,13 @@ export class TeamsDriver implements PageDriver {
       else this.log.info(`${this.name}: ${what} off`);
       return;
     }
-    const on = await findFirst(this.page, device.turnOff, { visible: true });
-    if (!on) {
-      if (await findFirst(this.page, device.isOff)) this.log.info(`${this.name}: ${what} already off`);
-      else this.log.warn(`${this.name}: no ${what} switch found`);
-      return;
-    }
-    this.matches.note(`${what} toggle`, describeCandidate(on.candidate));
-    await clickElement(on.element);
-    if (await waitForFirst(this.page, device.isOff, 2000)) this.log.info(`${this.name}: ${what} off`);
-    else this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
+    await this.steps.switchOff(what, device);
   }
 
   private async keepComputerAudio(): Promise<void> {
     const radio = await findFirst(this.page, sel.computerAudioRadio, { visible: true });
     if (!radio) return;
-    this.matches.note('computer audio choice', describeCandidate(radio.candidate));
+    this.steps.matches.note('computer audio choice', describeCandidate(radio.candidate));
     if ((await radio.element.evaluate((e) => e.getAttribute('aria-checked'))) === 'true') return;
     await clickElement(radio.element);
     this.log.info(`${this.name}: computer audio chosen`);
@@ -287,7 +265,7 @@ export class TeamsDriver implements PageDriver {
     const deadline = Date.now() + AFTER_JOIN_MS;
     while (Date.now() < deadline) {
       const joinShows = await duringNavigation(async () => {
-        await clickAway(this.page, this.log, `${this.name}: AV-confirm modal`, sel.avConfirm);
+        await this.steps.clickAway('AV-confirm modal', sel.avConfirm);
         return (await findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true })) !== null;
       });
       // gone (or disabled in the lobby), or the page went elsewhere (a sign-in page): the reads take it from here
@@ -296,20 +274,8 @@ export class TeamsDriver implements PageDriver {
     }
   }
 
-  private async openChatPanel(): Promise<Found | null> {
-    const open = await findFirst(this.page, sel.composer, { visible: true });
-    if (open) return open;
-    const button = await findFirst(this.page, sel.chatButton, { visible: true });
-    if (!button) {
-      this.log.warn(`${this.name}: no chat button`);
-      return null;
-    }
-    this.matches.note('chat button', describeCandidate(button.candidate));
-    await clickElement(button.element);
-    const input = await waitForFirst(this.page, sel.composer, 3000, { visible: true });
-    if (input) this.matches.note('chat composer', describeCandidate(input.candidate));
-    else this.log.warn(`${this.name}: the chat panel did not open`);
-    return input;
+  private openChatPanel(): Promise<Found | null> {
+    return this.steps.openPanel({ input: sel.composer, toggle: sel.chatButton, inputName: 'chat composer', toggleName: 'chat button' }, { visible: true });
   }
 
   private async postChat(text: string): Promise<void> {
@@ -325,7 +291,7 @@ export class TeamsDriver implements PageDriver {
     }, text);
     const send = await findFirst(this.page, sel.sendButton, { visible: true, enabled: true });
     if (send) {
-      this.matches.note('send button', describeCandidate(send.candidate));
+      this.steps.matches.note('send button', describeCandidate(send.candidate));
       await clickElement(send.element);
     } else await input.element.press('Enter');
   }
