@@ -18,7 +18,7 @@ import { defaultBotConfig } from '../src/domain/bot/bot-config';
 import { botStreamName } from '../src/domain/bot/bot-events';
 import { defaultDeliveryWorkerOptions } from '../src/subscribers/deliver-webhooks';
 import { startService, type RunningService } from '../src/service';
-import { freePortForBench } from './lib/free-port';
+import { freePort } from '../test/support/free-port';
 
 const MESSAGES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 /** events per second of the paced runs, which measure latency below saturation */
@@ -166,7 +166,7 @@ const deliverThroughService = async (endpoints: string[], live: Receiver, n: num
 /** One scenario through the service: to one endpoint, or to two of which one is down. */
 const throughService = async (withDownEndpoint: boolean, n: number, pace: number | null): Promise<Figures> => {
   const live = await startReceiver();
-  const down = `http://127.0.0.1:${await freePortForBench()}/hooks`;
+  const down = `http://127.0.0.1:${await freePort()}/hooks`;
   try {
     return await deliverThroughService(withDownEndpoint ? [down, live.url] : [live.url], live, n, pace);
   } finally {

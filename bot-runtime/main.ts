@@ -26,7 +26,7 @@ import { HttpReporter } from './reporters/http-reporter';
 import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
-import { makeUploader } from './uploaders/make-uploader';
+import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -114,6 +114,7 @@ const main = async (): Promise<number> => {
     const end = await runBot(s.job, {
       reporter: s.reporter,
       uploader: makeUploader(s.job.upload, s.job.bot_id, s.patienceMs),
+      spill: makeSpillUploader(s.job.upload, s.job.bot_id, s.patienceMs),
       control: s.control,
       log,
       stop: stop.signal,

@@ -74,6 +74,8 @@ export const defaultRunOptions: RunOptions = {
 export interface RunDeps {
   readonly reporter: Reporter;
   readonly uploader: Uploader;
+  /** where an artifact goes when the uploader keeps failing (the service, when the team allows spill) */
+  readonly spill?: Uploader | null;
   readonly control: ControlChannel;
   readonly log?: BotLog;
   /** aborting ends the run; the abort reason is the EndCause (default: a leave request) */
@@ -132,7 +134,7 @@ class BotRun {
   ) {
     this.log = deps.log ?? new BotLog();
     this.opts = { ...defaultRunOptions, ...deps.options };
-    this.artifacts = new ArtifactStore(deps.uploader, deps.reporter, this.log);
+    this.artifacts = new ArtifactStore(deps.uploader, deps.reporter, this.log, Date.now, deps.spill ?? null);
     this.statuses = new StatusReports(deps.reporter, this.log);
     this.loop = new TickLoop(this.log);
     this.autoLeave = new AutoLeave(job.platform, job.timeout_config, this.log);

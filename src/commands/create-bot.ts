@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
-import type { BotConfig } from '../domain/bot/bot-config';
+import { type BotConfig, DEFAULT_RETENTION_DAYS, type RequestedBotConfig } from '../domain/bot/bot-config';
 import { botDecider } from '../domain/bot/bot-decider';
 import { BotEvent, botStreamName, type CreatedBy } from '../domain/bot/bot-events';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
@@ -10,6 +10,7 @@ import { teamDecider, type TeamRejection } from '../domain/team/team-decider';
 import { TeamEvent, teamStreamName } from '../domain/team/team-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { handleCommand } from './handle-command';
+import { storageForNewBot } from './storage-commands';
 
 export interface NewBot {
   readonly team_id: string;
@@ -17,7 +18,7 @@ export interface NewBot {
   readonly platform: 'vc' | 'tm' | 'mt';
   readonly bot_name: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  readonly config: RequestedBotConfig;
   /** the key that created the bot, sealed (webhooks carry it); null where no key did */
   readonly created_by: CreatedBy | null;
 }
@@ -89,6 +90,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
   const now = nowIso(deps);
   const reserved = await handleCommand(deps.eventStore, teamStreamName(bot.team_id), teamDecider, TeamEvent, { type: 'ReserveTokensForBot', bot_id, now });
   if (E.isLeft(reserved)) return reserved;
+  const team = reserved.right.state;
 
   try {
     const registered = await handleCommand(
@@ -103,6 +105,12 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       await abandonCreation(deps, { team_id: bot.team_id, meeting_url: null, bot_id });
       return registered;
     }
+    // The team's settings of this moment are fixed into the bot: a later change affects new bots only.
+    const config: BotConfig = {
+      ...bot.config,
+      storage: await storageForNewBot(deps, bot.team_id),
+      retention_days: team.kind === 'present' ? team.retention_days : DEFAULT_RETENTION_DAYS,
+    };
     const created = await handleCommand(deps.eventStore, botStreamName(bot_id), botDecider, BotEvent, {
       type: 'CreateBot',
       bot_id,
@@ -111,7 +119,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       platform: bot.platform,
       bot_name: bot.bot_name,
       extra: bot.extra,
-      config: bot.config,
+      config,
       created_by: bot.created_by,
       now,
     });

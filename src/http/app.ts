@@ -10,9 +10,10 @@ import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
 import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
 import { redeliveryRouter } from './v2/redelivery-router';
+import { type StorageConfigRouterDeps, storageConfigRouter } from './v2/storage-config-router';
 import { webhooksRouter } from './v2/webhooks-router';
 
-export interface AppDeps extends BotsRouterDeps {
+export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   /** new webhook messages were queued: the delivery worker can look at once */
   readonly webhooksQueued: () => void;
   readonly log: Logger;
@@ -48,7 +49,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps)];
+  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps)];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),

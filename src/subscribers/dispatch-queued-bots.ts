@@ -6,11 +6,13 @@ import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
-import { handleBotCommand } from '../commands/bot-commands';
+import { failUnreportedBot, handleBotCommand } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import { BOTS, type BotView } from '../projections/bot-view';
+import type { UploadTarget } from '../../bot-runtime/contract';
+import type { BotStorage } from '../domain/bot/bot-config';
 import { botJobFrom } from './bot-job';
 
 export interface DispatcherDeps {
@@ -20,6 +22,8 @@ export interface DispatcherDeps {
   readonly launcher: BotLauncher;
   readonly signer: Signer;
   readonly serviceUrl: string;
+  /** where a bot uploads its artifacts, from the storage fixed at its creation */
+  readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
   readonly slots: number;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
@@ -27,8 +31,6 @@ export interface DispatcherDeps {
   readonly forgetControl: (botId: string) => void;
   readonly log: Logger;
 }
-
-const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
 /**
  * Starts queued bots in free slots, oldest first, and turns a bot process that dies without its end
@@ -129,20 +131,13 @@ export class BotDispatcher {
   private async launch(botId: string): Promise<LaunchedBot> {
     const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
     const token = this.deps.signer.botToken(botId);
-    const job = botJobFrom(decodeRecordedEvent(BotCreated, first!), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
+    const created = decodeRecordedEvent(BotCreated, first!);
+    const job = botJobFrom(created, this.deps.uploadTarget(created.data.config.storage, botId, token));
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 
-  /** Ends a bot that did not report its own end; after its end report this changes nothing. */
   private async endBot(botId: string, error_code: string, error_message: string): Promise<void> {
-    await handleBotCommand(this.deps.commands, botId, {
-      type: 'EndBot',
-      outcome: 'failed',
-      error_code,
-      error_message,
-      usage: noUsage,
-      now: this.deps.commands.clock().toISOString(),
-    });
+    await failUnreportedBot(this.deps.commands, botId, error_code, error_message);
   }
 
   /**

@@ -1,7 +1,7 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
 import type { ReadStore } from '../adapters/read-store/port';
-import { handleBotCommand } from '../commands/bot-commands';
+import { failUnreportedBot, handleBotCommand } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
 import { recordInstanceAlive } from '../commands/instance-commands';
 import { isInstanceGone } from '../domain/instances/instance-decider';
@@ -24,8 +24,6 @@ export interface RunningBotsWatchDeps {
   /** how often the watch looks (default 10 s) */
   readonly sweepMs?: number;
 }
-
-const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 
 /**
  * What a restart does to running bots. Bot processes outlive the service process that started them (a
@@ -111,14 +109,7 @@ export class RunningBotsWatch {
     const [error_code, error_message] = heard
       ? ['GENERAL_ERROR', 'The bot stopped answering the service.']
       : ['SIGTERM', 'The bot did not come back after the service restarted: its process ended with the service.'];
-    await handleBotCommand(this.deps.commands, botId, {
-      type: 'EndBot',
-      outcome: 'failed',
-      error_code,
-      error_message,
-      usage: noUsage,
-      now: new Date(nowMs).toISOString(),
-    });
+    await failUnreportedBot(this.deps.commands, botId, error_code, error_message);
     this.deps.log.warn({ bot_id: botId, error_code }, 'a watched bot is lost');
     this.watched.delete(botId);
     this.deps.forgetControl(botId);

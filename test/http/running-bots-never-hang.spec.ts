@@ -142,8 +142,11 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     await restartAs('instance-a');
     assert.deepEqual(t.service.botWatch.watchedBots, [botId], 'its previous run’s bot is watched, not failed');
     assert.equal((await bot().poll(0)).status, 200, 'the bot calls the restarted service at the same address');
-    offsetMs += 3 * MINUTE; // longer than a silent bot may stay, but this one called
-    await bot().poll(0);
+    // Longer in all than a silent bot may stay, but this one calls in between (as it polls every 20 s).
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await bot().poll(0);
+    }
     const end = await bot().report({ kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: 'left', recorded_seconds: 3600, waiting_room_seconds: 0, at: clock().toISOString() });
     assert.equal(end.status, 204);
     const details = (await api.get(`/v2/bots/${botId}`)).body.data;
@@ -183,8 +186,10 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     // One of them is alive and reaches instance-b; the other is gone.
     const survivor = asTheBot(alive.botId);
     await survivor.status('joining_call');
-    offsetMs += 3 * MINUTE;
-    await survivor.poll(0);
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await survivor.poll(0);
+    }
     const lost = await readUntil(() => silentBot.api.get(`/v2/bots/${silentBot.botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.equal(lost.error_code, 'SIGTERM');
     assert.equal(await readUntil(silentBot.teamReserved, (r) => r === 0), 0);

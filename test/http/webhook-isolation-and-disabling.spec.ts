@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { freePort } from '../support/free-port';
 import { apiClient, createTeam, MEETING } from '../support/http-client';
 import { readUntil } from '../support/read-until';
 import { ScriptedLauncher } from '../support/scripted-launcher';
@@ -7,15 +7,6 @@ import { startTestService, type TestService } from '../support/test-service';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A loopback port nothing listens on: connections to it are refused at once. */
-const closedPort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
 
 describe('a failing or slow endpoint holds back nobody else', () => {
   let t: TestService;
@@ -86,7 +77,7 @@ describe('an endpoint failing for 5 days without a success is disabled', () => {
     try {
       const team = await createTeam(t.url, { tokens: 100 });
       const api = apiClient(t.url, team.api_key);
-      const endpoint = (await api.post('/v2/webhooks', { url: `http://127.0.0.1:${await closedPort()}/hooks`, events: ['bot.failed'] })).body.data;
+      const endpoint = (await api.post('/v2/webhooks', { url: `http://127.0.0.1:${await freePort()}/hooks`, events: ['bot.failed'] })).body.data;
       const deliveries = () => api.get(`/v2/webhooks/${endpoint.webhook_id}/deliveries?limit=100`);
       const crash = async () => {
         const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Crasher' });

@@ -1,18 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { ADMIN_TOKEN } from './test-service';
 
-const root = path.resolve(__dirname, '../..');
+export { freePort } from './free-port';
 
-/** A loopback port that was free a moment ago (the caller binds it soon after). */
-export const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
+const root = path.resolve(__dirname, '../..');
 
 /**
  * The service as its own process (`src/main.ts`, as `npm start` runs it), for what only a real process can

@@ -34,6 +34,12 @@ export interface TestServiceOptions {
   /** as NODE_ENV=production: webhooks only to public https addresses */
   readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
+  /** the service's own bucket (OBJECT_STORE_URL); unset: the local folder */
+  readonly objectStoreUrl?: string;
+  /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
+  readonly objectStoreIngestKey?: string;
+  /** teams' storage endpoints as with NODE_ENV=production */
+  readonly publicStorageEndpointsOnly?: boolean;
 }
 
 /** The whole service on an ephemeral port with its own data folder; bots are not run unless slots are given. */
@@ -56,6 +62,9 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    objectStoreUrl: options.objectStoreUrl,
+    objectStoreIngestKey: options.objectStoreIngestKey,
+    publicStorageEndpointsOnly: options.publicStorageEndpointsOnly ?? false,
     sandboxReplicas: options.sandboxReplicas,
     publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };

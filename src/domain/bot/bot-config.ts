@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
+import { IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
+import { StorageSettings } from '../storage/storage-events';
 import { upcastRequestShapedConfig } from './bot-config-upcast';
 
 /**
@@ -69,8 +70,20 @@ const Vc = t.type({
   sdk_pwd: withDecodeDefault(t.union([Sealed, t.null]), () => null),
 });
 
-/** Where the bot's artifacts go, fixed at creation so that a later storage change never moves them. */
-const Storage = t.type({ kind: t.literal('service') });
+/**
+ * Where the bot's artifacts go, fixed at creation so that a later storage change never moves them: the
+ * service's own store, or the team's storage configuration of that moment, copied whole (secrets sealed),
+ * so that the bot's artifacts stay reachable after the configuration is replaced or deleted.
+ */
+const Storage = t.union([
+  t.type({ kind: t.literal('service') }),
+  /** `configured_at`: when that version of the configuration was put (a replacement keeps the id) */
+  t.type({ kind: t.literal('customer'), storage_config_id: t.string, configured_at: IsoInstant, settings: StorageSettings }),
+]);
+export type BotStorage = t.TypeOf<typeof Storage>;
+
+/** The spec leaves retention to us: 7 days unless the team sets another (admin API). */
+export const DEFAULT_RETENTION_DAYS = 7;
 
 const BotConfigV1 = t.type({
   version: t.literal(1),
@@ -91,8 +104,13 @@ const BotConfigV1 = t.type({
   login: nullableField(Login),
   vc: nullableField(Vc),
   storage: withDecodeDefault(Storage, () => ({ kind: 'service' as const })),
+  /** days the bot's artifacts are kept after it ends: the team's setting when the bot was created */
+  retention_days: withDecodeDefault(t.number, () => DEFAULT_RETENTION_DAYS),
 });
 export type BotConfig = t.TypeOf<typeof BotConfigV1>;
+
+/** What a creation request decides; the team's settings (storage, retention) are added when the bot is created. */
+export type RequestedBotConfig = Omit<BotConfig, 'storage' | 'retention_days'>;
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 

@@ -41,6 +41,18 @@ export type BotCommand =
       readonly size_bytes: number;
       readonly now: string;
     }
+  | {
+      readonly type: 'RecordArtifactSpilled';
+      readonly artifact_type: string;
+      readonly key: string;
+      readonly content_type: string;
+      readonly size_bytes: number;
+      readonly reason: string;
+      readonly now: string;
+    }
+  | { readonly type: 'RecordArtifactUploadFailed'; readonly artifact_type: string; readonly key: string; readonly content_type: string; readonly reason: string; readonly now: string }
+  /** Retention: the listed artifacts were deleted; only those still kept (stored or spilled) are recorded. */
+  | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
   /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
   | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
   | {
@@ -57,6 +69,9 @@ export type BotRejection =
   | { readonly code: 'BOT_STATUS'; readonly message: string; readonly status: BotStatus }
   | { readonly code: 'INVALID_TRANSITION'; readonly message: string; readonly status: BotStatus };
 
+/** stored: in the bot's storage; spilled: held by the service until its bucket accepts it; lost; expired. */
+export type ArtifactState = 'stored' | 'spilled' | 'lost' | 'expired';
+
 export type BotState =
   | { readonly kind: 'absent' }
   | {
@@ -71,7 +86,8 @@ export type BotState =
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
-      readonly artifactKeys: readonly string[];
+      /** what became of each artifact key */
+      readonly artifacts: Readonly<Record<string, ArtifactState>>;
       readonly participantsReported: boolean;
     };
 
@@ -186,9 +202,30 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
 
     case 'RecordArtifact': {
-      if (state.artifactKeys.includes(command.key)) return noEvents;
+      // Stored at last after a spill or a failed attempt; a repeat, or an artifact already expired, is nothing.
+      const was = state.artifacts[command.key];
+      if (was === 'stored' || was === 'expired') return noEvents;
       const { type: _type, now, ...artifact } = command;
       return emit({ type: 'ArtifactStored', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'RecordArtifactSpilled': {
+      const was = state.artifacts[command.key];
+      if (was !== undefined && was !== 'lost') return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactSpilled', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'RecordArtifactUploadFailed': {
+      if (state.artifacts[command.key] !== undefined) return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactUploadFailed', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'ExpireArtifacts': {
+      const keys = command.keys.filter((key) => state.artifacts[key] === 'stored' || state.artifacts[key] === 'spilled');
+      if (keys.length === 0) return noEvents;
+      return emit({ type: 'ArtifactsExpired', data: { bot_id, keys: [...new Set(keys)], at: command.now } });
     }
 
     case 'RecordParticipants':
@@ -218,7 +255,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       leaveRequested: false,
       everRecorded: false,
       chatMessageIds: [],
-      artifactKeys: [],
+      artifacts: {},
       participantsReported: false,
     };
   }
@@ -237,7 +274,13 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'ChatMessageSent':
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
-      return { ...state, artifactKeys: [...state.artifactKeys, event.data.key] };
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
+    case 'ArtifactSpilled':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
+    case 'ArtifactUploadFailed':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'lost' } };
+    case 'ArtifactsExpired':
+      return { ...state, artifacts: { ...state.artifacts, ...Object.fromEntries(event.data.keys.map((key) => [key, 'expired' as const])) } };
     case 'ParticipantsReported':
       return { ...state, participantsReported: true };
     case 'BotCompleted':

@@ -60,6 +60,33 @@ export const ArtifactStored = eventCodec('ArtifactStored', {
 });
 
 /**
+ * The bot could not store an artifact in its team's bucket and the team allows transient spill: the
+ * service holds a copy (its own store, same key) until an upload to the bucket succeeds (ArtifactStored).
+ */
+export const ArtifactSpilled = eventCodec('ArtifactSpilled', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  size_bytes: t.number,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The artifact could not be stored after retries and nothing holds a copy: it is lost, and the bot's list says so. */
+export const ArtifactUploadFailed = eventCodec('ArtifactUploadFailed', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The retention period ended: these artifacts were deleted from wherever they were. */
+export const ArtifactsExpired = eventCodec('ArtifactsExpired', { bot_id: t.string, keys: t.array(t.string), at: IsoInstant });
+
+/**
  * Who was in the meeting and who spoke, as the bot saw it (names; the bot itself not included), reported
  * once at the end: webhooks and the legacy views list them.
  */
@@ -89,7 +116,7 @@ export const BotFailed = eventCodec('BotFailed', {
 
 export const BotEvent = t.union([
   BotCreated, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
-  ParticipantsReported, BotCompleted, BotFailed,
+  ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed, ArtifactsExpired,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;

@@ -1,4 +1,4 @@
-import type { BotConfig } from '../../domain/bot/bot-config';
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import type { Sealed } from '../../domain/codec-helpers';
 import type { CreateBotRequest } from './create-bot-request';
 
@@ -12,7 +12,7 @@ const sealed = (seal: Seal, value: string | null): Sealed | null => (value === n
  * (`callback_config` kept with `callback_enabled: false` asks for nothing); tm_config / mt_config become the
  * bot's `login` (the request codec allows each only on its own platform).
  */
-export const botConfigFromV2Request = (r: CreateBotRequest, seal: Seal): BotConfig => ({
+export const botConfigFromV2Request = (r: CreateBotRequest, seal: Seal): RequestedBotConfig => ({
   version: 1,
   api: 'v2',
   recording_mode: r.recording_mode,
@@ -37,5 +37,4 @@ export const botConfigFromV2Request = (r: CreateBotRequest, seal: Seal): BotConf
       : null,
   login: r.tm_config ?? r.mt_config,
   vc: r.vc_config && { ...r.vc_config, obf_token: sealed(seal, r.vc_config.obf_token), sdk_id: null, sdk_pwd: null },
-  storage: { kind: 'service' },
 });

@@ -17,12 +17,15 @@ export const toBotSummary = (view: BotView) => ({
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
-export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
-  ...toBotSummary(view),
-  error_message: view.error_message,
-  status_history: view.status_history,
-  artifacts: view.artifacts.map((a) => {
-    const link = links.urlFor(view.bot_id, a.key);
-    return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
-  }),
-});
+export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
+  const minted = await links.linksFor(view.bot_id, view.artifacts.map((a) => a.key));
+  return {
+    ...toBotSummary(view),
+    error_message: view.error_message,
+    status_history: view.status_history,
+    artifacts: view.artifacts.map((a) => {
+      const link = minted.get(a.key) ?? null;
+      return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
+    }),
+  };
+};

@@ -21,7 +21,7 @@ import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from './bot-access';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { newestFirstPage } from './newest-first-page';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
@@ -69,27 +69,13 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.get('/', async (ctx) => {
     const caller = callerOf(ctx);
     const query = orThrow(decodeListQuery(ctx.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<BotView>(BOTS, {
-      where: { team_id: caller.team_id },
-      orderBy: [
-        { field: 'created_at', direction: 'desc' },
-        { field: 'id', direction: 'desc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const bots = page.slice(0, query.limit);
-    const last = bots[bots.length - 1];
-    ctx.body = ok({
-      bots: bots.map(toBotSummary),
-      next_cursor: page.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null,
-    });
+    const page = await newestFirstPage<BotView>(deps.readStore, BOTS, { team_id: caller.team_id }, 'created_at', query);
+    ctx.body = ok({ bots: page.items.map(toBotSummary), next_cursor: page.next_cursor });
   });
 
   router.get('/:bot_id', async (ctx) => {
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
-    ctx.body = ok(toBotDetails(bot, deps.links));
+    ctx.body = ok(await toBotDetails(bot, deps.links));
   });
 
   router.get('/:bot_id/events', async (ctx) => {

@@ -15,7 +15,7 @@ import { decodeListQuery } from '../codecs/list-query';
 import { parseUuidParam } from '../codecs/path-uuid';
 import { decodeCreateWebhook, decodeUpdateWebhook } from '../codecs/webhook-requests';
 import { readJsonBody } from '../read-json-body';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { newestFirstPage } from './newest-first-page';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface WebhooksRouterDeps {
@@ -143,22 +143,8 @@ export const webhooksRouter = (deps: WebhooksRouterDeps): Router<AppState> => {
     const endpointId = idParam(ctx);
     const query = orThrow(decodeListQuery(ctx.query));
     await findWebhookOfCaller(deps.readStore, caller, endpointId);
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<WebhookAttemptView>(WEBHOOK_ATTEMPTS, {
-      where: { endpoint_id: endpointId },
-      orderBy: [
-        { field: 'attempted_at', direction: 'desc' },
-        { field: 'id', direction: 'desc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const attempts = page.slice(0, query.limit);
-    const last = attempts[attempts.length - 1];
-    ctx.body = ok({
-      deliveries: attempts.map(toDelivery),
-      next_cursor: page.length > query.limit && last ? encodeCursor([last.attempted_at, last.id]) : null,
-    });
+    const page = await newestFirstPage<WebhookAttemptView>(deps.readStore, WEBHOOK_ATTEMPTS, { endpoint_id: endpointId }, 'attempted_at', query);
+    ctx.body = ok({ deliveries: page.items.map(toDelivery), next_cursor: page.next_cursor });
   });
 
   return router;

@@ -11,7 +11,7 @@ import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decid
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
-import { botOfSubject, renderPayload } from './render-payload';
+import { artifactKeysIn, botOfSubject, renderPayload } from './render-payload';
 
 export interface PrepareDeps {
   readonly eventStore: EventStore;
@@ -45,7 +45,9 @@ export const prepareAttempt = async (
 ): Promise<Prepared> => {
   const botId = botOfSubject(subject);
   const created = await botCreated(deps.eventStore, botId);
-  const body = JSON.stringify(renderPayload(message.payload, botId, deps.links));
+  const keys = artifactKeysIn(message.payload);
+  const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
+  const body = JSON.stringify(renderPayload(message.payload, links));
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',

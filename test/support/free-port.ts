@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 
-/** A loopback port nothing listens on (it was free a moment ago): a receiver that is down. */
-export const freePortForBench = async (): Promise<number> => {
+/** A loopback port that was free a moment ago: for a server started soon after, or as one that is down. */
+export const freePort = async (): Promise<number> => {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
