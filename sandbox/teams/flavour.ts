@@ -68,7 +68,7 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   if (path.startsWith(CLIENT_CONFIG_PATH)) {
-    const id = decodeURIComponent(path.slice(CLIENT_CONFIG_PATH.length));
+    const id = path.slice(CLIENT_CONFIG_PATH.length);
     const meeting = meetingIdPattern('tm').test(id) ? registry.find(id, 'tm', FLAVOUR) : null;
     if (!meeting) sendJson(res, 404, { error: 'no such meeting' });
     else {

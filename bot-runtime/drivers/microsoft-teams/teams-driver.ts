@@ -241,6 +241,8 @@ export class TeamsDriver implements PageDriver {
         return;
       }
       await clickElement(toggle.element);
+      const deadline = Date.now() + 2000;
+      while ((await isOn(toggle)) && Date.now() < deadline) await sleep(100);
       if (await isOn(toggle)) this.log.warn(`${this.name}: the ${what} switch did not turn off`);
       else this.log.info(`${this.name}: ${what} off`);
       return;
