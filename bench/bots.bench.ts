@@ -3,10 +3,10 @@
  * sandbox, driven through the public API of the whole service, all on this machine:
  *
  *   1. seconds from `POST /v2/bots` to `in_call_recording`, bots one after another, and each bot's memory
- *      while it records alone: on the sandbox's own mt flavour (the baseline), on the Google Meet
- *      replica (https://meet.google.com/<code>) and on the Microsoft Teams replica (its meetup-join
- *      link on teams.microsoft.com, past the AV-confirm modal), both reached through SANDBOX_REPLICAS,
- *      alternating;
+ *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the replicas of
+ *      Google Meet (https://meet.google.com/<code>), Microsoft Teams (its meetup-join link on
+ *      teams.microsoft.com, past the AV-confirm modal) and Zoom's web client
+ *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
@@ -69,16 +69,17 @@ const BOT_NAME = 'Bench Bot';
 /** a recording bot settles this long before its memory is sampled in part 1 */
 const SETTLE_MS = 3000;
 
-/** Where part 1's bots join: the sandbox's own mt pages (baseline) and the replicas under their real hosts. */
-const FLAVOURS = ['sandbox mt', 'Meet replica', 'Teams replica'] as const;
+/** Where part 1's bots join: the sandbox's own mt pages (the baseline) and each replica under its real host. */
+const BASELINE = 'sandbox mt';
+const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', 'Zoom replica'] as const;
 type Flavour = (typeof FLAVOURS)[number];
-/** each flavour's meeting: without a lobby, so the bot records as soon as it is in */
-const meetingOf: Record<Flavour, CreateMeetingRequest> = {
+/** Each flavour's meeting: no lobby, so the bot records as soon as it is in. */
+const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'sandbox mt': { platform: 'mt', lobby: false },
   'Meet replica': { platform: 'mt', lobby: false, replica: 'meet' },
   'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
+  'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
 };
-const noSamples = (): LatencyByFlavour => Object.fromEntries(FLAVOURS.map((f) => [f, []])) as unknown as LatencyByFlavour;
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -133,9 +134,9 @@ const percentile = (values: readonly number[], p: number): number => {
 // ---------------------------------------------------------------------------------------------------
 // Meetings and bots, through the sandbox's control API and the service's public API
 
-/** A meeting without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = 'sandbox mt'): Promise<Meeting> => {
-  const meeting = await sandbox.client.createMeeting(meetingOf[flavour]);
+/** A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated participant. */
+const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = BASELINE): Promise<Meeting> => {
+  const meeting = await sandbox.client.createMeeting(MEETINGS[flavour]);
   const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
   return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
 };
@@ -249,11 +250,12 @@ const printLatency = (flavour: Flavour, samples: readonly LatencySample[]) => {
 };
 
 type LatencyByFlavour = Record<Flavour, LatencySample[]>;
+const noLatency = (): LatencyByFlavour => Object.fromEntries(FLAVOURS.map((f) => [f, []])) as unknown as LatencyByFlavour;
 
 const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
   console.log(`\n1. POST /v2/bots -> in_call_recording: ${LATENCY_BOTS} bots per flavour ONE AFTER ANOTHER, flavours alternating (each leaves once recording and its process exits before the next POST)`);
-  console.log(`   meeting without lobby, one simulated participant present, audio_only; ${FLAVOURS[0]} (baseline) vs ${FLAVOURS.slice(1).join(', ')}; memory sampled ${SETTLE_MS / 1000} s after recording starts`);
-  const samples = noSamples();
+  console.log(`   meeting without lobby, one simulated participant present, audio_only; ${BASELINE} (baseline) vs ${FLAVOURS.slice(1).join(', ')}; memory sampled ${SETTLE_MS / 1000} s after recording starts`);
+  const samples = noLatency();
   const failures: string[] = [];
   for (const i of range(LATENCY_BOTS)) {
     for (const flavour of FLAVOURS) {
@@ -265,12 +267,12 @@ const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
     }
   }
   for (const flavour of FLAVOURS) printLatency(flavour, samples[flavour]);
-  const base = samples['sandbox mt'];
-  for (const flavour of FLAVOURS.filter((f) => f !== 'sandbox mt')) {
+  const base = samples[BASELINE];
+  for (const flavour of FLAVOURS.slice(1)) {
     const replica = samples[flavour];
     if (base.length === 0 || replica.length === 0) continue;
     const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
-    console.log(`   ${flavour} / sandbox mt, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
+    console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
   }
   console.log('   (nearest-rank percentiles: p95 of 10 is the slowest)');
   failures.forEach((f) => console.log(`   failed: ${f}`));
@@ -573,7 +575,7 @@ const main = async () => {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
     const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads };
     await synthesizePhrases(sandbox);
-    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noSamples();
+    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noLatency();
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);
   } finally {

@@ -9,6 +9,7 @@ import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
 import type { TeamsSettings } from './teams/settings';
+import type { ZoomSettings } from './zoom/settings';
 
 export class SandboxApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -29,7 +30,7 @@ interface MeetingBasics {
 }
 
 /** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
-export type CreateMeetingRequest = MeetingBasics & (Partial<MeetSettings> | Partial<TeamsSettings>);
+export type CreateMeetingRequest = MeetingBasics & (Partial<MeetSettings> | Partial<TeamsSettings> | Partial<ZoomSettings>);
 
 export interface CreatedMeeting {
   meeting_id: string;

@@ -6,7 +6,7 @@
  * must not contain backticks or dollar-brace sequences.
  */
 import { pageSessionScript } from '../pages/page-session';
-import { replicaDomScript } from '../pages/replica-dom';
+import { domBuilderScript } from '../pages/replica-page';
 
 export const meetClientCore = String.raw`
   var cfg = JSON.parse(document.getElementById('replica-config').textContent);
@@ -20,7 +20,7 @@ export const meetClientCore = String.raw`
   var media = { microphone: true, camera: true };
   var onHostChange = null;
 
-${replicaDomScript}
+${domBuilderScript}
   function icon(name) { return h('i', { 'class': 'google-material-icons', 'aria-hidden': 'true', text: name }); }
 
 ${pageSessionScript}

@@ -4,7 +4,7 @@
  * state (for testing what a driver does with a page it does not recognise).
  */
 import type { Meeting } from '../meeting-state';
-import { escapeHtml, htmlPage, scriptJson } from '../pages/html';
+import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
 import { utterancePlayerScript } from '../pages/utterance-player';
 import { meetClientAudio } from './client-audio';
 import { meetClientCall } from './client-call';
@@ -55,7 +55,7 @@ const style = `
   .error { color: #f28b82; }
   .note { opacity: .8; }`;
 
-const shell = (title: string, body: string, script = '') => htmlPage(title, style, body + script);
+const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
 export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): string {
   const config = {
@@ -67,11 +67,7 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     wording: lobbyWordingTexts[settings.lobby_wording],
     settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
   };
-  const script = `<script type="application/json" id="replica-config">${scriptJson(config)}</script>
-<script>(function () { 'use strict';${meetClientCore}${meetClientCall}${utterancePlayerScript}${meetClientAudio}
-  startAudio();
-  open();
-})();</script>`;
+  const script = replicaScript(config, [meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio], 'startAudio();\n  open();');
   return shell(`Meet - ${meeting.meeting_id}`, '<div id="app"></div>', script);
 }
 

@@ -3,7 +3,7 @@
  * defaults: Meet's own 10-minute lobby, its first lobby wording, three audio slots, a toolbar that
  * hides after 5 s without pointer movement.
  */
-import { number, oneOf } from '../setting-checks';
+import { number, oneOf } from '../replica-settings';
 
 export const meetWalls = ['cannot_join', 'sign_in', 'unrecognised'] as const;
 export type MeetWall = (typeof meetWalls)[number];

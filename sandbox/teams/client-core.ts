@@ -4,7 +4,7 @@
  * polling, and the screens before and after the call: AV-confirm modal (before the pre-join or after
  * the join click), pre-join, captcha, lobby, and the end screens, as the research note's replica
  * contract says (3.8 items 2-5, 9). Shares one closure with client-call.ts and client-audio.ts
- * (pages.ts joins them, after pages/replica-dom.ts and pages/page-session.ts). Plain browser
+ * (pages.ts joins them, after the element builder of pages/replica-page.ts and pages/page-session.ts). Plain browser
  * JavaScript: no backticks or dollar-brace sequences.
  */
 export const teamsClientCore = String.raw`

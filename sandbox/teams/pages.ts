@@ -2,9 +2,8 @@
  * The Teams replica's HTML: the web client (its script built from client-*.ts), the launcher, the
  * "meeting URL is incorrect" page and the sign-in page of the Microsoft login host.
  */
-import { escapeHtml, htmlPage, scriptJson } from '../pages/html';
 import { pageSessionScript } from '../pages/page-session';
-import { replicaDomScript } from '../pages/replica-dom';
+import { domBuilderScript, escapeHtml, htmlDocument, replicaScript, scriptJson } from '../pages/replica-page';
 import { utterancePlayerScript } from '../pages/utterance-player';
 import { teamsClientAudio } from './client-audio';
 import { teamsClientCall } from './client-call';
@@ -53,16 +52,12 @@ const style = `
   .menu button { background: #fff; color: #242424; border: 0; text-align: left; }
   .toast { position: fixed; left: 50%; top: 60px; transform: translateX(-50%); background: #fff; color: #242424; padding: 8px 16px; border-radius: 4px; }`;
 
-const shell = (title: string, body: string, script = '') => htmlPage(title, style, body + script);
+const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
 /** The web client: it reads its meeting from the URL (fragment or `coords`), then asks for that meeting's settings. */
 export function teamsClientPage(configPath: string): string {
   const config = { configPath, apiBase: '', pollMs: 250, texts: teamsTexts, lobbyTexts: teamsLobbyWordingTexts };
-  const script = `<script type="application/json" id="replica-config">${scriptJson(config)}</script>
-<script>(function () { 'use strict';${replicaDomScript}${pageSessionScript}${teamsClientCore}${teamsClientCall}${utterancePlayerScript}${teamsClientAudio}
-  startAudio();
-  start();
-})();</script>`;
+  const script = replicaScript(config, [domBuilderScript, pageSessionScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio], 'startAudio();\n  start();');
   return shell('Microsoft Teams', '<div id="app"></div>', script);
 }
 

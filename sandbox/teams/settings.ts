@@ -3,7 +3,7 @@
  * 3.1-3.3), with defaults: the AV-confirm modal after the join click, MB's lobby wording, short links
  * through the launcher, the meeting's URL as a business meetup-join link.
  */
-import { oneOf } from '../setting-checks';
+import { oneOf } from '../replica-settings';
 
 /** sign_in: the in-page sign-in modal; login_redirect: the link sends guests to the Microsoft login host; captcha: after Join; unrecognised: a page of no known state */
 export const teamsWalls = ['sign_in', 'login_redirect', 'captcha', 'unrecognised'] as const;

@@ -4,18 +4,23 @@ import { hostResolverRules, parseReplicaAddress, replicaSettingFromEnv } from '.
 import { familyForUrl, replicaHosts } from '../../bot-runtime/drivers/families';
 import { googleMeetFamily } from '../../bot-runtime/drivers/google-meet/family';
 import { lightMeetingCoordinates, teamsNavigationUrl } from '../../bot-runtime/drivers/microsoft-teams/teams-links';
+import { zoomFamily } from '../../bot-runtime/drivers/zoom/family';
 import { chatParts } from '../../bot-runtime/meeting/chat-sender';
 import { checkMeetingUrl } from '../../bot-runtime/meeting-url';
 import { replicaHostNames } from '../../sandbox/replicas';
 
 describe('bot-runtime platform parts', () => {
-  it('chooses the driver family by the meeting URL host; none for platforms without a driver yet', () => {
+  it('chooses the driver family by the meeting URL host; none for look-alike hosts', () => {
     assert.equal(familyForUrl('https://mt.localhost:8443/abc-defg-hij')?.name, 'sandbox');
     assert.equal(familyForUrl('https://vc.localhost:8443/j/123456789')?.name, 'sandbox');
     assert.equal(familyForUrl('https://meet.google.com/abc-defg-hij')?.name, 'google-meet');
     assert.equal(familyForUrl('https://MEET.google.com./abc-defg-hij')?.name, 'google-meet');
     for (const host of ['teams.microsoft.com', 'teams.live.com', 'teams.cloud.microsoft']) assert.equal(familyForUrl(`https://${host}/meet/1234567890123?p=x`)?.name, 'microsoft-teams', host);
-    assert.equal(familyForUrl('https://zoom.us/j/85612345678'), null);
+    assert.equal(familyForUrl('https://zoom.us/j/85612345678')?.name, 'zoom');
+    assert.equal(familyForUrl('https://us05web.zoom.us/j/85612345678')?.name, 'zoom');
+    assert.equal(familyForUrl('https://zoom.us.evil.example/j/85612345678'), null);
+    assert.equal(familyForUrl('https://notzoom.us/j/85612345678'), null);
+    assert.equal(familyForUrl('https://teams.microsoft.com.evil.example/meet/1234567890123?p=x'), null);
     assert.equal(familyForUrl('https://meet.google.com.evil.example/abc-defg-hij'), null);
   });
 
@@ -45,6 +50,23 @@ describe('bot-runtime platform parts', () => {
     ]) assert.equal(teamsNavigationUrl(unchanged), unchanged);
     assert.deepEqual(lightMeetingCoordinates(coords), { conversationId: '19:meeting_NzQ1@thread.v2', tenantId: 't-1', messageId: '0', organizerId: 'o-1' });
     assert.equal(lightMeetingCoordinates(Buffer.from('{"tenantId":"t"}').toString('base64')), null);
+  });
+
+  it('sends Zoom links to the web client with their pwd (4.1); web-client, webinar and events links stay as they are', () => {
+    const nav = zoomFamily.navigationUrl;
+    assert.equal(nav('https://zoom.us/j/85612345678?pwd=AbC.1'), 'https://app.zoom.us/wc/85612345678/join?pwd=AbC.1');
+    assert.equal(nav('https://us05web.zoom.us/j/85612345678?pwd=AbC.1&uname=x'), 'https://app.zoom.us/wc/85612345678/join?pwd=AbC.1', 'only pwd is kept');
+    assert.equal(nav('https://zoom.us/s/85612345678'), 'https://app.zoom.us/wc/85612345678/join');
+    for (const unchanged of [
+      'https://zoom.us/j/85612345678?pwd=AbC.1&tk=registrant',
+      'https://us06web.zoom.us/w/85612345678?tk=t',
+      'https://zoom.us/wc/join/85612345678?pwd=x',
+      'https://app.zoom.us/wc/85612345678/join?pwd=x',
+      'https://events.zoom.us/j/85612345678',
+    ]) {
+      assert.equal(nav(unchanged), unchanged, unchanged);
+    }
+    assert.equal(checkMeetingUrl('https://zoom.us/j/').ok, false, 'a truncated /j/ is no meeting');
   });
 
   it('routes exactly the hosts the sandbox replicas serve (and the certificate covers)', () => {

@@ -10,6 +10,7 @@ import { BotLog } from '../../bot-runtime/bot-log';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
+import { itRecognisesEach } from './fixtures/page-fixture';
 import { callWithChat, interactivePrejoin, teamsPageFixtures } from './fixtures/teams-pages';
 
 describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
@@ -36,16 +37,10 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   const show = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    for (const f of teamsPageFixtures) {
-      it(f.name, async () => {
-        await show(f.html);
-        const snap = await driver.read(0);
-        assert.equal(snap.screen, f.screen, `evidence: ${snap.evidence}`);
-        assert.equal(snap.wall, f.wall ?? null);
-        if (f.notice) assert.ok(snap.notice?.includes(f.notice), `notice ${JSON.stringify(snap.notice)}`);
-        if (f.screen !== 'unknown') assert.match(snap.evidence ?? '', new RegExp(`^${f.screen}: `), 'says which rule matched');
-      });
-    }
+    itRecognisesEach(teamsPageFixtures, async (html) => {
+      await show(html);
+      return driver.read(0);
+    });
   });
 
   it('strips the suffixes Teams puts after names', () => {

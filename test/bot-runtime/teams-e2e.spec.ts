@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob, EndReport } from '../../bot-runtime/contract';
+import type { BotJob } from '../../bot-runtime/contract';
 import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, smallTimeouts, startBot, type StartedBot } from './support';
+import { endBots, endOutcome, smallTimeouts, startReplicaBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Microsoft Teams replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -31,11 +31,11 @@ describe('bot-runtime on the Microsoft Teams replica (in-process, Chromium)', fu
 
   const teams = (options: Partial<CreateMeetingRequest> = {}) => sb.client.createMeeting({ platform: 'tm', replica: 'teams', ...options });
   const startTeamsBot = (url: string, job: Partial<BotJob> = {}) => {
-    const bot = startBot(url, 'tm', { trust_sandbox_certificate: false, recording_mode: 'audio_only', ...job }, { sandboxReplicas: { host: '127.0.0.1', port: sb.port } });
+    const bot = startReplicaBot(sb, url, 'tm', job);
     running.push(bot);
     return bot;
   };
-  const outcome = (end: EndReport) => `${end.outcome} ${end.error_code}`;
+  const outcome = endOutcome;
 
   it('past the launcher, a page the driver does not recognise: a diagnostic (screenshot, HTML without names) and CANNOT_JOIN_MEETING saying so', async () => {
     const m = await teams({ wall: 'unrecognised', link: 'live' });

@@ -7,10 +7,10 @@
  * mixed audio stream, the walls and the end screens.
  */
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { launchReplicaBrowser } from '../support/replica-browser';
+import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
 import { appLinkGuardSource } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { passcodeOf, shortIdOf } from '../../sandbox/teams/links';
 
@@ -21,7 +21,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
   this.timeout(40_000);
   let sandbox: RunningSandbox;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new ReplicaPages(() => browser);
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
@@ -33,9 +33,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     await sandbox?.stop();
   });
 
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
+  afterEach(() => pages.closeAll());
 
   const teams = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'tm', replica: 'teams', ...options });
 
@@ -43,15 +41,8 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
    * A page in its own context, with the bot's app-link guard unless `guard` is false: the launcher's
    * msteams: deep link leaves this Chromium dropping key presses (and sometimes clicks) on the page.
    */
-  const open = async (url: string, status = 200, guard = true): Promise<Page> => {
-    const context = await browser.createBrowserContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    if (guard) await page.evaluateOnNewDocument(appLinkGuardSource);
-    const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-    assert.equal(response?.status(), status, `GET ${url}`);
-    return page;
-  };
+  const open = (url: string, status = 200, guard = true): Promise<Page> =>
+    pages.open(url, { status, prepare: guard ? (page) => page.evaluateOnNewDocument(appLinkGuardSource) : undefined });
 
   const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
   const waitForText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, WAIT);

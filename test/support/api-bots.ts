@@ -61,20 +61,24 @@ export const checkRecording = async (api: Api, bot: { bot_id: string; artifacts:
   return durationSeconds;
 };
 
-/** `<status> <error_code>` of an ended bot, e.g. `completed API_REQUEST`. */
-export const outcomeOf = (bot: { status: string; error_code: string }): string => `${bot.status} ${bot.error_code}`;
+/** `status error_code` of an ended bot, e.g. `completed API_REQUEST`. */
+export const outcome = (bot: { status: string; error_code: string }): string => `${bot.status} ${bot.error_code}`;
 
-interface WithArtifacts {
-  readonly artifacts: { artifact_type: string; key: string; url: string }[];
-}
+type WithArtifacts = { artifacts: { artifact_type: string; key: string; url: string }[] };
 
-/** The bot's artifact of that type (fails the test when there is none). */
 export const artifactOf = (bot: WithArtifacts, type: string) => {
   const found = bot.artifacts.find((a) => a.artifact_type === type);
   assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
   return found;
 };
 
-/** A JSON artifact (chat_messages, participants), fetched through its signed link. */
-export const jsonArtifact = async (bot: WithArtifacts, type: string): Promise<any> =>
+/** A JSON artifact (chat_messages, participants), downloaded and parsed. */
+export const artifactJson = async (bot: WithArtifacts, type: string): Promise<any> =>
   JSON.parse(readFileSync(await download(artifactOf(bot, type).url, `${type}.json`), 'utf8'));
+
+/** The calls above bound to one team's API client. */
+export const botsOf = (api: Api) => ({
+  create: (url: string, body: Record<string, unknown> = {}) => createBot(api, url, body),
+  waitFor: (botId: string, done: (bot: any) => boolean) => waitForBot(api, botId, done),
+  ended: (botId: string) => waitForBot(api, botId, hasEnded),
+});

@@ -9,7 +9,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
-import { ActionQueue, countOwnMessages, PageSteps } from '../driver-steps';
+import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
@@ -25,18 +25,17 @@ const MEET_CHAT_LIMIT = 500;
 export class MeetDriver implements PageDriver {
   readonly name = 'google-meet';
   readonly chat: ChatControls;
-  private readonly steps: PageSteps;
-  private readonly actions = new ActionQueue();
+  private readonly actions: DriverActions;
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
-    this.steps = new PageSteps(page, log, this.name);
+    this.actions = new DriverActions(this.name, page, log);
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
-      post: (text) => this.actions.run(() => this.postChat(text)),
+      post: (text) => this.actions.exclusive(() => this.postChat(text)),
       // Meet shows no refusal text the peers know of: an unconfirmed message is the only failure
       error: async () => null,
       countOwn: async (selfId, botName, text) => countOwnMessages((await this.readTilesAndChat(0)).chat, selfId, botName, text),
@@ -45,22 +44,22 @@ export class MeetDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(meetScan)}, ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}]`)) as [ScanResult, TilesAndChat];
-    this.steps.matches.noteAll(data.matched);
+    this.actions.matches.noteAll(data.matched);
     const { matched: _matched, ...seen } = data;
     return { ...scan, ...seen, recordingPermission: null };
   }
 
   join(botName: string): Promise<void> {
-    return this.actions.run(async () => {
-      await this.steps.clickAway('pre-join interstitial', sel.interstitials);
-      const input = await this.steps.waitFor('name input', sel.nameInput, 10_000);
+    return this.actions.exclusive(async () => {
+      await this.actions.clickAway('pre-join interstitial', sel.interstitials);
+      const input = await this.actions.waitFor('name input', sel.nameInput, 10_000);
       if (!input) throw new Error('the pre-join page has no name input');
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
-      await this.steps.switchOff('microphone', sel.microphone);
-      await this.steps.switchOff('camera', sel.camera);
+      await this.actions.switchOff('microphone', sel.microphone);
+      await this.actions.switchOff('camera', sel.camera);
       // the button may stay disabled until the name is typed
-      const button = await this.steps.waitFor('join button', sel.joinButton(true), 5000);
+      const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join ("${button.candidate.text}")`);
@@ -68,7 +67,7 @@ export class MeetDriver implements PageDriver {
   }
 
   prepareCall(): Promise<void> {
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       await this.acceptAdmissionNotices();
       await this.openChatPanel();
     });
@@ -77,7 +76,7 @@ export class MeetDriver implements PageDriver {
   setLayout(mode: RecordingMode): Promise<void> {
     if (mode === 'audio_only') return Promise.resolve();
     const layout = mode === 'gallery_view' ? galleryLayout : speakerLayout;
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       const steps: [string, Candidate[]][] = [
         ['more options', sel.moreOptions],
         ['layout menu item', sel.layoutMenuItem],
@@ -85,7 +84,7 @@ export class MeetDriver implements PageDriver {
       ];
       for (const [what, candidates] of steps) {
         await this.wakeToolbar();
-        const found = await this.steps.waitFor(what, candidates, 3000);
+        const found = await this.actions.waitFor(what, candidates, 3000);
         if (!found) {
           this.log.warn(`${this.name}: layout ${layout} not set: no ${what}`);
           await this.page.keyboard.press('Escape').catch(() => undefined);
@@ -93,7 +92,7 @@ export class MeetDriver implements PageDriver {
         }
         await clickElement(found.element);
       }
-      const close = await this.steps.waitFor('close dialog', sel.closeDialog, 1000);
+      const close = await this.actions.waitFor('close dialog', sel.closeDialog, 1000);
       if (close) await clickElement(close.element);
       this.log.info(`${this.name}: layout ${layout} for ${mode}`);
     });
@@ -104,10 +103,10 @@ export class MeetDriver implements PageDriver {
   }
 
   leaveCall(timeoutMs = 3000): Promise<boolean> {
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       await this.wakeToolbar();
       const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
-      return this.steps.leaveBy('leave button', sel.leaveButton, sel.leaveConfirm, inCall, timeoutMs);
+      return this.actions.leaveBy('leave button', sel.leaveButton, sel.leaveConfirm, inCall, timeoutMs);
     });
   }
 
@@ -124,7 +123,7 @@ export class MeetDriver implements PageDriver {
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
     )) as boolean;
     if (!notice) return;
-    const accept = await this.steps.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
+    const accept = await this.actions.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
     if (accept) {
       await clickElement(accept.element);
       this.log.info(`${this.name}: admission notice accepted`);
@@ -132,7 +131,7 @@ export class MeetDriver implements PageDriver {
   }
 
   private openChatPanel(): Promise<Found | null> {
-    return this.steps.openPanel({ input: sel.chatInput, toggle: sel.chatButton, inputName: 'chat input', toggleName: 'chat button' }, { beforeToggle: () => this.wakeToolbar() });
+    return this.actions.openPanel({ input: sel.chatInput, toggle: sel.chatButton, inputName: 'chat input', toggleName: 'chat button' }, { beforeToggle: () => this.wakeToolbar() });
   }
 
   private async postChat(text: string): Promise<void> {

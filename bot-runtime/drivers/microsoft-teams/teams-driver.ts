@@ -12,7 +12,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
-import { ActionQueue, countOwnMessages, PageSteps } from '../driver-steps';
+import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
@@ -59,8 +59,7 @@ interface TeamsRead {
 export class TeamsDriver implements PageDriver {
   readonly name = 'microsoft-teams';
   readonly chat: ChatControls;
-  private readonly steps: PageSteps;
-  private readonly actions = new ActionQueue();
+  private readonly actions: DriverActions;
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
   private readonly blockedLinks = new Set<string>();
@@ -69,11 +68,11 @@ export class TeamsDriver implements PageDriver {
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
-    this.steps = new PageSteps(page, log, this.name);
+    this.actions = new DriverActions(this.name, page, log);
     this.chat = {
       maxLength: TEAMS_CHAT_LIMIT,
       disabled: async () => (await this.readPage(Number.MAX_SAFE_INTEGER)).chatDisabled,
-      post: (text) => this.actions.run(() => this.postChat(text)),
+      post: (text) => this.actions.exclusive(() => this.postChat(text)),
       // Teams shows no refusal text the peers know of: an unconfirmed message is the only failure
       error: async () => null,
       countOwn: async (selfId, botName, text) => countOwnMessages((await this.readPage(0)).chat, selfId, botName, text),
@@ -88,7 +87,7 @@ export class TeamsDriver implements PageDriver {
 
   join(botName: string): Promise<void> {
     this.botName = botName;
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       const input = await this.reachPrejoin();
       if (input) {
         await input.element.click({ clickCount: 3 });
@@ -97,7 +96,7 @@ export class TeamsDriver implements PageDriver {
       await this.switchOff('camera', sel.camera);
       await this.switchOff('microphone', sel.microphone);
       await this.keepComputerAudio();
-      const button = await this.steps.waitFor('join button', sel.joinButton(true), 5000);
+      const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join`);
@@ -106,7 +105,7 @@ export class TeamsDriver implements PageDriver {
   }
 
   prepareCall(): Promise<void> {
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       await this.openChatPanel();
     });
   }
@@ -114,21 +113,21 @@ export class TeamsDriver implements PageDriver {
   setLayout(mode: RecordingMode): Promise<void> {
     if (mode === 'audio_only') return Promise.resolve();
     const [label, layout] = mode === 'gallery_view' ? ['gallery', sel.galleryLayout] : ['speaker', sel.speakerLayout];
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       let view = await findFirst(this.page, sel.viewButton, { visible: true });
       if (!view) {
         // the view switcher may sit under "More"
-        const more = await this.steps.waitFor('more button', sel.moreButton, 1000);
+        const more = await this.actions.waitFor('more button', sel.moreButton, 1000);
         if (more) await clickElement(more.element);
-        view = await this.steps.waitFor('view button', sel.viewButton, 1000);
-      } else this.steps.matches.note('view button', describeCandidate(view.candidate));
+        view = await this.actions.waitFor('view button', sel.viewButton, 1000);
+      } else this.actions.matches.note('view button', describeCandidate(view.candidate));
       if (!view) {
         this.log.warn(`${this.name}: layout ${label} not set: no view button`);
         await this.page.keyboard.press('Escape').catch(() => undefined);
         return;
       }
       await clickElement(view.element);
-      const choice = await this.steps.waitFor(`layout ${label}`, layout, 3000);
+      const choice = await this.actions.waitFor(`layout ${label}`, layout, 3000);
       if (!choice) {
         this.log.warn(`${this.name}: layout ${label} not set: no ${label} choice in the view menu`);
         await this.page.keyboard.press('Escape').catch(() => undefined);
@@ -144,9 +143,9 @@ export class TeamsDriver implements PageDriver {
   }
 
   leaveCall(timeoutMs = 3000): Promise<boolean> {
-    return this.actions.run(async () => {
+    return this.actions.exclusive(async () => {
       const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
-      return this.steps.leaveBy('hang-up button', sel.hangUp, sel.leaveConfirm, inCall, timeoutMs, true);
+      return this.actions.leaveBy('hang-up button', sel.hangUp, sel.leaveConfirm, inCall, timeoutMs, { visible: true });
     });
   }
 
@@ -168,7 +167,7 @@ export class TeamsDriver implements PageDriver {
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
         `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
     )) as TeamsRead;
-    this.steps.matches.noteAll(data.matched);
+    this.actions.matches.noteAll(data.matched);
     for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
       this.blockedLinks.add(link);
       this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
@@ -176,7 +175,7 @@ export class TeamsDriver implements PageDriver {
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;
-      this.steps.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
+      this.actions.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
     }
     // ids are names without suffixes; a chat sender is a participant when exactly one has that name
     const participants = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
@@ -209,10 +208,10 @@ export class TeamsDriver implements PageDriver {
     for (;;) {
       // the launcher navigates to the web client: a look at the page may meet the old document going away
       const input = await duringNavigation(async () => {
-        await this.steps.clickAway('AV-confirm modal', sel.avConfirm);
+        await this.actions.clickAway('AV-confirm modal', sel.avConfirm);
         const launcher = await findFirst(this.page, sel.launcherButton, { visible: true, enabled: true });
         if (launcher) {
-          this.steps.matches.note('launcher button', describeCandidate(launcher.candidate));
+          this.actions.matches.note('launcher button', describeCandidate(launcher.candidate));
           await clickElement(launcher.element);
           this.log.info(`${this.name}: continued on this browser`);
           return null;
@@ -220,7 +219,7 @@ export class TeamsDriver implements PageDriver {
         return findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
       });
       if (input) {
-        this.steps.matches.note('name input', describeCandidate(input.candidate));
+        this.actions.matches.note('name input', describeCandidate(input.candidate));
         return input;
       }
       if (Date.now() >= deadline) {
@@ -235,7 +234,7 @@ export class TeamsDriver implements PageDriver {
   private async switchOff(what: string, device: sel.DeviceSwitch): Promise<void> {
     const toggle = await findFirst(this.page, device.switch, { visible: true });
     if (toggle) {
-      this.steps.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
+      this.actions.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
       if (!(await isOn(toggle))) {
         this.log.info(`${this.name}: ${what} already off`);
         return;
@@ -247,13 +246,13 @@ export class TeamsDriver implements PageDriver {
       else this.log.info(`${this.name}: ${what} off`);
       return;
     }
-    await this.steps.switchOff(what, device);
+    await this.actions.switchOff(what, device);
   }
 
   private async keepComputerAudio(): Promise<void> {
     const radio = await findFirst(this.page, sel.computerAudioRadio, { visible: true });
     if (!radio) return;
-    this.steps.matches.note('computer audio choice', describeCandidate(radio.candidate));
+    this.actions.matches.note('computer audio choice', describeCandidate(radio.candidate));
     if ((await radio.element.evaluate((e) => e.getAttribute('aria-checked'))) === 'true') return;
     await clickElement(radio.element);
     this.log.info(`${this.name}: computer audio chosen`);
@@ -267,7 +266,7 @@ export class TeamsDriver implements PageDriver {
     const deadline = Date.now() + AFTER_JOIN_MS;
     while (Date.now() < deadline) {
       const joinShows = await duringNavigation(async () => {
-        await this.steps.clickAway('AV-confirm modal', sel.avConfirm);
+        await this.actions.clickAway('AV-confirm modal', sel.avConfirm);
         return (await findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true })) !== null;
       });
       // gone (or disabled in the lobby), or the page went elsewhere (a sign-in page): the reads take it from here
@@ -277,7 +276,7 @@ export class TeamsDriver implements PageDriver {
   }
 
   private openChatPanel(): Promise<Found | null> {
-    return this.steps.openPanel({ input: sel.composer, toggle: sel.chatButton, inputName: 'chat composer', toggleName: 'chat button' }, { visible: true });
+    return this.actions.openPanel({ input: sel.composer, toggle: sel.chatButton, inputName: 'chat composer', toggleName: 'chat button' }, { visible: true });
   }
 
   private async postChat(text: string): Promise<void> {
@@ -293,7 +292,7 @@ export class TeamsDriver implements PageDriver {
     }, text);
     const send = await findFirst(this.page, sel.sendButton, { visible: true, enabled: true });
     if (send) {
-      this.steps.matches.note('send button', describeCandidate(send.candidate));
+      this.actions.matches.note('send button', describeCandidate(send.candidate));
       await clickElement(send.element);
     } else await input.element.press('Enter');
   }

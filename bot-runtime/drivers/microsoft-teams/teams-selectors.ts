@@ -4,7 +4,7 @@
  * attributes and element ids are what every peer relies on; obfuscated class names (`___2u340f0`)
  * are not used at all (1.3).
  */
-import type { LabelledToggle } from '../driver-steps';
+import type { Toggle } from '../driver-actions';
 import type { ChatReaderConfig, TileReaderConfig } from '../in-page/tiles-and-chat';
 import type { Candidate } from '../page-actions';
 import { avConfirmButton, computerAudio, joinButtonTexts, launcherLabels, launcherTexts, leaveConfirmTexts } from './teams-texts';
@@ -31,7 +31,7 @@ export const nameInput: Candidate[] = [{ selector: 'input[data-tid="prejoin-disp
  * Attendee, MB]; where the switch is missing, a button whose title or label says what a click does
  * (Vexa's "Turn off video").
  */
-export interface DeviceSwitch extends LabelledToggle {
+export interface DeviceSwitch extends Toggle {
   readonly switch: Candidate[];
 }
 const titled = (words: readonly string[]): Candidate[] => words.flatMap((w) => [{ selector: `[title="${w}"]` }, { selector: `[aria-label="${w}"]` }]);

@@ -1,4 +1,4 @@
-/** Checks of a replica flavour's settings in a create request: a 400 naming the field when a value is not allowed. */
+/** Checking a replica flavour's settings in a create request: a 400 naming the field for a bad value. */
 import { SandboxError } from './meeting-state';
 
 export const oneOf = <T extends string>(value: unknown, allowed: readonly T[], name: string): T => {
@@ -13,3 +13,8 @@ export const number = (value: unknown, name: string, min: number, max: number, i
   return value;
 };
 
+export const flag = (value: unknown, name: string, fallback: boolean): boolean => {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new SandboxError(400, `${name} must be a boolean`);
+  return value;
+};
