@@ -1,9 +1,10 @@
 /**
  * How a replica page plays a simulated participant's speech into the platform's audio pattern: it
  * fetches and decodes the speech, asks the flavour for a WebAudio node to play it into (one of Meet's
- * rotating slots, Teams' one mixed stream), starts where the speaker is now if the page came late,
- * acknowledges playback to the sandbox (`speak` waits for it) and counts who speaks in
- * `call.speaking[participant_id]`, calling `showSpeakers()` at each change. Expects in its closure
+ * rotating slots, Teams' and Zoom's one mixed stream), starts where the speaker is now if the page
+ * came late, acknowledges playback to the sandbox (`speak` waits for it) and counts who speaks in
+ * `call.speaking[participant_id]`, calling `showSpeakers(started)` at each change (`started`: the
+ * participant whose speech just began, undefined when one ended). Expects in its closure
  * `api`, `pid`, `call` (null outside the call) and `showSpeakers`. Plain browser JavaScript: no
  * backticks or dollar-brace sequences.
  *
@@ -42,7 +43,7 @@ export const utterancePlayerScript = String.raw`
       source.start(0, late > 1.5 ? Math.min(late, buffer.duration) : 0);
       acknowledgePlayback(u, false);
       call.speaking[u.participant_id] = (call.speaking[u.participant_id] || 0) + 1;
-      showSpeakers();
+      showSpeakers(u.participant_id);
     }).catch(function () { acknowledgePlayback(u, true); });
   }
 
