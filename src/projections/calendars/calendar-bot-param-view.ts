@@ -27,6 +27,7 @@ export const botParamDocId = (calendarId: string, scope: Scope): string => `${ca
 
 export const calendarBotParamViewProjection: Projection<CalendarBotParamView> = {
   collection: CALENDAR_BOT_PARAMS,
+  indexes: [[{ field: 'calendar_id', direction: 'asc' }]],
   documentId: (event) =>
     event.type === 'CalendarBotParamsSet' || event.type === 'CalendarBotParamsCleared' ? botParamDocId(event.data.calendar_id, event.data.scope) : null,
   evolve: (doc, event) => {

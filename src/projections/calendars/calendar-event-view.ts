@@ -29,6 +29,11 @@ export const CALENDAR_EVENTS = 'calendar_events';
 
 export const calendarEventViewProjection: Projection<CalendarEventView> = {
   collection: CALENDAR_EVENTS,
+  // GET /calendar_events (a calendar's events by start), a series' instances, the events a bot follows.
+  indexes: [
+    [{ field: 'calendar_id', direction: 'asc' }, { field: 'start_time', direction: 'asc' }, { field: 'id', direction: 'asc' }],
+    [{ field: 'bot_id', direction: 'asc' }],
+  ],
   documentId: (event) => {
     if (event.type === 'CalendarEventUpserted') return event.data.event.event_id;
     if (event.type === 'CalendarEventCancelled' || event.type === 'CalendarEventBotLinked' || event.type === 'CalendarEventBotUnlinked') return event.data.event_id;

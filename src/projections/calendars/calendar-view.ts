@@ -34,8 +34,9 @@ const calendarLevel: ReadonlySet<string> = new Set([
 
 export const calendarViewProjection: Projection<CalendarView> = {
   collection: CALENDARS,
+  indexes: [[{ field: 'team_id', direction: 'asc' }, { field: 'created_at', direction: 'asc' }]],
   documentId: (event) => (calendarLevel.has(event.type) ? (event.data as { calendar_id: string }).calendar_id : null),
-  evolve: (doc, event, position) => {
+  evolve: (doc, event, { position }) => {
     if (event.type === 'CalendarConnected') {
       const { calendar_id, team_id, platform, provider_calendar_id, name, email, webhook_url, at } = event.data;
       return {
