@@ -8,11 +8,11 @@ import type { Subscriber } from './subscriber-runner';
 
 /**
  * A feature is charged for what it did, never for what was asked: transcription once a transcript was
- * produced, streaming per direction that connected. No bot event records either yet, so a bot is charged
- * for its recording only, whatever its configuration asks (a bot created before options were checked may
- * ask for transcription or streaming that never ran).
+ * produced, streaming per direction for the seconds it was connected (the end's usage, from the bot's
+ * report). No bot event records a transcript yet, so transcription is never charged, whatever the
+ * configuration asks (a bot created before options were checked may ask for what never ran).
  */
-const FEATURES_THAT_RAN: BotFeatures = { transcription: false, streamingDirections: 0 };
+const FEATURES_THAT_RAN: BotFeatures = { transcription: false };
 
 /**
  * When a bot ends, its reservation is settled on the team ledger by the spec's charging table. The ledger

@@ -97,7 +97,14 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
   at: IsoInstant,
 });
 
-const Usage = t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number });
+/** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
+const StreamingSeconds = t.type({ input: t.number, output: t.number });
+
+/** What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing streamed. */
+const Usage = t.intersection([
+  t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number }),
+  t.partial({ streaming_seconds: StreamingSeconds }),
+]);
 
 export const BotCompleted = eventCodec('BotCompleted', {
   bot_id: t.string,
