@@ -23,6 +23,8 @@ export interface InCallDeps {
   /** waits for driver work unless the run ends first; true when it ended */
   readonly endedDuring: (work: Promise<unknown>) => Promise<boolean>;
   readonly log: BotLog;
+  /** the recorder started at this epoch ms (streaming begins counting) */
+  readonly onRecordingStarted?: (at: number) => void;
 }
 
 export class InCall {
@@ -112,6 +114,7 @@ export class InCall {
       this.deps.requestEnd({ kind: 'internal_error', message: `The recorder could not start: ${(err as Error).message}` });
       return;
     }
+    this.deps.onRecordingStarted?.(this.recordingSince);
     // Starting a video recorder takes up to a second; the recording, and the status, began at its start.
     await this.deps.statuses.report('in_call_recording', this.recordingSince);
   }

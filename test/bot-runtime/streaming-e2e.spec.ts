@@ -1,0 +1,152 @@
+/**
+ * Streaming end to end: real Chromium, the in-process sandbox, the bot in-process, and a real `ws`
+ * server as the customer's endpoint. Audio out (handshake, exact 100 ms frames, the participant's
+ * speech in them, speaker state), setup failure, a drop and the reconnection, and what is charged.
+ */
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { framesOf, rmsOf, StreamReceiver, textsOf } from './stream-receiver';
+import { endBots, sleep, startBot, type StartedBot } from './support';
+
+describe('streaming end to end (Chromium + sandbox + ws)', function () {
+  this.timeout(120_000);
+  let sb: RunningSandbox;
+  let receiver: StreamReceiver;
+  const running: StartedBot[] = [];
+  const track = (bot: StartedBot) => (running.push(bot), bot);
+
+  before(async () => {
+    sb = await startSandbox({ port: 0 });
+  });
+  after(async () => {
+    await sb?.stop();
+  });
+  beforeEach(async () => {
+    receiver = await StreamReceiver.start();
+  });
+  afterEach(async () => {
+    await endBots(running);
+    await receiver.stop();
+  });
+
+  const streamingBot = async (streaming: StreamingJob) => {
+    const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+    const alice = await sb.client.addSimulated(m.meeting_id, 'Alice');
+    const bot = track(startBot(m.url, 'mt', { recording_mode: 'audio_only', streaming }));
+    return { m, alice, bot };
+  };
+
+  const endOf = async (bot: StartedBot): Promise<EndReport> => {
+    await bot.control.send({ kind: 'leave' });
+    return bot.done;
+  };
+
+  it('output: the handshake, then frames of exactly 100 ms every 100 ms carrying the speech, and speaker state', async () => {
+    const rate = 24_000;
+    const { m, alice, bot } = await streamingBot({ output_url: receiver.url('/out'), input_url: null, audio_frequency: rate });
+    await bot.reporter.waitForStatus('in_call_recording');
+    await receiver.waitFor(() => receiver.on('/out').length === 1 && framesOf(receiver.on('/out')[0]!).length >= 10, 'the first frames');
+    const conn = receiver.on('/out')[0]!;
+    const quietUntil = conn.messages.length;
+    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, 'Good morning everyone. This is the weekly planning meeting.');
+    await sleep(spoken.duration_seconds * 1000 + 1500);
+    const end = await endOf(bot);
+    assert.equal(end.outcome, 'completed', end.error_message);
+
+    // the handshake comes first, as text
+    const first = conn.messages[0]!;
+    assert.ok(first.text !== null, 'the first message is text');
+    const hello = JSON.parse(first.text) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(hello).sort(), ['bot_id', 'offset', 'protocol_version', 'sample_rate']);
+    assert.equal(hello.bot_id, bot.job.bot_id);
+    assert.equal(hello.sample_rate, rate);
+    assert.equal(hello.protocol_version, 2);
+    assert.equal(hello.offset, 0, 'connected before the recording started');
+
+    // every frame is exactly 100 ms of S16LE mono
+    const frames = framesOf(conn);
+    assert.ok(frames.length >= 30, `${frames.length} frames`);
+    for (const f of frames) assert.equal(f.binary!.length, (rate / 10) * 2);
+    // cadence: the frames of the whole recording arrive at 10 per second on average
+    const spanMs = frames[frames.length - 1]!.at - frames[0]!.at;
+    const meanGap = spanMs / (frames.length - 1);
+    console.log(`      ${frames.length} frames of ${(rate / 10) * 2} bytes, mean gap ${meanGap.toFixed(1)} ms`);
+    assert.ok(meanGap > 90 && meanGap < 110, `mean gap ${meanGap} ms`);
+
+    // the speech is in the frames: far louder than the frames before it
+    const before = conn.messages.slice(1, quietUntil).filter((x) => x.binary).map((x) => rmsOf(x.binary!));
+    const after = conn.messages.slice(quietUntil).filter((x) => x.binary).map((x) => rmsOf(x.binary!));
+    const loudest = Math.max(...after);
+    const quietest = Math.max(...before);
+    console.log(`      RMS before the speech ${quietest.toFixed(4)}, loudest during it ${loudest.toFixed(4)}`);
+    assert.ok(loudest > 0.02 && loudest > quietest * 10, `speech RMS ${loudest} vs before ${quietest}`);
+
+    // speaker state: JSON arrays, Alice speaking at some point
+    const states = textsOf(conn).slice(1).map((t) => JSON.parse(t) as { name: string; isSpeaking: boolean; timestamp: number; id: unknown }[]);
+    assert.ok(states.length >= 1, 'speaker state was sent');
+    for (const s of states) assert.ok(Array.isArray(s));
+    assert.ok(states.some((s) => s.some((p) => p.name === 'Alice' && p.isSpeaking)), JSON.stringify(states));
+
+    // charged for the time connected while recording: about the recorded time, never more
+    assert.ok(end.streaming_seconds, 'the end report carries the streaming time');
+    assert.equal(end.streaming_seconds.input, 0);
+    assert.ok(end.streaming_seconds.output > 0 && end.streaming_seconds.output <= end.recorded_seconds + 0.5, JSON.stringify(end));
+  });
+
+  it('a refused connection ends the bot STREAMING_SETUP_FAILED before it joins', async () => {
+    const closed = await freePort();
+    const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+    const bot = track(startBot(m.url, 'mt', { streaming: { output_url: `ws://127.0.0.1:${closed}/out`, input_url: null, audio_frequency: 16_000 } }));
+    const end = await bot.done;
+    assert.equal(`${end.outcome} ${end.error_code}`, 'failed STREAMING_SETUP_FAILED');
+    assert.match(end.error_message, /Streaming could not be set up: .*ECONNREFUSED/);
+    assert.equal(end.recorded_seconds, 0);
+    const view = await sb.client.getMeeting(m.meeting_id);
+    assert.ok(!view.participants.some((p) => p.kind === 'browser'), 'the meeting never saw the bot');
+  });
+
+  it('a wss endpoint whose certificate the bot does not trust is a setup failure (TLS is never relaxed)', async () => {
+    const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+    const bot = track(startBot(m.url, 'mt', { streaming: { output_url: `wss://127.0.0.1:${sb.port}/stream`, input_url: null, audio_frequency: 16_000 } }));
+    const end = await bot.done;
+    assert.equal(`${end.outcome} ${end.error_code}`, 'failed STREAMING_SETUP_FAILED', end.error_message);
+    assert.match(end.error_message, /certificate/);
+  });
+
+  it('a drop reconnects with a fresh handshake while the recording goes on; only connected time is charged', async () => {
+    const { bot } = await streamingBot({ output_url: receiver.url('/out'), input_url: null, audio_frequency: 16_000 });
+    await bot.reporter.waitForStatus('in_call_recording');
+    await receiver.waitFor(() => receiver.on('/out').length === 1 && framesOf(receiver.on('/out')[0]!).length >= 10, 'the first frames');
+    const droppedAt = Date.now();
+    receiver.on('/out')[0]!.socket.terminate();
+    // the server refuses nothing: the bot comes back after its first wait (1 s)
+    await receiver.waitFor(() => receiver.on('/out').length === 2 && framesOf(receiver.on('/out')[1]!).length >= 10, 'the reconnection');
+    const again = receiver.on('/out')[1]!;
+    const gapSeconds = (again.openedAt - droppedAt) / 1000;
+    const hello = JSON.parse(again.messages[0]!.text!) as { offset: number; sample_rate: number };
+    assert.equal(hello.sample_rate, 16_000);
+    assert.ok(hello.offset > 1, `the new handshake's offset says where the recording is: ${hello.offset}`);
+    for (const f of framesOf(again)) assert.equal(f.binary!.length, 3200);
+    await sleep(1000);
+    const end = await endOf(bot);
+    assert.equal(`${end.outcome} ${end.error_code}`, 'completed API_REQUEST', end.error_message);
+    assert.ok(!bot.reporter.statuses().includes('recording_paused'), 'the recording went on');
+    const output = end.streaming_seconds!.output;
+    console.log(`      recorded ${end.recorded_seconds} s, down ${gapSeconds.toFixed(1)} s, streaming charged for ${output} s`);
+    assert.ok(output <= end.recorded_seconds - gapSeconds + 0.5, `charged ${output} s of ${end.recorded_seconds} s with ${gapSeconds} s down`);
+    assert.ok(output > 0);
+  });
+});
+
+/** A loopback port nothing listens on (taken from the OS, then released). */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
