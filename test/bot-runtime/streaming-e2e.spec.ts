@@ -4,11 +4,14 @@
  * speech in them, speaker state), setup failure, a drop and the reconnection, and what is charged.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { SpeechSynthesizer } from '../../sandbox/tts';
+import { bestEnvelopeMatch, envelope, pcm16k, rawToWav } from './audio-checks';
 import { framesOf, rmsOf, StreamReceiver, textsOf } from './stream-receiver';
-import { endBots, sleep, startBot, type StartedBot } from './support';
+import { endBots, sleep, startBot, tmpDir, type StartedBot } from './support';
 
 describe('streaming end to end (Chromium + sandbox + ws)', function () {
   this.timeout(120_000);
@@ -50,7 +53,8 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     await receiver.waitFor(() => receiver.on('/out').length === 1 && framesOf(receiver.on('/out')[0]!).length >= 10, 'the first frames');
     const conn = receiver.on('/out')[0]!;
     const quietUntil = conn.messages.length;
-    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, 'Good morning everyone. This is the weekly planning meeting.');
+    const sentence = 'Good morning everyone. This is the weekly planning meeting.';
+    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, sentence);
     await sleep(spoken.duration_seconds * 1000 + 1500);
     const end = await endOf(bot);
     assert.equal(end.outcome, 'completed', end.error_message);
@@ -82,6 +86,16 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     const quietest = Math.max(...before);
     console.log(`      RMS before the speech ${quietest.toFixed(4)}, loudest during it ${loudest.toFixed(4)}`);
     assert.ok(loudest > 0.02 && loudest > quietest * 10, `speech RMS ${loudest} vs before ${quietest}`);
+
+    // what was said: the streamed audio's loudness follows the sandbox's own WAV of the sentence
+    const dir = tmpDir('stream-audio-');
+    const source = await new SpeechSynthesizer().synthesize(sentence);
+    const streamedPcm = Buffer.concat(conn.messages.slice(quietUntil).flatMap((x) => (x.binary ? [x.binary] : [])));
+    const streamed = await rawToWav(streamedPcm, rate, `${dir}/streamed.wav`);
+    const match = bestEnvelopeMatch(envelope(await pcm16k(source.path)), envelope(await pcm16k(streamed)));
+    console.log(`      envelope correlation with the source ${match.correlation.toFixed(2)} at ${match.lag * 20} ms`);
+    assert.ok(match.correlation > 0.8, `correlation ${match.correlation}`);
+    fs.rmSync(dir, { recursive: true, force: true });
 
     // speaker state: JSON arrays, Alice speaking at some point
     const states = textsOf(conn).slice(1).map((t) => JSON.parse(t) as { name: string; isSpeaking: boolean; timestamp: number; id: unknown }[]);
