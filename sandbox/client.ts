@@ -9,6 +9,7 @@ import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
 import type { ZoomSettings } from './zoom/settings';
+import type { HeardSummary } from './participant-media';
 
 export class SandboxApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -86,6 +87,24 @@ export class SandboxClient {
     });
   }
 
+  /** GET of a binary resource (a WAV, a JPEG): the bytes, or a SandboxApiError. */
+  getBytes(path: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const req = request(new URL(path, this.baseUrl), { method: 'GET', ca: this.caPem }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if ((res.statusCode ?? 0) >= 400) reject(new SandboxApiError(res.statusCode ?? 0, `GET ${path}: ${res.statusCode} ${body.toString('utf8')}`));
+          else resolve(body);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
   private post<T>(path: string, body: unknown = {}): Promise<T> {
     return this.request<T>('POST', path, body);
   }
@@ -96,6 +115,18 @@ export class SandboxClient {
 
   createMeeting(options: CreateMeetingRequest): Promise<CreatedMeeting> {
     return this.post('/control/meetings', options);
+  }
+  /** What a participant heard of the others' microphones: length, loudness, from whom. */
+  heard(meetingId: string, participantId: string): Promise<HeardSummary> {
+    return this.request('GET', `${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/heard`);
+  }
+  /** The same as a 16 kHz mono WAV. */
+  heardWav(meetingId: string, participantId: string): Promise<Buffer> {
+    return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/heard.wav`);
+  }
+  /** The latest camera frame a participant sent (JPEG). */
+  videoFrame(meetingId: string, participantId: string): Promise<Buffer> {
+    return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
   }
   getMeeting(meetingId: string): Promise<ControlMeetingView> {
     return this.request('GET', this.m(meetingId));

@@ -21,6 +21,7 @@ import {
   type Meeting,
 } from './meeting-state';
 import { readJson, send, sendJson } from './http-util';
+import { wavOf } from './participant-media';
 import type { MeetingRegistry } from './registry';
 import { replicaOptions } from './replicas';
 import { MAX_SPEECH_TEXT, SpeechSynthesizer } from './tts';
@@ -80,6 +81,21 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
 
   if (method === 'GET' && rest === '') {
     sendJson(res, 200, view(meeting));
+    return true;
+  }
+  const media = /^\/participants\/([^/]+)\/(heard|heard\.wav|video-frame)$/.exec(rest);
+  if (method === 'GET' && media) {
+    const pid = participant(meeting, decode(media[1]!)).participant_id;
+    if (media[2] === 'video-frame') {
+      const frame = registry.media.frame(meeting.meeting_id, pid);
+      if (!frame) throw new SandboxError(404, 'this participant sent no video');
+      res.setHeader('x-frame-count', String(frame.count));
+      send(res, 200, 'image/jpeg', frame.jpeg);
+      return true;
+    }
+    const heard = registry.media.heard(meeting.meeting_id, pid, [...meeting.participants.keys()]);
+    if (media[2] === 'heard.wav') send(res, 200, 'audio/wav', wavOf(heard.pcm));
+    else sendJson(res, 200, registry.media.summary(heard.pcm, heard.from));
     return true;
   }
   if (method !== 'POST') return false;

@@ -13,6 +13,7 @@ import {
   type MeetingOptions,
   type Platform,
 } from './meeting-state';
+import { ParticipantMedia } from './participant-media';
 import { replicaFlavour } from './replicas';
 
 export interface RegistryOptions {
@@ -38,6 +39,8 @@ export class MeetingRegistry {
   readonly meetings = new Map<string, Meeting>();
   /** espeak-ng voice of each simulated participant */
   readonly voices = new Map<string, string>();
+  /** what browser participants' microphones and cameras sent */
+  readonly media = new ParticipantMedia();
   readonly now: () => number;
   readonly staleAfterMs: number;
   private sweeper: NodeJS.Timeout | null = null;

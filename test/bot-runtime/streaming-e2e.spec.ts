@@ -9,7 +9,7 @@ import * as net from 'node:net';
 import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { SpeechSynthesizer } from '../../sandbox/tts';
-import { bestEnvelopeMatch, envelope, pcm16k, rawToWav } from './audio-checks';
+import { bestEnvelopeMatch, envelope, fliteWav, hasFlite, hasPocketsphinx, pcm16k, rawToWav, wordRecall, wordsInWav } from './audio-checks';
 import { framesOf, rmsOf, StreamReceiver, textsOf } from './stream-receiver';
 import { endBots, sleep, startBot, tmpDir, type StartedBot } from './support';
 
@@ -107,6 +107,47 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     assert.ok(end.streaming_seconds, 'the end report carries the streaming time');
     assert.equal(end.streaming_seconds.input, 0);
     assert.ok(end.streaming_seconds.output > 0 && end.streaming_seconds.output <= end.recorded_seconds + 0.5, JSON.stringify(end));
+  });
+
+  it('input: audio sent on the socket is heard in the meeting as the bot speaking (one socket for both directions)', async function () {
+    if (!hasFlite()) this.skip();
+    const rate = 16_000;
+    const url = receiver.url('/both');
+    const { m, alice, bot } = await streamingBot({ output_url: url, input_url: url, audio_frequency: rate });
+    await bot.reporter.waitForStatus('in_call_recording');
+    await receiver.waitFor(() => receiver.on('/both').length === 1, 'the connection');
+    const conn = receiver.on('/both')[0]!;
+    const botId = (await sb.client.waitForParticipant(m.meeting_id, 'in_call', 30_000, 'Rec Bot')).participant_id;
+
+    // the customer talks: flite speech, S16LE at the chosen rate, 100 ms per message at real-time pace
+    const dir = tmpDir('stream-input-');
+    const sentence = 'the customer reported that the recording stopped after ten minutes';
+    const pcm = Buffer.from((await pcm16k(await fliteWav(sentence, `${dir}/said.wav`))).buffer);
+    const chunk = (rate / 10) * 2;
+    const startedAt = Date.now();
+    for (let i = 0, n = 0; i < pcm.length; i += chunk, n++) {
+      conn.socket.send(pcm.subarray(i, i + chunk));
+      const due = startedAt + (n + 1) * 100;
+      await sleep(Math.max(0, due - Date.now()));
+    }
+    await sleep(1500);
+    const heard = await sb.client.heard(m.meeting_id, alice.participant_id);
+    console.log(`      Alice heard ${heard.seconds.toFixed(1)} s from ${heard.from.join(', ')}, peak RMS ${heard.peak_rms_100ms.toFixed(3)}`);
+    assert.deepEqual(heard.from, [botId], 'what Alice heard came from the bot');
+    assert.ok(heard.peak_rms_100ms > 0.02, `peak RMS ${heard.peak_rms_100ms}`);
+    if (hasPocketsphinx()) {
+      fs.writeFileSync(`${dir}/heard.wav`, await sb.client.heardWav(m.meeting_id, alice.participant_id));
+      const expected = sentence.split(' ');
+      const words = await wordsInWav(`${dir}/heard.wav`, dir);
+      const recall = wordRecall(expected, words);
+      console.log(`      pocketsphinx on what Alice heard: "${words.join(' ')}" (recall ${recall.toFixed(2)})`);
+      assert.ok(recall >= 0.6, `recall ${recall}`);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.equal(receiver.connections.length, 1, 'one socket carries both directions');
+    assert.ok(framesOf(conn).length > 10, 'and the meeting audio went out on it');
+    const end = await endOf(bot);
+    assert.ok(end.streaming_seconds!.input > 0 && end.streaming_seconds!.output > 0, JSON.stringify(end.streaming_seconds));
   });
 
   it('a refused connection ends the bot STREAMING_SETUP_FAILED before it joins', async () => {
