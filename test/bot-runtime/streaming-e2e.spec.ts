@@ -5,12 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { SpeechSynthesizer } from '../../sandbox/tts';
 import { bestEnvelopeMatch, envelope, fliteWav, hasFlite, hasPocketsphinx, pcm16k, rawToWav, wordRecall, wordsInWav } from './audio-checks';
 import { framesOf, rmsOf, StreamReceiver, textsOf } from './stream-receiver';
+import { freePort } from '../support/free-port';
 import { endBots, sleep, startBot, tmpDir, type StartedBot } from './support';
 
 describe('streaming end to end (Chromium + sandbox + ws)', function () {
@@ -194,14 +194,3 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     assert.ok(output > 0);
   });
 });
-
-/** A loopback port nothing listens on (taken from the OS, then released). */
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
