@@ -306,6 +306,7 @@ class BotRun {
       endedDuring: async (work) => (await this.loop.unlessEnded(work)).ended,
       log: this.log,
       onRecordingStarted: (at) => this.streaming?.recordingStarted(at),
+      onRecordingPaused: (paused) => this.streaming?.setPaused(paused),
     });
     this.inCall = inCall;
     await tab.prepare(() => this.loop.wakeUp());

@@ -25,6 +25,8 @@ export interface InCallDeps {
   readonly log: BotLog;
   /** the recorder started at this epoch ms (streaming begins counting) */
   readonly onRecordingStarted?: (at: number) => void;
+  /** the recording was paused (true) or resumed (false): streaming stops sending and counting meanwhile */
+  readonly onRecordingPaused?: (paused: boolean) => void;
 }
 
 export class InCall {
@@ -98,10 +100,12 @@ export class InCall {
     }
     if (permission !== 'granted' && !this.paused) {
       this.paused = true;
+      deps.onRecordingPaused?.(true);
       await deps.recorder.pause();
       await deps.statuses.report('recording_paused');
     } else if (permission === 'granted' && this.paused) {
       this.paused = false;
+      deps.onRecordingPaused?.(false);
       await deps.recorder.resume();
       await deps.statuses.report('recording_resumed');
     }

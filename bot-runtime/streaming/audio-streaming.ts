@@ -21,6 +21,8 @@ export class AudioStreaming {
   private recordingStartedAt: number | null = null;
   private framesSent = 0;
   private wrongSizeFrames = 0;
+  /** the recording is paused (vc: the host withdrew the permission): no meeting audio leaves */
+  private paused = false;
 
   constructor(
     readonly job: StreamingJob,
@@ -68,8 +70,18 @@ export class AudioStreaming {
     for (const s of this.sockets) s.startCounting();
   }
 
-  /** One 100 ms frame of meeting audio to the output socket(s); dropped while disconnected. */
+  /** While the recording is paused no audio goes out and no time is charged. */
+  setPaused(paused: boolean): void {
+    this.paused = paused;
+    for (const s of this.sockets) {
+      if (paused) s.stopCounting();
+      else s.startCounting();
+    }
+  }
+
+  /** One 100 ms frame of meeting audio to the output socket(s); dropped while disconnected or paused. */
   sendAudio(frame: Buffer): void {
+    if (this.paused) return;
     if (frame.length !== frameBytes(this.sampleRate)) {
       // never send a frame of another size: the receiver counts on exactly 100 ms
       if (this.wrongSizeFrames++ === 0) this.opts.log.warn(`streaming: a frame of ${frame.length} bytes dropped (want ${frameBytes(this.sampleRate)})`);

@@ -79,6 +79,10 @@ export class StreamSocket {
     this.connectedTime.startCounting();
   }
 
+  stopCounting(): void {
+    this.connectedTime.stopCounting();
+  }
+
   close(): void {
     this.closing = true;
     this.connectedTime.stopCounting();

@@ -150,6 +150,28 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     assert.ok(end.streaming_seconds!.input > 0 && end.streaming_seconds!.output > 0, JSON.stringify(end.streaming_seconds));
   });
 
+  it('while the recording is paused (vc: the host withdrew the permission) no audio leaves and no time is charged', async () => {
+    const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'grant' });
+    const bot = track(startBot(m.url, 'vc', { recording_mode: 'audio_only', streaming: { output_url: receiver.url('/out'), input_url: null, audio_frequency: 16_000 } }));
+    const pid = (await sb.client.waitForParticipant(m.meeting_id, 'in_call', 45_000, 'Rec Bot')).participant_id;
+    await bot.reporter.waitForStatus('in_call_recording');
+    await receiver.waitFor(() => receiver.on('/out').length === 1 && framesOf(receiver.on('/out')[0]!).length >= 10, 'the first frames');
+    await sb.client.answerRecording(m.meeting_id, pid, false);
+    await bot.reporter.waitForStatus('recording_paused');
+    const conn = receiver.on('/out')[0]!;
+    await sleep(300); // frames already on their way
+    const atPause = framesOf(conn).length;
+    await sleep(2000);
+    const duringPause = framesOf(conn).length - atPause;
+    await sb.client.answerRecording(m.meeting_id, pid, true);
+    await bot.reporter.waitForStatus('recording_resumed');
+    await receiver.waitFor(() => framesOf(conn).length >= atPause + duringPause + 10, 'frames again after the pause');
+    const end = await endOf(bot);
+    assert.equal(duringPause, 0, `${duringPause} frames went out during the pause`);
+    console.log(`      recorded ${end.recorded_seconds} s, streaming charged for ${end.streaming_seconds!.output} s`);
+    assert.ok(end.streaming_seconds!.output <= end.recorded_seconds - 1.5, JSON.stringify(end));
+  });
+
   it('a refused connection ends the bot STREAMING_SETUP_FAILED before it joins', async () => {
     const closed = await freePort();
     const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
