@@ -19,7 +19,8 @@ export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, b
   if (endAt < 0) return null;
   const end = history[endAt]!;
   const facts = foldBotFacts(history.slice(0, endAt + 1).map(({ event }) => event));
-  const [message] = facts === null ? [] : botMessages(facts, end.event);
+  // The final event is the end event's main message (a legacy end sends a status before it).
+  const message = facts === null ? undefined : botMessages(facts, end.event).find((m) => m.id_suffix === undefined);
   if (facts === null || message === undefined) return null;
   return { ...message, message_id: messageIdOfEvent(end.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
 };

@@ -22,7 +22,9 @@ export const settleTokensWhenBotEnds = (eventStore: EventStore): Subscriber => (
   name: 'settle-tokens-when-bot-ends',
   handle: async (event) => {
     if (event.type !== 'BotCompleted' && event.type !== 'BotFailed') return;
-    const [first] = await eventStore.readStream(botStreamName(event.data.bot_id));
+    // A scheduled bot that ended before its time (cancelled, refused) was never queued: nothing to settle,
+    // and whatever its queueing took was given back by the queueing itself.
+    const first = (await eventStore.readStream(botStreamName(event.data.bot_id))).find((e) => e.type === 'BotCreated');
     if (!first) return;
     const created = decodeRecordedEvent(BotCreated, first);
     const result = await handleTeamCommand({ eventStore }, created.data.team_id, {
