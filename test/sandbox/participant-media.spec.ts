@@ -4,10 +4,10 @@
  * pattern) joins, and the control API tells what a simulated participant heard and shows the frames.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser } from 'puppeteer-core';
-import { chromiumArgs } from '../../bot-runtime/browser/launch-browser';
+import type { Browser } from 'puppeteer-core';
 import { SandboxApiError } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { browserTrustingSandbox } from './sandbox-browser';
 
 const hook = (id: string) => `[data-testid="${id}"]`;
 
@@ -18,17 +18,8 @@ describe('sandbox: participants publish their microphone and camera', function (
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      args: chromiumArgs([
-        `--ignore-certificate-errors-spki-list=${sandbox.spkiSha256}`,
-        // a person who allows the microphone and camera; the devices are Chromium's fakes
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-      ]),
-    });
+    // a person who allows the microphone and camera; the devices are Chromium's fakes
+    browser = await browserTrustingSandbox(sandbox, ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
   });
 
   after(async () => {
