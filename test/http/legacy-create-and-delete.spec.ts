@@ -73,7 +73,6 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       const cases: [Record<string, unknown>, string, RegExp][] = [
         [{ speech_to_text: { provider: 'Default' } }, 'speech_to_text', /transcription/],
         [{ speech_to_text: { provider: 'Gladia', api_key: 'secret' } }, 'speech_to_text', /transcription/],
-        [{ recording_mode: 'gallery_view' }, 'recording_mode', /gallery_view/],
         [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_url: 'https://tokens.example.com/obf' }, 'vc_obf_token_url', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_user_id: 'vc-user-1' }, 'vc_obf_token_user_id', /OBF/],
@@ -94,6 +93,14 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       // the bot's picture is delivered: accepted
       const pictured = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Pictured', bot_image: 'https://images.example.com/bot.png' });
       assert.equal(pictured.status, 200, JSON.stringify(pictured.body));
+    });
+
+    it('takes gallery_view, which every driver delivers', async () => {
+      const { api } = await team();
+      const created = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Gallery', recording_mode: 'gallery_view' });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const { config } = (await events(api, created.body.bot_id))[0].data;
+      assert.equal(config.recording_mode, 'gallery_view');
     });
 
     it('answers SET_VC_ID_AND_PWD_TOGETHER when only one of vc_sdk_id and vc_sdk_pwd is given', async () => {

@@ -13,7 +13,6 @@ describe('an option the service does not deliver yet is refused by name, never a
   const cases: Array<[string, unknown, string]> = [
     ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
     ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
-    ['recording_mode gallery_view', vcBody({ recording_mode: 'gallery_view' }), 'recording_mode'],
     ['transcription_enabled', vcBody({ transcription_enabled: true }), 'transcription_enabled'],
     ['a transcription_config kept with the flag off', vcBody({ transcription_config: { provider: 'Gladia' } }), 'transcription_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
@@ -41,6 +40,12 @@ describe('an option the service does not deliver yet is refused by name, never a
       bot_image_config: { mode: 'cycle', interval_seconds: 5 },
     });
     assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })));
+  });
+
+  it('gallery_view is accepted on every platform: every driver sets the layout it asks for', () => {
+    for (const body of [vcBody({ recording_mode: 'gallery_view' }), tmBody({ recording_mode: 'gallery_view' }), mtBody({ recording_mode: 'gallery_view' })]) {
+      assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })), JSON.stringify(body));
+    }
   });
 
   it('what the service delivers is accepted: callback, entry message, timeouts, audio_only, ignored names, extra', () => {
