@@ -11,6 +11,7 @@ import {
   type MeetingOptions,
   type Platform,
 } from './meeting-state';
+import type { SpeakingVoice } from './tts';
 
 export interface RegistryOptions {
   /** base URL of a platform's pages, e.g. https://vc.localhost:8443 */
@@ -33,8 +34,8 @@ export function meetingPath(platform: Platform, meetingId: string): string {
 
 export class MeetingRegistry {
   readonly meetings = new Map<string, Meeting>();
-  /** espeak-ng voice of each simulated participant */
-  readonly voices = new Map<string, string>();
+  /** speech engine and voice of each simulated participant */
+  readonly voices = new Map<string, SpeakingVoice>();
   readonly now: () => number;
   readonly staleAfterMs: number;
   private sweeper: NodeJS.Timeout | null = null;
