@@ -4,7 +4,7 @@ import { DeepgramProvider, DEEPGRAM_DEFAULT_URL } from './deepgram';
 import { PocketSphinxProvider, type PocketSphinxOptions } from './default-pocketsphinx';
 import { GladiaProvider, GLADIA_DEFAULT_URL } from './gladia';
 import type { HostedClientOptions } from './hosted-provider-kit';
-import type { ProviderName, TranscriptionProvider } from './port';
+import { providerNames, type ProviderName, type TranscriptionProvider } from './port';
 
 export interface ProviderUrls {
   readonly gladia: string;
@@ -43,3 +43,6 @@ export const transcriptionProviders = (settings: ProviderSettings): Readonly<Rec
   Deepgram: new DeepgramProvider({ ...settings.hosted, baseUrl: settings.urls.deepgram }),
   AssemblyAI: new AssemblyAiProvider({ ...settings.hosted, baseUrl: settings.urls.assemblyai }),
 });
+
+/** A provider as a request names it: v2 writes `gladia`, legacy `Gladia`; case does not matter. */
+export const providerNameOf = (name: string): ProviderName | null => providerNames.find((p) => p.toLowerCase() === name.trim().toLowerCase()) ?? null;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { providerUrlsFromEnv, transcriptionProviders } from '../../../src/adapters/transcription/providers';
+import { providerNameOf, providerUrlsFromEnv, transcriptionProviders } from '../../../src/adapters/transcription/providers';
 import { providerNames } from '../../../src/adapters/transcription/port';
 
 describe('transcription providers from the environment', () => {
@@ -21,5 +21,10 @@ describe('transcription providers from the environment', () => {
     const providers = transcriptionProviders({ urls: providerUrlsFromEnv({}) });
     assert.deepEqual(Object.keys(providers), [...providerNames]);
     for (const name of providerNames) assert.equal(providers[name].name, name);
+  });
+
+  it('a provider named in any case (v2 "gladia", legacy "Gladia"); an unknown name is none', () => {
+    assert.deepEqual(['default', 'Gladia', 'DEEPGRAM', ' assemblyai '].map(providerNameOf), ['Default', 'Gladia', 'Deepgram', 'AssemblyAI']);
+    assert.equal(providerNameOf('Runpod'), null);
   });
 });
