@@ -43,13 +43,13 @@ export class AssemblyAiProvider implements TranscriptionProvider {
     const { audioUrl, apiKey } = hostedJob(this, request);
     const headers = { authorization: apiKey };
     const body = { speaker_labels: true, ...(request.language ? { language_code: request.language } : {}), ...request.customParams, audio_url: audioUrl };
-    const created = decodeAnswer(this.name, Transcript, await this.http.json({ method: 'POST', path: '/v2/transcript', headers, body, signal: request.signal }), 'the created transcript');
+    const created = decodeAnswer(this.name, Transcript, await this.http.json({ method: 'POST', path: '/v2/transcript', headers, body, signal: request.signal, secret: apiKey }), 'the created transcript');
     const path = `/v2/transcript/${encodeURIComponent(created.id)}`;
     const { transcript, raw } = await pollJob(
       this.name,
       created.id,
       async () => {
-        const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal });
+        const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal, secret: apiKey });
         const transcript = decodeAnswer(this.name, Transcript, raw, 'the transcript');
         if (transcript.status === 'error') throw new TranscriptionFailed(this.name, `transcript ${created.id} failed: ${transcript.error ?? 'no reason given'}`);
         return transcript.status === 'completed' ? jobDone({ transcript, raw }) : jobPending(transcript.status);

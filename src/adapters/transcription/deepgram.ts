@@ -74,6 +74,7 @@ export class DeepgramProvider implements TranscriptionProvider {
       headers: { authorization: `Token ${apiKey}` },
       body: { url: audioUrl },
       signal: request.signal,
+      secret: apiKey,
       timeoutMs: (this.options.poll ?? defaultPollPolicy).timeoutMs,
     });
     const answer = decodeAnswer(this.name, ListenResponse, raw, 'the transcript');

@@ -59,13 +59,13 @@ export class GladiaProvider implements TranscriptionProvider {
       ...request.customParams,
       audio_url: audioUrl,
     };
-    const created = decodeAnswer(this.name, Created, await this.http.json({ method: 'POST', path: '/v2/pre-recorded', headers, body, signal: request.signal }), 'the created job');
+    const created = decodeAnswer(this.name, Created, await this.http.json({ method: 'POST', path: '/v2/pre-recorded', headers, body, signal: request.signal, secret: apiKey }), 'the created job');
     const path = `/v2/pre-recorded/${encodeURIComponent(created.id)}`;
     const { job, raw } = await pollJob(
       this.name,
       created.id,
       async () => {
-        const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal });
+        const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal, secret: apiKey });
         const job = decodeAnswer(this.name, Job, raw, 'the job');
         if (job.status === 'error') throw new TranscriptionFailed(this.name, `job ${created.id} failed with error code ${job.error_code ?? 'none'}`, job.error_code ?? null);
         return job.status === 'done' ? jobDone({ job, raw }) : jobPending(job.status);

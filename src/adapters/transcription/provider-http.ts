@@ -41,6 +41,8 @@ export interface JsonCall {
   readonly signal?: AbortSignal;
   /** instead of the policy's request time limit (a synchronous transcription takes a while) */
   readonly timeoutMs?: number;
+  /** the key the call carries: should the provider's answer quote it, the message will not */
+  readonly secret: string;
 }
 
 export class ProviderHttp {
@@ -90,7 +92,7 @@ export class ProviderHttp {
         await this.pause(attempt, res.headers.get('retry-after'), call.signal);
         continue;
       }
-      const said = (body === undefined ? null : this.errorMessageOf(body)) ?? (text.trim().slice(0, 200) || res.statusText);
+      const said = ((body === undefined ? null : this.errorMessageOf(body)) ?? (text.trim().slice(0, 200) || res.statusText)).replaceAll(call.secret, '[key]');
       throw this.fail(`${what} answered ${res.status}: ${said}`, res.status);
     }
   }
