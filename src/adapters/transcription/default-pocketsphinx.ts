@@ -5,7 +5,7 @@
  * two run side by side, and no WAV is written. English only; no diarization (the speaker timeline gives speakers).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,6 +51,16 @@ const exited = (child: ChildProcess): Promise<Exit> =>
     child.once('close', (code, signal) => resolveExit({ code, signal, error: null }));
   });
 
+/** The decoder's own errors from its log file (its informational lines are left out). */
+const errorLines = async (logFile: string): Promise<string> => {
+  const log = await readFile(logFile, 'utf8').catch(() => '');
+  return log
+    .split('\n')
+    .filter((l) => /^(ERROR|FATAL)/.test(l))
+    .join(' | ')
+    .slice(-2000);
+};
+
 /** It did not start, or it ended in error on its own (not killed). */
 const failedAlone = (exit: Exit): boolean => exit.error !== null || (exit.signal === null && exit.code !== 0);
 
@@ -85,24 +95,25 @@ export class PocketSphinxProvider implements TranscriptionProvider {
     try {
       const fifo = join(dir, 'audio.s16le');
       await execFileAsync('mkfifo', ['-m', '600', fifo]);
-      return await this.decode(input, fifo, request.signal);
+      return await this.decode(input, fifo, join(dir, 'decoder.log'), request.signal);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
-  private async decode(input: string[], fifo: string, signal: AbortSignal | undefined): Promise<ProviderTranscript> {
+  private async decode(input: string[], fifo: string, logFile: string, signal: AbortSignal | undefined): Promise<ProviderTranscript> {
     const ffmpeg = spawn(
       this.ffmpegPath,
       ['-nostdin', '-hide_banner', '-loglevel', 'error', '-nostats', '-progress', 'pipe:1', ...input, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', '-y', fifo],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const decoder = spawn(this.pocketsphinxPath, ['-infile', fifo, ...POCKETSPHINX_ARGS], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // its log (a few dozen lines per utterance) goes to a file, read only to say why it failed
+    const decoder = spawn(this.pocketsphinxPath, ['-infile', fifo, ...POCKETSPHINX_ARGS, '-logfn', logFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     const ffmpegDone = exited(ffmpeg);
     const decoderDone = exited(decoder);
     const ffmpegErrors = new Tail(ffmpeg.stderr);
     const progress = new Tail(ffmpeg.stdout, 400);
-    const decoderLog = new Tail(decoder.stderr);
+    const decoderErrors = new Tail(decoder.stderr);
     let output = '';
     decoder.stdout!.setEncoding('utf8');
     decoder.stdout!.on('data', (chunk: string) => (output += chunk));
@@ -120,7 +131,7 @@ export class PocketSphinxProvider implements TranscriptionProvider {
       if (signal?.aborted) throw new TranscriptionFailed(this.name, 'stopped while transcribing');
       if (decoded.error) throw new TranscriptionFailed(this.name, `${this.pocketsphinxPath} could not start (${decoded.error.message}); scripts/install-system-packages.sh installs it`);
       if (converted.error) throw new TranscriptionFailed(this.name, `${this.ffmpegPath} could not start (${converted.error.message})`);
-      if (failedAlone(decoded)) throw new TranscriptionFailed(this.name, `PocketSphinx failed (exit ${decoded.code}): ${decoderLog.lines(/ERROR|FATAL/) || 'no message'}`);
+      if (failedAlone(decoded)) throw new TranscriptionFailed(this.name, `PocketSphinx failed (exit ${decoded.code}): ${(await errorLines(logFile)) || decoderErrors.lines() || 'no message'}`);
       if (failedAlone(converted)) throw new TranscriptionFailed(this.name, `the recording could not be decoded (ffmpeg exit ${converted.code}): ${ffmpegErrors.lines() || 'no message'}`);
       if (decoded.code !== 0 || converted.code !== 0) throw new TranscriptionFailed(this.name, `killed (${decoded.signal ?? converted.signal})`);
     } finally {

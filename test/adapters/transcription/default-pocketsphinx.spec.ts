@@ -104,6 +104,14 @@ describe('Default provider (ffmpeg + PocketSphinx, offline)', function () {
     assert.match(error.message, /pocketsphinx-not-installed could not start .*install-system-packages\.sh/);
   });
 
+  it('a decoder that fails says why, from its log', async () => {
+    // the real decoder, pointed at an acoustic model that is not there
+    const wrapper = join(dir, 'pocketsphinx-without-model');
+    writeFileSync(wrapper, '#!/bin/sh\nexec pocketsphinx_continuous "$@" -hmm /nonexistent/model\n', { mode: 0o755 });
+    const error = await failure(new PocketSphinxProvider({ pocketsphinxPath: wrapper }).transcribe({ audio: { path: mp3 } }));
+    assert.match(error.message, /^Default: PocketSphinx failed \(exit 1\): .*(ERROR|FATAL).*\/nonexistent\/model/);
+  });
+
   it('stops when asked, killing its processes', async () => {
     const stop = new AbortController();
     const started = Date.now();
