@@ -32,6 +32,11 @@ class Tail {
     stream?.setEncoding('utf8');
     stream?.on('data', (chunk: string) => (this.text = (this.text + chunk).slice(-this.keep * 4)));
   }
+  /** the last of what it printed, as printed */
+  get last(): string {
+    return this.text;
+  }
+
   lines(pattern?: RegExp): string {
     const lines = this.text.split('\n').filter((l) => l.trim() !== '' && (!pattern || pattern.test(l)));
     return lines.join(' | ').slice(-this.keep);
@@ -126,6 +131,7 @@ export class PocketSphinxProvider implements TranscriptionProvider {
       decoder.kill('SIGKILL');
     };
     signal?.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) stop();
     try {
       const [decoded, converted] = await Promise.all([decoderDone, ffmpegDone]);
       if (signal?.aborted) throw new TranscriptionFailed(this.name, 'stopped while transcribing');
@@ -138,7 +144,7 @@ export class PocketSphinxProvider implements TranscriptionProvider {
       signal?.removeEventListener('abort', stop);
     }
     // ffmpeg's last progress report counts the bytes it wrote: 2 per sample
-    const bytes = Number(/total_size=(\d+)(?![\s\S]*total_size=)/.exec(progress.lines().replace(/ \| /g, '\n'))?.[1] ?? 0);
+    const bytes = Number([...progress.last.matchAll(/total_size=(\d+)/g)].pop()?.[1] ?? 0);
     return {
       provider: this.name,
       jobIds: [],
