@@ -3,6 +3,7 @@
  * the same run on the same machine. The ratios are the figures; absolute numbers vary with the machine.
  */
 import { randomUUID } from 'node:crypto';
+import { defaultBotConfig } from '../src/domain/bot/bot-config';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,9 +93,9 @@ const benchRebuild = async () => {
         meeting_url: `https://meet.google.com/abc-defg-${String(i % 1000).padStart(3, '0')}`,
         platform: 'mt',
         bot_name: `Bot ${i}`,
-        allow_multiple_bots: true,
         extra: null,
-        config: { bot_name: `Bot ${i}` },
+        config: defaultBotConfig(),
+        created_by: null,
       });
     }
     const rawStarted = performance.now();

@@ -2,14 +2,16 @@
  * `npm run bench:bots`: real bots (one child process and one Chromium each) in meetings of the local
  * sandbox, driven through the public API of the whole service, all on this machine:
  *
- *   1. seconds from `POST /v2/bots` to `in_call_recording`, bots one after another;
+ *   1. seconds from `POST /v2/bots` to `in_call_recording`, bots one after another, and each bot's memory
+ *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the Google Meet
+ *      replica (https://meet.google.com/<code>, reached through SANDBOX_REPLICAS), alternating;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
  *   3. memory (PSS) per bot and machine CPU while the N bots record.
  *
  * Every figure comes from one run. Nothing here asserts a time: a slow machine gives slower figures,
- * not a failure. Sizes: BENCH_LATENCY_BOTS (10), BENCH_RAMP (1,2,4,6,8,12,16; step 1 checks that the
+ * not a failure. Sizes: BENCH_LATENCY_BOTS (10 per flavour), BENCH_RAMP (1,2,4,6,8,12,16; step 1 checks that the
  * speech detection counts the phrases of a single bot exactly), BENCH_MAX_BOTS (16, caps the ramp),
  * BENCH_PHRASES (6 phrases, one every 4 s).
  */
@@ -61,6 +63,12 @@ const MEMORY_SAMPLE_EVERY_MS = 7000;
 const JOIN_TIMEOUT_MS = 180_000;
 const END_TIMEOUT_MS = 180_000;
 const BOT_NAME = 'Bench Bot';
+/** a recording bot settles this long before its memory is sampled in part 1 */
+const SETTLE_MS = 3000;
+
+/** Where part 1's bots join: the sandbox's own mt pages (baseline) and the Meet replica under its real host. */
+const FLAVOURS = ['sandbox mt', 'Meet replica'] as const;
+type Flavour = (typeof FLAVOURS)[number];
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -116,8 +124,8 @@ const percentile = (values: readonly number[], p: number): number => {
 // Meetings and bots, through the sandbox's control API and the service's public API
 
 /** An mt meeting without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = async (sandbox: RunningSandbox): Promise<Meeting> => {
-  const meeting = await sandbox.client.createMeeting({ platform: 'mt', lobby: false });
+const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = 'sandbox mt'): Promise<Meeting> => {
+  const meeting = await sandbox.client.createMeeting({ platform: 'mt', lobby: false, ...(flavour === 'Meet replica' ? { replica: 'meet' } : {}) });
   const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
   return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
 };
@@ -185,15 +193,21 @@ interface LatencySample {
   readonly toJoiningCall: number;
   readonly toInCall: number;
   readonly toRecording: number;
+  /** PSS of the bot's process tree (node and Chromium), SETTLE_MS after it started recording */
+  readonly pssKb: number;
 }
 
-const oneLatencySample = async (bench: Bench): Promise<LatencySample> => {
-  const meeting = await openMeeting(bench.sandbox);
+const oneLatencySample = async (bench: Bench, flavour: Flavour): Promise<LatencySample> => {
+  const meeting = await openMeeting(bench.sandbox, flavour);
   const { botId, postedAt } = await postBot(bench.api, meeting);
   try {
     const { bot, seenAt } = await waitForStatus(bench.api, botId, 'in_call_recording', 100);
+    await sleep(SETTLE_MS);
+    const [tree] = await botProcessTrees(bench, [botId]);
+    const pss = await sumPssKb(tree!.map((p) => p.pid));
     const at = (status: string) => statusTimeMs(bot, status) / 1000;
     return {
+      pssKb: pss,
       ownSeconds: at('in_call_recording') - at('queued'),
       wallSeconds: (seenAt - postedAt) / 1000,
       toJoiningCall: at('joining_call') - at('queued'),
@@ -208,30 +222,45 @@ const oneLatencySample = async (bench: Bench): Promise<LatencySample> => {
   }
 };
 
-const benchLatency = async (bench: Bench): Promise<LatencySample[]> => {
-  console.log(`\n1. POST /v2/bots -> in_call_recording: ${LATENCY_BOTS} bots ONE AFTER ANOTHER (each leaves once recording and its process exits before the next POST)`);
-  console.log(`   mt meeting without lobby, one simulated participant present, audio_only`);
-  const samples: LatencySample[] = [];
+const latencyLine = (label: string, values: number[]) =>
+  `   ${label.padEnd(52)} p50 ${seconds(percentile(values, 50))}   p95 ${seconds(percentile(values, 95))}   (min ${seconds(Math.min(...values))}, max ${seconds(Math.max(...values))})`;
+
+const printLatency = (flavour: Flavour, samples: readonly LatencySample[]) => {
+  console.log(`   ${flavour}: ${samples.length} of ${LATENCY_BOTS} bots reached in_call_recording`);
+  if (samples.length === 0) return;
+  console.log(latencyLine("  bot's status_history, queued -> in_call_recording", samples.map((s) => s.ownSeconds)));
+  console.log(latencyLine('  wall clock, POST sent -> status first seen (100 ms poll)', samples.map((s) => s.wallSeconds)));
+  const p50 = (pick: (s: LatencySample) => number) => seconds(percentile(samples.map(pick), 50));
+  console.log(
+    `     where it goes (p50 of each part): queued -> joining_call ${p50((s) => s.toJoiningCall)} (dispatch, bot process start); ` +
+      `-> in_call_not_recording ${p50((s) => s.toInCall)} (Chromium, page, join); -> in_call_recording ${p50((s) => s.toRecording)} (recorder start)`,
+  );
+  console.log(`     PSS of the recording bot (node + Chromium, alone): p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}`);
+};
+
+type LatencyByFlavour = Record<Flavour, LatencySample[]>;
+
+const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
+  console.log(`\n1. POST /v2/bots -> in_call_recording: ${LATENCY_BOTS} bots per flavour ONE AFTER ANOTHER, flavours alternating (each leaves once recording and its process exits before the next POST)`);
+  console.log(`   mt meeting without lobby, one simulated participant present, audio_only; ${FLAVOURS.join(' (baseline) vs ')}; memory sampled ${SETTLE_MS / 1000} s after recording starts`);
+  const samples: LatencyByFlavour = { 'sandbox mt': [], 'Meet replica': [] };
   const failures: string[] = [];
   for (const i of range(LATENCY_BOTS)) {
-    try {
-      samples.push(await oneLatencySample(bench));
-    } catch (error) {
-      failures.push(`bot ${i + 1}: ${messageOf(error)}`);
+    for (const flavour of FLAVOURS) {
+      try {
+        samples[flavour].push(await oneLatencySample(bench, flavour));
+      } catch (error) {
+        failures.push(`${flavour} bot ${i + 1}: ${messageOf(error)}`);
+      }
     }
   }
-  if (samples.length > 0) {
-    const line = (label: string, values: number[]) =>
-      `   ${label.padEnd(52)} p50 ${seconds(percentile(values, 50))}   p95 ${seconds(percentile(values, 95))}   (min ${seconds(Math.min(...values))}, max ${seconds(Math.max(...values))})`;
-    console.log(line("bot's status_history, queued -> in_call_recording", samples.map((s) => s.ownSeconds)));
-    console.log(line('wall clock, POST sent -> status first seen (100 ms poll)', samples.map((s) => s.wallSeconds)));
-    const p50 = (pick: (s: LatencySample) => number) => seconds(percentile(samples.map(pick), 50));
-    console.log(
-      `   where it goes (p50 of each part): queued -> joining_call ${p50((s) => s.toJoiningCall)} (dispatch, bot process start); ` +
-        `-> in_call_not_recording ${p50((s) => s.toInCall)} (Chromium, page, join); -> in_call_recording ${p50((s) => s.toRecording)} (recorder start)`,
-    );
+  for (const flavour of FLAVOURS) printLatency(flavour, samples[flavour]);
+  const [base, meet] = [samples['sandbox mt'], samples['Meet replica']];
+  if (base.length > 0 && meet.length > 0) {
+    const ratio = (pick: (s: LatencySample) => number) => (percentile(meet.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
+    console.log(`   Meet replica / sandbox mt, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
   }
-  console.log(`   ${samples.length} of ${LATENCY_BOTS} bots reached in_call_recording (nearest-rank percentiles: p95 of 10 is the slowest)`);
+  console.log('   (nearest-rank percentiles: p95 of 10 is the slowest)');
   failures.forEach((f) => console.log(`   failed: ${f}`));
   return samples;
 };
@@ -476,19 +505,21 @@ const benchRamp = async (bench: Bench): Promise<StepResult[]> => {
 
 // ---------------------------------------------------------------------------------------------------
 
-const printSummary = (latency: readonly LatencySample[], steps: readonly StepResult[], chromium: string) => {
+const printSummary = (latency: LatencyByFlavour, steps: readonly StepResult[], chromium: string) => {
   const passed = steps.filter((s) => s.pass);
   const best = passed[passed.length - 1];
   const failed = steps.find((s) => !s.pass);
   const date = new Date().toISOString().slice(0, 10);
   console.log(`\n--- summary for docs/performance.md ---`);
   console.log(`Bots on this machine (\`npm run bench:bots\`, ${date}; ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromium}, node ${process.version}):`);
-  if (latency.length > 0) {
-    const own = latency.map((s) => s.ownSeconds);
-    const wall = latency.map((s) => s.wallSeconds);
+  for (const flavour of FLAVOURS) {
+    const samples = latency[flavour];
+    if (samples.length === 0) continue;
+    const own = samples.map((s) => s.ownSeconds);
+    const wall = samples.map((s) => s.wallSeconds);
     console.log(
-      `- POST /v2/bots -> in_call_recording (${latency.length} bots one after another, bot's own timestamps): p50 ${seconds(percentile(own, 50))}, p95 ${seconds(percentile(own, 95))}` +
-        ` (wall clock p50 ${seconds(percentile(wall, 50))}, p95 ${seconds(percentile(wall, 95))})`,
+      `- ${flavour}: POST /v2/bots -> in_call_recording (${samples.length} bots one after another, bot's own timestamps): p50 ${seconds(percentile(own, 50))}, p95 ${seconds(percentile(own, 95))}` +
+        ` (wall clock p50 ${seconds(percentile(wall, 50))}, p95 ${seconds(percentile(wall, 95))}); PSS of one recording bot p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}`,
     );
   }
   const ramp = `ramp ${steps.map((s) => s.n).join(', ')}`;
@@ -524,13 +555,13 @@ const main = async () => {
   const chromium = chromiumVersion();
   console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromium}, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
   const sandbox = await startSandbox({ port: 0 });
-  const t = await startTestService({ botSlots: Math.max(1, ...RAMP) });
+  const t = await startTestService({ botSlots: Math.max(1, ...RAMP), sandboxReplicas: `127.0.0.1:${sandbox.port}` });
   const downloads = mkdtempSync(path.join(os.tmpdir(), 'mbs-bench-bots-'));
   try {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
     const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads };
     await synthesizePhrases(sandbox);
-    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : [];
+    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : { 'sandbox mt': [], 'Meet replica': [] };
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);
   } finally {

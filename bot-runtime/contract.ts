@@ -17,10 +17,42 @@ export interface TimeoutConfig {
   readonly max_recording_duration: number | null;
 }
 
-/** Where artifacts go: a local folder (standalone) or the service's upload endpoint. */
-export type UploadTarget =
-  | { readonly kind: 'folder'; readonly path: string }
-  | { readonly kind: 'http'; readonly baseUrl: string; readonly token: string };
+/** The service's upload endpoint: the bot's token opens it for this bot's artifacts only. */
+export interface HttpUploadTarget {
+  readonly kind: 'http';
+  readonly baseUrl: string;
+  readonly token: string;
+}
+
+/**
+ * An S3-compatible bucket set the bot writes into directly, with a key that may only put objects (the
+ * spec's ingest credential: PutObject, PutObjectTagging, AbortMultipartUpload). Objects are
+ * `<prefix>/<key>` in the bucket `bucketRoleOf(artifact_type)` names.
+ */
+export interface S3UploadTarget {
+  readonly kind: 's3';
+  /** URI with scheme, e.g. https://s3.eu-west-1.amazonaws.com */
+  readonly endpoint: string;
+  readonly region: string;
+  readonly force_path_style: boolean;
+  readonly buckets: { readonly artifacts: string; readonly audio_chunks: string; readonly logs: string };
+  readonly access_key_id: string;
+  readonly secret_access_key: string;
+  /** the bot id: every key of the bot starts with it */
+  readonly prefix: string;
+  /**
+   * Where an artifact goes when the bucket keeps refusing it: the service holds a copy until the bucket
+   * accepts it (the team's `allow_transient_spill`); null: the artifact is reported failed, and lost.
+   */
+  readonly spill: HttpUploadTarget | null;
+}
+
+/** Where artifacts go: a local folder (standalone), the service's upload endpoint, or a bucket. */
+export type UploadTarget = { readonly kind: 'folder'; readonly path: string } | HttpUploadTarget | S3UploadTarget;
+
+/** Which of the three buckets of a storage configuration holds an artifact type (the spec names three). */
+export const bucketRoleOf = (artifactType: string): keyof S3UploadTarget['buckets'] =>
+  artifactType === 'audio_chunk' ? 'audio_chunks' : artifactType === 'bot_log' ? 'logs' : 'artifacts';
 
 export interface BotJob {
   readonly bot_id: string;
@@ -64,6 +96,36 @@ export interface ArtifactReport {
   readonly at: string;
 }
 
+/** Who was in the meeting and who spoke (names, the bot itself left out); sent once, before the EndReport. */
+export interface ParticipantsReport {
+  readonly kind: 'participants';
+  readonly participants: readonly string[];
+  readonly speakers: readonly string[];
+  readonly at: string;
+}
+
+/** The bucket kept refusing the artifact; the service holds a copy instead (S3UploadTarget.spill). */
+export interface ArtifactSpilledReport {
+  readonly kind: 'artifact_spilled';
+  readonly artifact_type: string;
+  readonly key: string;
+  readonly content_type: string;
+  readonly size_bytes: number;
+  /** what the bucket said */
+  readonly reason: string;
+  readonly at: string;
+}
+
+/** The artifact could not be stored after retries, and nothing holds a copy: it is lost. */
+export interface ArtifactFailedReport {
+  readonly kind: 'artifact_failed';
+  readonly artifact_type: string;
+  readonly key: string;
+  readonly content_type: string;
+  readonly reason: string;
+  readonly at: string;
+}
+
 /** The final report: exactly one per run. */
 export interface EndReport {
   readonly kind: 'end';
@@ -79,7 +141,7 @@ export interface EndReport {
   readonly at: string;
 }
 
-export type BotReport = StatusReport | ArtifactReport | EndReport;
+export type BotReport = StatusReport | ArtifactReport | ArtifactSpilledReport | ArtifactFailedReport | ParticipantsReport | EndReport;
 
 /** Requests the service sends to a running bot over the control channel. */
 export type ControlRequest =

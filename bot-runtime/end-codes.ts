@@ -18,6 +18,12 @@ export type EndCause =
   | { readonly kind: 'permission_denied' }
   | { readonly kind: 'invalid_url'; readonly message: string }
   | { readonly kind: 'cannot_join'; readonly message: string }
+  /** the meeting lets only signed-in users in */
+  | { readonly kind: 'login_required'; readonly message: string }
+  /** the platform ended the request to join itself, nobody having answered (Meet after about 10 minutes) */
+  | { readonly kind: 'lobby_expired'; readonly message: string }
+  /** the page showed nothing the driver recognises for too long (a diagnostic was stored) */
+  | { readonly kind: 'unrecognised_page'; readonly message: string }
   | { readonly kind: 'internal_error'; readonly message: string };
 
 export interface EndContext {
@@ -67,12 +73,21 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
       return failed('INVALID_MEETING_URL', cause.message);
     case 'cannot_join':
       return failed('CANNOT_JOIN_MEETING', cause.message);
+    case 'login_required':
+      // the spec's mt sign-in code; LOGIN_REQUIRED is its general one (tm, and vc until it has its own)
+      return failed(ctx.platform === 'mt' ? 'MT_LOGIN_REQUIRED' : 'LOGIN_REQUIRED', cause.message);
+    case 'lobby_expired':
+      return failed('TIMEOUT_WAITING_TO_START', cause.message);
+    case 'unrecognised_page':
+      // before the call the bot could not join; in the call its driver lost track of the page
+      return ctx.phase === 'in_call' ? failed('INTERNAL_ERROR', cause.message) : failed('CANNOT_JOIN_MEETING', cause.message);
     case 'internal_error':
       return failed('INTERNAL_ERROR', cause.message);
     case 'auto_leave':
       switch (cause.reason) {
         case 'waiting_room_timeout':
-          return ctx.phase === 'waiting_for_host'
+          // the host-absent code is vc's; elsewhere waiting for the host is waiting to start
+          return ctx.phase === 'waiting_for_host' && ctx.platform === 'vc'
             ? failed('WAITING_FOR_HOST_TIMEOUT', 'The host did not start the meeting within the waiting room timeout.')
             : failed('TIMEOUT_WAITING_TO_START', 'The bot was not admitted within the waiting room timeout.');
         case 'permission_timeout':

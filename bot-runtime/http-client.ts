@@ -5,6 +5,12 @@ export interface HttpTarget {
   readonly token: string;
 }
 
+/**
+ * How long a bot started by the service keeps trying to reach it before it gives up (the service restarts
+ * in seconds; ten minutes without it means it is gone). `BOT_SERVICE_PATIENCE_SECONDS` overrides it.
+ */
+export const DEFAULT_SERVICE_PATIENCE_MS = 10 * 60 * 1000;
+
 export class HttpStatusError extends Error {
   constructor(
     readonly status: number,
@@ -35,10 +41,17 @@ export const callService = async (
     contentType?: string;
     timeoutMs?: number;
     retries?: number;
+    /**
+     * Retry for this long instead of a number of times: while the service restarts, a bot waits for it
+     * rather than lose what it reports.
+     */
+    retryForMs?: number;
     signal?: AbortSignal;
   } = {},
 ): Promise<Response> => {
   const retries = init.retries ?? 4;
+  const startedMs = Date.now();
+  const mayRetry = (attempt: number) => (init.retryForMs !== undefined ? Date.now() - startedMs < init.retryForMs : attempt < retries);
   for (let attempt = 0; ; attempt++) {
     try {
       const signals = [AbortSignal.timeout(init.timeoutMs ?? 30_000), ...(init.signal ? [init.signal] : [])];
@@ -58,7 +71,7 @@ export const callService = async (
       }
       return res;
     } catch (err) {
-      if (init.signal?.aborted || attempt >= retries || !retryable(err)) throw err;
+      if (init.signal?.aborted || !mayRetry(attempt) || !retryable(err)) throw err;
       await sleep(Math.min(5000, 250 * 2 ** attempt));
     }
   }

@@ -2,27 +2,31 @@
  * The bot process.
  * - Started by the service (BOT_JOB_ON_STDIN=1): the job on standard input, SERVICE_URL and BOT_TOKEN in
  *   the environment; reports, control and (UploadTarget http) artifacts go through the service's internal
- *   bot API. SIGTERM/SIGINT, or the end of standard input (the service is gone), end the run with error
- *   code SIGTERM after storing what was recorded.
+ *   bot API. SIGTERM/SIGINT end the run with error code SIGTERM after storing what was recorded. The end
+ *   of standard input (the service process died) does not: the bot goes on and waits for the service to
+ *   come back (a restarted service takes it over); only when the service stays unreachable for
+ *   BOT_SERVICE_PATIENCE_SECONDS (default 600) does it leave.
  * - Standalone: `npm run bot -- --meeting-url <url> --name <name> [--out <dir>] …`; artifacts and
  *   reports.jsonl go to the folder; SIGINT/SIGTERM make the bot leave.
  * Exit code 0 once the EndReport is sent (whatever the outcome), 1 otherwise, 2 for bad arguments.
  */
 import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
+import { replicaSettingFromEnv } from './browser/replica-routing';
 import { parseCli, usage } from './cli-args';
 import type { BotJob } from './contract';
 import type { ControlChannel } from './control/control-channel';
 import { HttpControl } from './control/http-control';
 import { NoControl } from './control/no-control';
 import type { EndCause } from './end-codes';
+import { DEFAULT_SERVICE_PATIENCE_MS } from './http-client';
 import { jobFromService } from './job-from-service';
 import { ConsoleReporter } from './reporters/console-reporter';
 import { HttpReporter } from './reporters/http-reporter';
 import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
-import { makeUploader } from './uploaders/make-uploader';
+import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -31,13 +35,20 @@ interface Setup {
   job: BotJob;
   reporter: Reporter;
   control: ControlChannel;
+  patienceMs: number | null;
   options: Partial<RunOptions>;
   onSignal: (signal: string) => EndCause;
   /** service mode: the end of the service's pipe */
   whenServiceGone: ((onGone: () => void) => void) | null;
 }
 
-const setup = async (log: BotLog): Promise<Setup | null> => {
+/** Service mode: how long to wait for an unreachable service before giving up on it. */
+const servicePatienceMs = (env: NodeJS.ProcessEnv): number => {
+  const seconds = Number(env.BOT_SERVICE_PATIENCE_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_SERVICE_PATIENCE_MS;
+};
+
+const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | null> => {
   if (process.env[SERVICE_MODE_VARIABLE] === '1') {
     const service = jobFromService(await readJobLine(process.stdin), process.env);
     if (!service.ok) {
@@ -45,10 +56,12 @@ const setup = async (log: BotLog): Promise<Setup | null> => {
       return null;
     }
     const target = { baseUrl: service.serviceUrl, token: service.token };
+    const patienceMs = servicePatienceMs(process.env);
     return {
       job: service.job,
-      reporter: new HttpReporter(target, service.job.bot_id),
-      control: new HttpControl(target, service.job.bot_id, { log: (m) => log.warn(m) }),
+      reporter: new HttpReporter(target, service.job.bot_id, patienceMs),
+      control: new HttpControl(target, service.job.bot_id, { log: (m) => log.warn(m), serviceLostAfterMs: patienceMs, onServiceLost }),
+      patienceMs,
       options: {},
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
@@ -64,6 +77,7 @@ const setup = async (log: BotLog): Promise<Setup | null> => {
     job: cli.job,
     reporter: new ConsoleReporter(out),
     control: new NoControl(),
+    patienceMs: null,
     options: cli.options,
     onSignal: () => ({ kind: 'leave_requested' }),
     whenServiceGone: null,
@@ -72,9 +86,15 @@ const setup = async (log: BotLog): Promise<Setup | null> => {
 
 const main = async (): Promise<number> => {
   const log = new BotLog();
-  const s = await setup(log);
-  if (!s) return 2;
   const stop = new AbortController();
+  const s = await setup(log, () => {
+    if (stop.signal.aborted) return;
+    log.warn('the service is unreachable for good: leaving');
+    stop.abort({ kind: 'terminated', signal: 'the service being gone' } satisfies EndCause);
+  });
+  if (!s) return 2;
+  const replicas = replicaSettingFromEnv(process.env);
+  if (!replicas.ok) log.warn(replicas.error);
   let firstSignalAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     if (firstSignalAt === null) {
@@ -88,18 +108,17 @@ const main = async (): Promise<number> => {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  s.whenServiceGone?.(() => {
-    if (stop.signal.aborted) return;
-    log.warn('the service is gone: leaving');
-    stop.abort({ kind: 'terminated', signal: 'SIGTERM' } satisfies EndCause);
-  });
+  // The service process died: a restarted service takes the bot over, so the meeting goes on.
+  s.whenServiceGone?.(() => log.warn('the service that started this bot is gone; carrying on until it is back'));
   try {
     const end = await runBot(s.job, {
       reporter: s.reporter,
-      uploader: makeUploader(s.job.upload, s.job.bot_id),
+      uploader: makeUploader(s.job.upload, s.job.bot_id, s.patienceMs),
+      spill: makeSpillUploader(s.job.upload, s.job.bot_id, s.patienceMs),
       control: s.control,
       log,
       stop: stop.signal,
+      sandboxReplicas: replicas.ok ? replicas.address : null,
       options: s.options,
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);

@@ -16,15 +16,25 @@ const sandboxHosts: Record<string, Platform> = { 'vc.localhost': 'vc', 'tm.local
 
 const productionPlatform = (host: string): Platform | null => {
   if (host === 'zoom.us' || host.endsWith('.zoom.us')) return 'vc';
-  if (host === 'teams.microsoft.com' || host === 'teams.live.com') return 'tm';
+  if (host === 'teams.microsoft.com' || host === 'teams.live.com' || host === 'teams.cloud.microsoft') return 'tm';
   if (host === 'meet.google.com') return 'mt';
   return null;
 };
 
-/** Path shapes of a meeting on each platform (sandbox and production share them). */
+/**
+ * Path shapes of a meeting on each platform (sandbox and production share them), as the research
+ * note lists them (../shared/research/real-platforms.md 3.1, 4.1): Zoom's join, personal, web-client
+ * and webinar links; Teams' meetup-join, meeting, short, launcher, light-meetings and v2/`_#` links.
+ */
 const pathPatterns: Record<Platform, readonly RegExp[]> = {
-  vc: [/^\/j\/\d{9,11}\/?$/, /^\/wc\/(join\/)?\d{9,11}(\/.*)?$/],
-  tm: [/^\/l\/meetup-join\/[^/]+(\/.*)?$/, /^\/meet\/[A-Za-z0-9_-]+\/?$/],
+  vc: [/^\/[jsw]\/\d{9,11}\/?$/, /^\/wc\/(join\/)?\d{9,11}(\/.*)?$/],
+  tm: [
+    /^\/l\/(meetup-join|meeting)\/[^/]+(\/.*)?$/,
+    /^\/meet\/[A-Za-z0-9_-]+\/?$/,
+    /^\/dl\/launcher\/.+$/,
+    /^\/light-meetings\/launch\/?$/,
+    /^\/(_|v2\/?)$/,
+  ],
   mt: [/^\/[a-z]{3}-[a-z]{4}-[a-z]{3}\/?$/],
 };
 

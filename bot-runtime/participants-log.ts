@@ -96,6 +96,13 @@ export class ParticipantsLog {
     if (t && t.end === null) this.closeTurn(t, now);
   }
 
+  /** Who was there and who spoke, by name, the bot itself left out: the summary the end of the run reports. */
+  summary(): { readonly participants: string[]; readonly speakers: string[] } {
+    const names = [...this.entries.values()].filter((e) => e.id !== this.selfId).map((e) => e.name);
+    const unique = (xs: string[]) => [...new Set(xs.filter((x) => x.trim() !== ''))];
+    return { participants: unique(names), speakers: unique(this.turns.map((t) => t.name)) };
+  }
+
   toArtifact(): ParticipantsArtifact {
     const intervals = (xs: Open[]): Interval[] => xs.map((x) => ({ start: iso(x.start), end: x.end === null ? null : iso(x.end) }));
     return {

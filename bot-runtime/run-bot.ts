@@ -2,11 +2,12 @@
  * One bot run: join the meeting of a BotJob, record it, answer control requests, leave by the rules,
  * store the artifacts and send exactly one EndReport.
  *
- * The run is a loop of ticks (run/tick-loop.ts): read the page (DOM hooks), act on the screen it
- * shows, feed the leave rules, and stop when something ends the run. This file is the join flow and
- * the tick; the call itself is run/in-call.ts, control requests run/control-requests.ts, the end
- * run/finish-run.ts. Control requests arrive concurrently; a leave request only sets the end cause and
- * wakes the loop.
+ * The run is a loop of ticks (run/tick-loop.ts): read the page through its driver (drivers/, chosen
+ * by the meeting URL's host), act on the screen it shows, feed the leave rules, and stop when
+ * something ends the run. This file is the join flow and the tick; the call itself is
+ * run/in-call.ts, control requests run/control-requests.ts, the end run/finish-run.ts. Control
+ * requests arrive concurrently; a leave request sets the end cause, wakes the loop and interrupts
+ * whatever the join is waiting for (navigation, a driver's wait).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,19 +17,24 @@ import { ArtifactStore } from './artifacts';
 import { countedAttendees } from './attendees';
 import { BotLog } from './bot-log';
 import { openBotBrowser, type BotBrowser } from './browser/bot-browser';
-import { sandboxTrustArgs } from './browser/sandbox-trust';
+import type { ReplicaAddress } from './browser/replica-routing';
 import type { BotJob, ControlResult, EndReport } from './contract';
 import type { ControlChannel } from './control/control-channel';
+import { familyForUrl, replicaHosts } from './drivers/families';
+import type { DriverFamily, PageSnapshot, Screen } from './drivers/page-driver';
+import { isNameRefusal } from './drivers/sandbox/sandbox-hooks';
 import type { EndCause } from './end-codes';
 import type { Phase } from './leave-rules';
-import { isNameRefusal, type PageSnapshot } from './meeting/meeting-page';
 import { platformRules } from './meeting/platforms';
 import { checkMeetingUrl, type MeetingLocation } from './meeting-url';
 import type { Reporter } from './reporters/reporter';
 import { AutoLeave } from './run/auto-leave';
+import { bounded } from './run/bounded';
+import { browserArgsFor } from './run/browser-args';
 import { answerControlRequest, sendChatInCall } from './run/control-requests';
 import { finishRun } from './run/finish-run';
 import { InCall } from './run/in-call';
+import { storePageDiagnostic } from './run/diagnostics';
 import { MeetingNotes } from './run/meeting-notes';
 import { MeetingTab } from './run/meeting-tab';
 import { StatusReports } from './run/status-reports';
@@ -44,6 +50,8 @@ export interface RunOptions {
   readonly screenshotSeconds: number;
   /** from the start until the bot has asked to join (page loaded, name typed, join clicked) */
   readonly joinTimeoutSeconds: number;
+  /** a page showing nothing its driver recognises for this long ends the run, with a diagnostic */
+  readonly unrecognisedPageSeconds: number;
   /** the captured audio is "sound" above this RMS level */
   readonly silenceThresholdDb: number;
   /** how long a sent chat message may take to show up in the chat panel */
@@ -57,6 +65,7 @@ export const defaultRunOptions: RunOptions = {
   chunkSeconds: 10,
   screenshotSeconds: 5,
   joinTimeoutSeconds: 60,
+  unrecognisedPageSeconds: 30,
   silenceThresholdDb: -60,
   chatConfirmMs: 5000,
   workDir: null,
@@ -65,14 +74,21 @@ export const defaultRunOptions: RunOptions = {
 export interface RunDeps {
   readonly reporter: Reporter;
   readonly uploader: Uploader;
+  /** where an artifact goes when the uploader keeps failing (the service, when the team allows spill) */
+  readonly spill?: Uploader | null;
   readonly control: ControlChannel;
   readonly log?: BotLog;
   /** aborting ends the run; the abort reason is the EndCause (default: a leave request) */
   readonly stop?: AbortSignal;
   /** run in a new context of this browser instead of launching one */
   readonly browser?: Browser;
+  /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
+  readonly sandboxReplicas?: ReplicaAddress | null;
   readonly options?: Partial<RunOptions>;
 }
+
+/** a read of the page that takes longer counts as a failed read (the page is navigating or frozen) */
+const PAGE_READ_LIMIT_MS = 10_000;
 
 export const runBot = (job: BotJob, deps: RunDeps): Promise<EndReport> => new BotRun(job, deps).run();
 
@@ -106,6 +122,9 @@ class BotRun {
   private phase: Phase = 'joining';
   private joinClicked = false;
   private snapshotFailures = 0;
+  private lastScreen: Screen | null = null;
+  /** when the page last showed something its driver recognises (or finished loading) */
+  private recognisedAt = Date.now();
   /** the run is finishing: the page is about to go, chat messages are refused */
   private ending = false;
 
@@ -115,7 +134,7 @@ class BotRun {
   ) {
     this.log = deps.log ?? new BotLog();
     this.opts = { ...defaultRunOptions, ...deps.options };
-    this.artifacts = new ArtifactStore(deps.uploader, deps.reporter, this.log);
+    this.artifacts = new ArtifactStore(deps.uploader, deps.reporter, this.log, Date.now, deps.spill ?? null);
     this.statuses = new StatusReports(deps.reporter, this.log);
     this.loop = new TickLoop(this.log);
     this.autoLeave = new AutoLeave(job.platform, job.timeout_config, this.log);
@@ -150,47 +169,60 @@ class BotRun {
       this.loop.requestEnd({ kind: 'invalid_url', message: `Invalid meeting URL: ${check.reason}.` });
       return;
     }
+    const family = familyForUrl(check.meeting.url);
+    if (!family) {
+      this.loop.requestEnd({ kind: 'cannot_join', message: `The bot has no page driver for ${new URL(check.meeting.url).hostname} yet.` });
+      return;
+    }
+    this.log.info(`page driver: ${family.name}`);
     await this.statuses.report('joining_call');
     if (this.loop.endCause) return;
 
-    const opened = await this.openTab(check.meeting);
-    if (!opened) return;
+    const opened = await this.openTab(check.meeting, family);
+    if (!opened || this.loop.endCause) return;
     const { tab, inCall } = opened;
+    const target = family.navigationUrl(check.meeting.url);
+    let navigation;
     try {
-      const res = await tab.page.goto(check.meeting.url, { waitUntil: 'domcontentloaded', timeout: this.opts.joinTimeoutSeconds * 1000 });
-      this.log.info(`meeting page loaded: HTTP ${res?.status() ?? '?'}`);
+      navigation = await this.loop.unlessEnded(tab.page.goto(target, { waitUntil: 'domcontentloaded', timeout: this.opts.joinTimeoutSeconds * 1000 }));
     } catch (err) {
       this.loop.requestEnd({ kind: 'cannot_join', message: `The meeting page could not be loaded: ${(err as Error).message}` });
       return;
     }
+    if (navigation.ended) {
+      this.log.info('navigation interrupted: the run is ending');
+      return;
+    }
+    this.log.info(`meeting page loaded: HTTP ${navigation.value?.status() ?? '?'}`);
+    this.recognisedAt = Date.now();
     tab.startScreenshots();
     await this.loop.run(() => this.tick(tab, inCall), this.opts.tickMs);
   }
 
   /**
-   * The work folder, the browser and the meeting tab, ready to navigate; null when the sandbox host
-   * cannot be reached for its certificate. Each is kept as soon as it exists: the end closes whatever
-   * was opened before a failure.
+   * The work folder, the browser and the meeting tab, ready to navigate; null when the run ended
+   * meanwhile or the sandbox cannot be reached for its certificate. Each is kept as soon as it
+   * exists: the end closes whatever was opened before a failure.
    */
-  private async openTab(meeting: MeetingLocation): Promise<{ tab: MeetingTab; inCall: InCall } | null> {
+  private async openTab(meeting: MeetingLocation, family: DriverFamily): Promise<{ tab: MeetingTab; inCall: InCall } | null> {
     this.workDir = this.opts.workDir ?? (await fs.promises.mkdtemp(path.join(os.tmpdir(), `bot-${this.job.bot_id}-`)));
     await fs.promises.mkdir(this.workDir, { recursive: true });
-    let trust: string[] = [];
-    if (this.job.trust_sandbox_certificate && meeting.sandbox) {
-      try {
-        trust = await sandboxTrustArgs(meeting.url);
-      } catch (err) {
-        this.loop.requestEnd({ kind: 'cannot_join', message: `The meeting host is unreachable: ${(err as Error).message}` });
-        return null;
-      }
+    const replicas = this.deps.sandboxReplicas ? { address: this.deps.sandboxReplicas, hosts: replicaHosts() } : null;
+    let args;
+    try {
+      args = await this.loop.unlessEnded(browserArgsFor(meeting, this.job.trust_sandbox_certificate, replicas, this.log));
+    } catch (err) {
+      this.loop.requestEnd({ kind: 'cannot_join', message: (err as Error).message });
+      return null;
     }
-    if (this.job.trust_sandbox_certificate && !meeting.sandbox) this.log.warn('trust_sandbox_certificate ignored: not a sandbox URL');
+    if (args.ended) return null;
     const t0 = Date.now();
-    this.browser = await openBotBrowser(this.deps.browser, trust);
+    this.browser = await openBotBrowser(this.deps.browser, args.value);
     const page = await this.browser.context.newPage();
     this.log.info(`browser ready in ${Date.now() - t0} ms`);
     const tab = new MeetingTab(
       page,
+      family,
       {
         botName: this.job.bot_name,
         recordingMode: this.job.recording_mode,
@@ -207,11 +239,13 @@ class BotRun {
     const inCall = new InCall({
       entryMessage: this.job.entry_message,
       needsRecordingPermission: platformRules[this.job.platform].needsRecordingPermission,
-      meeting: tab.meeting,
+      driver: tab.driver,
+      recordingMode: this.job.recording_mode,
       recorder: tab.recorder,
       statuses: this.statuses,
       sendChat: (text) => this.sendChat(text),
       requestEnd: (cause) => this.loop.requestEnd(cause),
+      endedDuring: async (work) => (await this.loop.unlessEnded(work)).ended,
       log: this.log,
     });
     this.inCall = inCall;
@@ -223,7 +257,9 @@ class BotRun {
     const now = Date.now();
     let snap: PageSnapshot;
     try {
-      snap = await tab.meeting.snapshot(this.notes.chatCount);
+      const read = await this.loop.unlessEnded(bounded(tab.driver.read(this.notes.chatCount), PAGE_READ_LIMIT_MS, 'a read of the page'));
+      if (read.ended) return;
+      snap = read.value;
       this.snapshotFailures = 0;
     } catch (err) {
       // a navigation or a busy page: try again next tick, give up after a while
@@ -231,19 +267,25 @@ class BotRun {
       return;
     }
     this.notes.noteSnapshot(now, snap);
+    if (snap.screen !== this.lastScreen) {
+      this.log.info(`screen ${snap.screen}${snap.evidence ? ` (${tab.driver.name} ${snap.evidence})` : ''}`);
+      this.lastScreen = snap.screen;
+    }
+    if (snap.screen !== 'unknown') this.recognisedAt = now;
+    const words = snap.notice ? `: "${snap.notice}"` : '';
 
     switch (snap.screen) {
-      case 'loading':
-        this.expectJoinWithinTimeout(now, 'the meeting page did not show its pre-join screen');
+      case 'unknown':
+        await this.onUnrecognisedPage(now, tab);
         break;
       case 'not_found':
-        return this.loop.requestEnd({ kind: 'cannot_join', message: 'The meeting does not exist.' });
+        return this.loop.requestEnd({ kind: 'cannot_join', message: `The meeting does not exist${words}.` });
       case 'prejoin':
         if (!this.joinClicked) {
           this.joinClicked = true;
           this.log.info('entering the name and asking to join');
           try {
-            await tab.meeting.enterNameAndJoin(this.job.bot_name);
+            await this.loop.unlessEnded(tab.driver.join(this.job.bot_name));
           } catch (err) {
             return this.loop.requestEnd({ kind: 'cannot_join', message: `Could not ask to join: ${(err as Error).message}` });
           }
@@ -251,8 +293,8 @@ class BotRun {
         this.expectJoinWithinTimeout(now, 'the meeting did not answer the join request');
         break;
       case 'join_error':
-        this.log.warn(`join error: ${snap.joinError ?? 'unknown reason'}`);
-        return this.loop.requestEnd(joinErrorCause(snap.joinError));
+        this.log.warn(`join error: ${snap.notice ?? 'unknown reason'}`);
+        return this.loop.requestEnd(joinErrorCause(snap.notice));
       case 'waiting_for_host':
       case 'lobby':
         this.setPhase(snap.screen);
@@ -264,6 +306,14 @@ class BotRun {
         break;
       case 'denied':
         return this.loop.requestEnd({ kind: 'denied' });
+      case 'lobby_expired':
+        return this.loop.requestEnd({ kind: 'lobby_expired', message: `Nobody admitted the bot; the platform ended its request to join${words}.` });
+      case 'wall':
+        return this.loop.requestEnd(
+          snap.wall === 'login_required'
+            ? { kind: 'login_required', message: `The meeting lets only signed-in users in${words}.` }
+            : { kind: 'denied', message: `The platform does not let the bot in${words}.` },
+        );
       case 'removed':
         return this.loop.requestEnd({ kind: 'removed' });
       case 'ended':
@@ -287,6 +337,28 @@ class BotRun {
       awaitingPermission: inCall.awaitingPermission,
     });
     if (leave) this.loop.requestEnd({ kind: 'auto_leave', reason: leave });
+  }
+
+  /**
+   * Nothing recognised: a page still loading, or one the driver does not know. Past
+   * `unrecognisedPageSeconds` the bot keeps a diagnostic of it and ends, saying what happened.
+   */
+  private async onUnrecognisedPage(now: number, tab: MeetingTab): Promise<void> {
+    const seconds = this.opts.unrecognisedPageSeconds;
+    if (now - this.recognisedAt < seconds * 1000) return;
+    const names = [this.job.bot_name, ...this.job.ignored_participant_names, ...this.notes.knownNames()];
+    const stored = await storePageDiagnostic(tab, this.artifacts, this.log, names);
+    let host = '?';
+    try {
+      host = new URL(tab.page.url()).hostname;
+    } catch {
+      // no URL to show
+    }
+    const kept = stored.length ? `; kept for diagnosis: ${stored.join(', ')}` : '';
+    this.loop.requestEnd({
+      kind: 'unrecognised_page',
+      message: `The ${tab.driver.name} driver recognised nothing on the meeting page (${host}) for ${seconds} s${kept}.`,
+    });
   }
 
   private expectJoinWithinTimeout(now: number, what: string): void {

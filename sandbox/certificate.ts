@@ -1,6 +1,8 @@
 /**
- * A self-signed certificate for the sandbox, made at start with openssl (EC P-256, 30 days) and
- * covering localhost, vc.localhost, tm.localhost, mt.localhost and 127.0.0.1.
+ * A self-signed certificate for the sandbox, made at start with openssl (EC P-256, 30 days): the test
+ * certificate authority of the sandbox, and its server certificate. It covers localhost,
+ * vc.localhost, tm.localhost, mt.localhost, 127.0.0.1 and the real hosts the replica flavours answer
+ * for (meet.google.com, …): only a client told to trust it (a bot with SANDBOX_REPLICAS) accepts it.
  */
 import { execFile } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
@@ -8,10 +10,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { replicaHostNames } from './replicas';
 
 const run = promisify(execFile);
 
-export const certificateHostNames = ['localhost', 'vc.localhost', 'tm.localhost', 'mt.localhost'] as const;
+export const certificateHostNames: readonly string[] = ['localhost', 'vc.localhost', 'tm.localhost', 'mt.localhost', ...replicaHostNames()];
 export const certificateIps = ['127.0.0.1'] as const;
 
 export interface SandboxCertificate {

@@ -6,7 +6,8 @@
  *   const { meeting_id, url } = await client.createMeeting({ platform: 'vc', lobby: true });
  */
 import { request } from 'node:https';
-import type { ControlMeetingView, MeetingOptions, MessageView, ParticipantView, Platform } from './meeting-state';
+import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
+import type { MeetSettings } from './meet/settings';
 import type { TtsEngine } from './tts';
 
 /** An espeak-ng voice name (the sandbox's first form), or an engine with an optional voice of its own. */
@@ -22,10 +23,23 @@ export class SandboxApiError extends Error {
   }
 }
 
+/** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
+export interface CreateMeetingRequest extends Partial<MeetSettings> {
+  platform: Platform;
+  lobby?: boolean;
+  chat_enabled?: boolean;
+  host_present?: boolean;
+  recording_permission?: RecordingPolicy;
+  meeting_id?: string;
+  /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
+  replica?: string;
+}
+
 export interface CreatedMeeting {
   meeting_id: string;
   platform: Platform;
   url: string;
+  replica: string | null;
 }
 
 export interface SpeakResult {
@@ -84,7 +98,7 @@ export class SandboxClient {
     return `/control/meetings/${encodeURIComponent(meetingId)}`;
   }
 
-  createMeeting(options: MeetingOptions & { meeting_id?: string }): Promise<CreatedMeeting> {
+  createMeeting(options: CreateMeetingRequest): Promise<CreatedMeeting> {
     return this.post('/control/meetings', options);
   }
   getMeeting(meetingId: string): Promise<ControlMeetingView> {

@@ -22,6 +22,7 @@ import {
 } from './meeting-state';
 import { readJson, send, sendJson } from './http-util';
 import type { MeetingRegistry } from './registry';
+import { replicaOptions } from './replicas';
 import { defaultVoice, fliteVoices, isTtsEngine, MAX_SPEECH_TEXT, SpeechSynthesizer, ttsEngines, type SpeakingVoice } from './tts';
 
 export interface ControlDeps {
@@ -47,7 +48,7 @@ function decode(segment: string): string {
 export async function handleControl(deps: ControlDeps, req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
   const { registry } = deps;
   const method = req.method ?? 'GET';
-  const view = (m: Meeting) => controlView(m, registry.urlFor(m.platform, m.meeting_id), registry.now());
+  const view = (m: Meeting) => controlView(m, registry.urlOf(m), registry.now());
 
   if (method === 'GET' && path === '/control/certificate') {
     send(res, 200, 'application/x-pem-file', deps.certPem);
@@ -64,8 +65,9 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     }
     if (method === 'POST') {
       const body = await readJson(req);
-      const meeting = registry.create(parseMeetingOptions(body), body.meeting_id);
-      sendJson(res, 201, { meeting_id: meeting.meeting_id, platform: meeting.platform, url: registry.urlFor(meeting.platform, meeting.meeting_id) });
+      const options = parseMeetingOptions(body);
+      const meeting = registry.create({ ...options, ...replicaOptions(body, options.platform) }, body.meeting_id);
+      sendJson(res, 201, { meeting_id: meeting.meeting_id, platform: meeting.platform, url: registry.urlOf(meeting), replica: meeting.replica?.flavour ?? null });
       return true;
     }
   }

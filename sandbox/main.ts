@@ -23,6 +23,8 @@ async function main(): Promise<void> {
       '',
       'Create a meeting:',
       `  curl --cacert ${certPath} -X POST ${c}/control/meetings -H 'content-type: application/json' -d '{"platform":"tm","lobby":true}'`,
+      'A Google Meet replica meeting (https://meet.google.com/<code>; bots reach it with SANDBOX_REPLICAS=127.0.0.1:' + sandbox.port + '):',
+      `  curl --cacert ${certPath} -X POST ${c}/control/meetings -H 'content-type: application/json' -d '{"platform":"mt","replica":"meet"}'`,
       'Admit a participant from the lobby:',
       `  curl --cacert ${certPath} -X POST ${c}/control/meetings/${example.meeting_id}/participants/<participant_id>/admit`,
       'See what happened:',

@@ -34,6 +34,13 @@ export interface Participant {
   recording_permission: RecordingPermission;
   /** last poll of its page (browser participants) */
   last_seen: number;
+  /** why it is no longer waiting or in the call: denied, blocked, lobby_timeout, removed, left, meeting ended, … */
+  end_reason: string | null;
+  /** replica pages: microphone and camera as the page joined with them (null: not told) */
+  microphone: boolean | null;
+  camera: boolean | null;
+  /** replica pages: the layout the page shows (e.g. Spotlight), null until one is chosen */
+  layout: string | null;
 }
 
 export interface ChatMessage {
@@ -62,12 +69,23 @@ export interface MeetingEvent {
   readonly detail?: string;
 }
 
+/** A replica flavour's name and its own settings (sandbox/replicas.ts); null for the sandbox's own pages. */
+export interface ReplicaSpec {
+  readonly flavour: string;
+  readonly settings: Readonly<Record<string, unknown>>;
+}
+
 export interface MeetingOptions {
   readonly platform: Platform;
   readonly lobby?: boolean;
   readonly chat_enabled?: boolean;
   readonly host_present?: boolean;
   readonly recording_permission?: RecordingPolicy;
+  readonly replica?: ReplicaSpec;
+  /** the platform drops a request to join that nobody answered after this long (Meet: 10 minutes) */
+  readonly lobby_timeout_ms?: number;
+  /** the platform refuses every request to join, with this reason (Meet's "You can't join this video call") */
+  readonly join_wall?: string;
 }
 
 export interface Meeting {
@@ -77,6 +95,9 @@ export interface Meeting {
   readonly chat_enabled: boolean;
   host_present: boolean;
   readonly recording_policy: RecordingPolicy;
+  readonly replica: ReplicaSpec | null;
+  readonly lobby_timeout_ms: number | null;
+  readonly join_wall: string | null;
   readonly created_at: number;
   ended: boolean;
   ended_at: number | null;
@@ -147,6 +168,9 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     chat_enabled: options.chat_enabled ?? true,
     host_present: options.host_present ?? true,
     recording_policy: options.recording_permission ?? 'ask',
+    replica: options.replica ?? null,
+    lobby_timeout_ms: options.lobby_timeout_ms ?? null,
+    join_wall: options.join_wall ?? null,
     created_at: now,
     ended: false,
     ended_at: null,
@@ -156,7 +180,8 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     next_seq: 1,
     events: [],
   };
-  log(meeting, now, 'created', undefined, `lobby=${meeting.lobby} chat_enabled=${meeting.chat_enabled} host_present=${meeting.host_present} recording_permission=${meeting.recording_policy}`);
+  const replica = meeting.replica ? ` replica=${meeting.replica.flavour} ${JSON.stringify(meeting.replica.settings)}` : '';
+  log(meeting, now, 'created', undefined, `lobby=${meeting.lobby} chat_enabled=${meeting.chat_enabled} host_present=${meeting.host_present} recording_permission=${meeting.recording_policy}${replica}`);
   return meeting;
 }
 
@@ -177,7 +202,10 @@ export function participant(meeting: Meeting, participantId: string): Participan
 function setState(meeting: Meeting, p: Participant, state: ParticipantState, now: number, detail?: string): void {
   p.state = state;
   if (state === 'in_call' && p.joined_at === null) p.joined_at = now;
-  if (!activeStates.includes(state) && p.left_at === null) p.left_at = now;
+  if (!activeStates.includes(state) && p.left_at === null) {
+    p.left_at = now;
+    p.end_reason = detail ?? state;
+  }
   log(meeting, now, state, p.participant_id, detail);
 }
 
@@ -194,14 +222,27 @@ export function openPage(meeting: Meeting, participantId: string, now: number): 
     left_at: null,
     recording_permission: 'none',
     last_seen: now,
+    end_reason: null,
+    microphone: null,
+    camera: null,
+    layout: null,
   };
   meeting.participants.set(participantId, p);
   log(meeting, now, 'page_opened', participantId);
   return p;
 }
 
-/** The join button: checks the name, then waiting for the host (vc), lobby or straight into the call. */
-export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number): Participant {
+/** Microphone and camera a replica page joins with. */
+export interface JoinMedia {
+  readonly microphone?: unknown;
+  readonly camera?: unknown;
+}
+
+/**
+ * The join button: checks the name, then the meeting's wall (the request is refused at once), waiting
+ * for the host (vc), lobby or straight into the call.
+ */
+export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number, media: JoinMedia = {}): Participant {
   const p = participant(meeting, participantId);
   notEnded(meeting);
   if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
@@ -214,8 +255,11 @@ export function requestJoin(meeting: Meeting, participantId: string, name: unkno
   p.name = raw;
   p.requested_at = now;
   p.last_seen = now;
+  p.microphone = typeof media.microphone === 'boolean' ? media.microphone : null;
+  p.camera = typeof media.camera === 'boolean' ? media.camera : null;
   log(meeting, now, 'join_requested', participantId, raw);
-  if (meeting.platform === 'vc' && !meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
+  if (meeting.join_wall !== null) setState(meeting, p, 'denied', now, 'blocked');
+  else if (meeting.platform === 'vc' && !meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
   else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
   return p;
 }
@@ -267,6 +311,25 @@ export function leave(meeting: Meeting, participantId: string, now: number, reas
 export function touch(meeting: Meeting, participantId: string, now: number): Participant {
   const p = participant(meeting, participantId);
   p.last_seen = now;
+  return p;
+}
+
+/** Requests to join older than the meeting's lobby timeout are dropped (`left`, reason lobby_timeout). */
+export function expireLobby(meeting: Meeting, now: number): Participant[] {
+  const timeout = meeting.lobby_timeout_ms;
+  if (timeout === null) return [];
+  const expired = [...meeting.participants.values()].filter((p) => p.state === 'lobby' && p.requested_at !== null && now - p.requested_at >= timeout);
+  for (const p of expired) setState(meeting, p, 'left', now, 'lobby_timeout');
+  return expired;
+}
+
+/** A replica page reports the layout it shows (in the call). */
+export function setLayout(meeting: Meeting, participantId: string, layout: unknown, now: number): Participant {
+  const p = participant(meeting, participantId);
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call has a layout (state: ${p.state})`);
+  if (typeof layout !== 'string' || !/^[A-Za-z ]{1,40}$/.test(layout)) throw new SandboxError(400, 'layout must be a name of letters and spaces');
+  p.layout = layout;
+  log(meeting, now, 'layout', participantId, layout);
   return p;
 }
 
@@ -326,6 +389,10 @@ export function addSimulated(meeting: Meeting, participantId: string, name: unkn
     left_at: null,
     recording_permission: 'none',
     last_seen: now,
+    end_reason: null,
+    microphone: null,
+    camera: null,
+    layout: null,
   };
   meeting.participants.set(participantId, p);
   setState(meeting, p, 'in_call', now, `simulated ${raw}`);
@@ -404,6 +471,10 @@ export interface ParticipantView {
   joined_at: string | null;
   left_at: string | null;
   recording_permission: RecordingPermission;
+  end_reason: string | null;
+  microphone: boolean | null;
+  camera: boolean | null;
+  layout: string | null;
 }
 
 export interface MessageView {
@@ -424,6 +495,8 @@ export interface ControlMeetingView {
   chat_enabled: boolean;
   lobby: boolean;
   recording_permission: RecordingPolicy;
+  /** the replica flavour and its settings; null for the sandbox's own pages */
+  replica: ReplicaSpec | null;
   participants: ParticipantView[];
   messages: MessageView[];
   speaking: { participant_id: string; name: string; text: string; started_at: string; duration_seconds: number }[];
@@ -441,6 +514,10 @@ export function participantView(p: Participant): ParticipantView {
     joined_at: iso(p.joined_at),
     left_at: iso(p.left_at),
     recording_permission: p.recording_permission,
+    end_reason: p.end_reason,
+    microphone: p.microphone,
+    camera: p.camera,
+    layout: p.layout,
   };
 }
 
@@ -458,6 +535,7 @@ export function controlView(meeting: Meeting, url: string, now: number): Control
     chat_enabled: meeting.chat_enabled,
     lobby: meeting.lobby,
     recording_permission: meeting.recording_policy,
+    replica: meeting.replica,
     participants: [...meeting.participants.values()].map(participantView),
     messages: meeting.messages.map(messageView),
     speaking: meeting.utterances
@@ -472,7 +550,7 @@ export interface PageView {
   /** grows with every change of the meeting: pages ignore views older than one they have shown */
   revision: number;
   meeting: { meeting_id: string; platform: Platform; ended: boolean; chat_enabled: boolean; host_present: boolean };
-  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission };
+  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission; end_reason: string | null };
   participants: { participant_id: string; name: string }[];
   message_count: number;
   messages: MessageView[];
@@ -491,7 +569,7 @@ export function pageView(meeting: Meeting, participantId: string, since: number,
       chat_enabled: meeting.chat_enabled,
       host_present: meeting.host_present,
     },
-    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission },
+    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission, end_reason: me.end_reason },
     participants: inCall
       ? [...meeting.participants.values()].filter((p) => p.state === 'in_call').map((p) => ({ participant_id: p.participant_id, name: p.name }))
       : [],

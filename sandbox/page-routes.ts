@@ -1,6 +1,7 @@
 /**
  * What a platform host (vc.localhost, tm.localhost, mt.localhost) serves: the meeting pages and the
- * JSON API their in-page script uses (/api/meetings/:id/...).
+ * JSON API their in-page script uses (/api/meetings/:id/...). Replica pages use the same API on
+ * their own hosts (replicas.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -13,6 +14,7 @@ import {
   requestJoin,
   requestRecording,
   SandboxError,
+  setLayout,
   touch,
   type Platform,
 } from './meeting-state';
@@ -109,7 +111,10 @@ async function handlePageApi(
   touch(meeting, pid, now);
   switch (action) {
     case 'join':
-      requestJoin(meeting, pid, body.name, now);
+      requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera });
+      break;
+    case 'layout':
+      setLayout(meeting, pid, body.layout, now);
       break;
     case 'chat':
       postChat(meeting, pid, body.text, now);

@@ -2,6 +2,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import {
   createMeeting,
+  expireLobby,
   meetingIdPattern,
   newMeetingId,
   pruneUtterances,
@@ -11,6 +12,7 @@ import {
   type MeetingOptions,
   type Platform,
 } from './meeting-state';
+import { replicaFlavour } from './replicas';
 import type { SpeakingVoice } from './tts';
 
 export interface RegistryOptions {
@@ -49,6 +51,11 @@ export class MeetingRegistry {
     return this.options.originFor(platform) + meetingPath(platform, meetingId);
   }
 
+  /** The meeting's URL: the sandbox host's, or the real platform's for a replica meeting. */
+  urlOf(meeting: Meeting): string {
+    return meeting.replica ? replicaFlavour(meeting.replica.flavour).meetingUrl(meeting.meeting_id) : this.urlFor(meeting.platform, meeting.meeting_id);
+  }
+
   create(options: MeetingOptions, requestedId?: unknown): Meeting {
     let id: string;
     if (requestedId !== undefined) {
@@ -72,9 +79,10 @@ export class MeetingRegistry {
     return meeting;
   }
 
-  find(meetingId: string, platform: Platform): Meeting | null {
+  /** The meeting a page URL names: of this platform, and served by this replica flavour (null: the sandbox's own pages). */
+  find(meetingId: string, platform: Platform, flavour: string | null = null): Meeting | null {
     const meeting = this.meetings.get(meetingId);
-    return meeting && meeting.platform === platform ? meeting : null;
+    return meeting && meeting.platform === platform && (meeting.replica?.flavour ?? null) === flavour ? meeting : null;
   }
 
   newParticipantId(): string {
@@ -86,6 +94,7 @@ export class MeetingRegistry {
     for (const meeting of this.meetings.values()) {
       if (meeting.ended) continue;
       sweepStale(meeting, now, this.staleAfterMs);
+      expireLobby(meeting, now);
       pruneUtterances(meeting, now);
     }
   }

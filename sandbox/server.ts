@@ -1,6 +1,7 @@
 /**
- * The sandbox meeting platform: one HTTPS server that routes by the Host header's subdomain
- * (vc.localhost, tm.localhost, mt.localhost: meeting pages; any host: /control API and /media).
+ * The sandbox meeting platform: one HTTPS server that routes by the Host header (vc.localhost,
+ * tm.localhost, mt.localhost: the sandbox's meeting pages; a real platform's host, e.g.
+ * meet.google.com: its replica flavour (replicas.ts); any host: /control API and /media).
  *
  *   const sandbox = await startSandbox({ port: 0 });
  *   sandbox.urlFor('vc', meetingId); sandbox.caPem; await sandbox.stop();
@@ -16,6 +17,7 @@ import { platforms, type Platform } from './meeting-state';
 import { handlePage } from './page-routes';
 import { consolePage } from './pages/console-page';
 import { MeetingRegistry } from './registry';
+import { replicaForHost } from './replicas';
 import { SpeechSynthesizer } from './tts';
 import { SandboxClient } from './client';
 
@@ -48,9 +50,11 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
+/** The Host header's name: lower case, without port or trailing dot. */
+export const hostName = (hostHeader: string | undefined): string => (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase().replace(/\.$/, '');
+
 export function platformOfHost(hostHeader: string | undefined): Platform | null {
-  const hostname = (hostHeader ?? '').replace(/:\d+$/, '').toLowerCase();
-  const m = /^(vc|tm|mt)\.localhost\.?$/.exec(hostname);
+  const m = /^(vc|tm|mt)\.localhost$/.exec(hostName(hostHeader));
   return m && platforms.includes(m[1] as Platform) ? (m[1] as Platform) : null;
 }
 
@@ -83,9 +87,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         return;
       }
       const platform = platformOfHost(req.headers.host);
+      const replica = platform ? null : replicaForHost(hostName(req.headers.host));
       if (platform) await handlePage(registry, platform, req, res, path, url.searchParams);
+      else if (replica) await replica.handle({ registry, req, res, host: hostName(req.headers.host), path, query: url.searchParams });
       else if (path === '/' && req.method === 'GET') sendHtml(res, 200, consolePage());
-      else sendJson(res, 404, { error: 'not found: meeting pages are served on vc.localhost, tm.localhost and mt.localhost' });
+      else sendJson(res, 404, { error: 'not found: meeting pages are served on vc.localhost, tm.localhost, mt.localhost and the replica hosts' });
     } catch (err) {
       sendError(res, err);
     }

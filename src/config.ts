@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -18,6 +19,16 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
   readonly serviceSecret?: string | undefined;
+  /** The service's own artifacts in an S3-compatible bucket (s3://KEY:SECRET@host/bucket?region=…); unset: DATA_DIR/artifacts. */
+  readonly objectStoreUrl?: string | undefined;
+  /** A put-only key of that bucket for bots (`id:secret`); unset, bots upload through the service. */
+  readonly objectStoreIngestKey?: string | undefined;
+  /** Teams' storage endpoints must be https and on public addresses (production); otherwise any endpoint will do. */
+  readonly publicStorageEndpointsOnly?: boolean;
+  /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
+  readonly sandboxReplicas?: string | undefined;
+  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
+  readonly publicWebhookTargetsOnly?: boolean;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -37,6 +48,28 @@ const portFrom = (value: string | undefined, fallback: number): number => {
   return port;
 };
 
+/** Checked here so that a wrong URL stops the start before anything is opened. */
+const objectStoreUrlFrom = (value: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  parseObjectStoreUrl(value);
+  return value;
+};
+
+const ingestKeyFrom = (value: string | undefined, objectStoreUrl: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (objectStoreUrl === undefined) throw new Error('OBJECT_STORE_INGEST_KEY needs OBJECT_STORE_URL (it is a key of that bucket)');
+  parseIngestKey(value);
+  return value;
+};
+
+/** A test setting: a production service refuses to start with it rather than ignore it silently. */
+const sandboxReplicasFrom = (value: string | undefined, nodeEnv: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (nodeEnv === 'production') throw new Error('SANDBOX_REPLICAS sends bots to a test sandbox: it cannot be set with NODE_ENV=production');
+  if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value)) throw new Error(`SANDBOX_REPLICAS must be <host>:<port>, got "${value}"`);
+  return value;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -52,4 +85,9 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   instanceId: env.INSTANCE_ID || undefined,
   logLevel: env.LOG_LEVEL || 'info',
   serviceSecret: env.SERVICE_SECRET || undefined,
+  objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
+  objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
+  publicStorageEndpointsOnly: env.NODE_ENV === 'production',
+  sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
+  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
 });

@@ -7,9 +7,15 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
+import type { CheckpointStore } from './adapters/checkpoint-store/port';
+import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkpoint-store';
+import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
+import type { WebhookHttp } from './adapters/webhook-http/port';
+import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
-import { LocalFolderObjectStore } from './adapters/object-store/local-folder-object-store';
+import { openObjectStore } from './adapters/object-store';
+import { artifactStores } from './adapters/object-store/artifact-stores';
 import { loadServiceSecret } from './adapters/signing/service-secret';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
@@ -21,14 +27,21 @@ import type { CommandDeps } from './commands/command-deps';
 import type { ServiceConfig } from './config';
 import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
-import { signedArtifactLinks } from './http/artifacts/artifact-links';
+import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
 import { internalRouter } from './http/internal/internal-router';
 import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
+import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
+import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
 import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-ends';
+import { uploadTargetFor } from './subscribers/upload-target';
+import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
+import { expireArtifacts } from './subscribers/expire-artifacts';
+import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 
 export interface RunningService {
@@ -42,6 +55,12 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  /** uploads the artifacts the service holds for teams' buckets (transient spill) */
+  readonly spillUploader: PeriodicSweep;
+  /** deletes artifacts whose retention has ended */
+  readonly retention: PeriodicSweep;
+  readonly botWatch: RunningBotsWatch;
+  readonly webhooks: WebhookDeliveryWorker;
   stop(): Promise<void>;
 }
 
@@ -51,6 +70,17 @@ export interface ServiceOverrides {
   readonly launcher?: BotLauncher;
   /** how long a reservation may wait for its bot before it is released (default 2 minutes) */
   readonly orphanReservationGraceMs?: number;
+  /** how often held (spilled) artifacts are offered to their bucket again (default 10 s) */
+  readonly spillRetryMs?: number;
+  /** how often expired artifacts are looked for (default 1 h) */
+  readonly retentionSweepMs?: number;
+  /** how webhook targets' host names are resolved (tests pretend a name moved to a private address) */
+  readonly resolveHost?: Resolve;
+  readonly webhookHttp?: WebhookHttp;
+  readonly webhookDelivery?: Partial<DeliveryWorkerOptions>;
+  readonly webhookJitter?: () => number;
+  /** how often running bots without a process here are looked at, and when a silent one is lost */
+  readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -74,17 +104,55 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
   const signer = new Signer(serviceSecret);
   const secretBox = new SecretBox(serviceSecret);
-  const objectStore = new LocalFolderObjectStore(path.join(config.dataDir, 'artifacts'));
-  const settler = new SubscriberRunner(eventStore, readStore, settleTokensWhenBotEnds(eventStore), log);
+  // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
+  const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
+  const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
+  const settler = new SubscriberRunner(eventStore, checkpoints, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
-  const reconciler = new SubscriberRunner(eventStore, readStore, orphanReservations, log);
+  const reconciler = new SubscriberRunner(eventStore, checkpoints, orphanReservations, log);
   await reconciler.start();
 
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
   const nowMs = () => clock().getTime();
-  const links = signedArtifactLinks(signer, () => publicUrl, nowMs);
+  const objectStore = openObjectStore({
+    objectStoreUrl: config.objectStoreUrl,
+    objectStoreIngestKey: config.objectStoreIngestKey,
+    dataDir: config.dataDir,
+    signLocalLink: serviceSignedLink(signer, () => publicUrl),
+  });
+  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: config.publicStorageEndpointsOnly ?? false });
+  const links = storeArtifactLinks(stores, readStore, nowMs);
+  const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
+  const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
+
+  const webhookTargets = { policy: { publicHttpsOnly: config.publicWebhookTargetsOnly ?? false }, resolve: overrides.resolveHost ?? resolveWithDns };
+  const webhooks = new WebhookDeliveryWorker({
+    eventStore,
+    readStore,
+    secretBox,
+    links,
+    commands,
+    http: overrides.webhookHttp ?? new NodeWebhookHttp(webhookTargets.policy, webhookTargets.resolve),
+    log,
+    ...(overrides.webhookDelivery ? { options: overrides.webhookDelivery } : {}),
+    ...(overrides.webhookJitter ? { jitter: overrides.webhookJitter } : {}),
+  });
+  await webhooks.start(projections.position);
+  const webhookQueue = new SubscriberRunner(
+    eventStore,
+    checkpoints,
+    queueWebhookMessages({
+      eventStore,
+      readStore,
+      commands,
+      waitForReadModels: (position) => projections.waitForPosition(position, 30_000),
+      queued: () => webhooks.wake(),
+    }),
+    log,
+  );
+  await webhookQueue.start();
   const app = buildApp({
     log,
     commands,
@@ -93,11 +161,15 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, objectStore, signer, projections, readStore }).routes(),
-      artifactsRouter(objectStore, signer, nowMs).routes(),
+      internalRouter({ commands, control, stores, signer, projections, readStore }).routes(),
+      // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
+      ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
     ],
     sandboxHosts: config.sandboxHosts,
     secretBox,
+    publicStorageEndpointsOnly: config.publicStorageEndpointsOnly ?? false,
+    webhookTargets,
+    webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
     rebuildProjections: async () => {
       await projections.stop();
@@ -117,16 +189,28 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log),
+    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
     signer,
     serviceUrl: publicUrl,
+    uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
     slots: config.botSlots ?? defaultBotSlots(),
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
     log,
   });
   await dispatcher.start(projections.position);
-  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory' }, 'service listening');
+  const botWatch = new RunningBotsWatch({
+    commands,
+    readStore,
+    workerId: config.instanceId ?? os.hostname(),
+    log,
+    lastContactMs: (botId) => control.lastContactMs(botId),
+    forgetControl: (botId) => control.forget(botId),
+    isChild: (botId) => dispatcher.isRunningHere(botId),
+    ...overrides.botWatch,
+  });
+  await botWatch.start();
+  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
 
   return {
     url,
@@ -139,17 +223,27 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    spillUploader,
+    retention,
+    botWatch,
+    webhooks,
     stop: async () => {
+      await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await spillUploader.stop();
+      await retention.stop();
       await settler.stop();
       await reconciler.stop();
+      await webhookQueue.stop();
+      await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
       await readStore.close();
+      await localCheckpoints?.close();
       await eventStore.close();
     },
   };

@@ -16,10 +16,10 @@ const spkiSha256OfDer = (der: Buffer): string => {
   return createHash('sha256').update(spki).digest('base64');
 };
 
-/** Reads the certificate served on 127.0.0.1:`port` for `servername`. */
-export const presentedSpki = (servername: string, port: number, timeoutMs = 5000): Promise<string> =>
+/** Reads the certificate served on `host`:`port` (default loopback) for `servername`. */
+export const presentedSpki = (servername: string, port: number, timeoutMs = 5000, host = '127.0.0.1'): Promise<string> =>
   new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, servername, rejectUnauthorized: false, timeout: timeoutMs }, () => {
+    const socket = tls.connect({ host, port, servername, rejectUnauthorized: false, timeout: timeoutMs }, () => {
       const cert = socket.getPeerCertificate();
       socket.end();
       if (!cert || !cert.raw) return reject(new Error('the sandbox presented no certificate'));
@@ -29,13 +29,13 @@ export const presentedSpki = (servername: string, port: number, timeoutMs = 5000
     socket.on('error', reject);
   });
 
-/** The Chromium arguments that pin the sandbox certificate for `meetingUrl` (a sandbox URL). */
-export const sandboxTrustArgs = async (meetingUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<string[]> => {
-  let pin = env.SANDBOX_SPKI_SHA256;
-  if (!pin && env.SANDBOX_CA_PEM) pin = spkiSha256OfPem(env.SANDBOX_CA_PEM);
-  if (!pin) {
-    const url = new URL(meetingUrl);
-    pin = await presentedSpki(url.hostname, Number(url.port || 443));
-  }
-  return [`--ignore-certificate-errors-spki-list=${pin}`];
+/** The pin of the sandbox certificate for `meetingUrl` (a sandbox URL). */
+export const sandboxPin = async (meetingUrl: string, env: NodeJS.ProcessEnv = process.env): Promise<string> => {
+  if (env.SANDBOX_SPKI_SHA256) return env.SANDBOX_SPKI_SHA256;
+  if (env.SANDBOX_CA_PEM) return spkiSha256OfPem(env.SANDBOX_CA_PEM);
+  const url = new URL(meetingUrl);
+  return presentedSpki(url.hostname, Number(url.port || 443));
 };
+
+/** Chromium trusts exactly these keys (base64 SHA-256 of SPKI), whatever else is wrong with the certificate. */
+export const pinArgs = (pins: readonly string[]): string[] => (pins.length ? [`--ignore-certificate-errors-spki-list=${[...new Set(pins)].join(',')}`] : []);

@@ -34,6 +34,9 @@ export class HttpControl implements ControlChannel {
       log?: (msg: string) => void;
       /** pause after a failed poll: base * 2^failures (failures counted up to 5), at most max; default 500 ms, 10 s */
       retryDelayMs?: { readonly base: number; readonly max: number };
+      /** polls failing for this long in a row: the service is gone for good */
+      serviceLostAfterMs?: number;
+      onServiceLost?: () => void;
     } = {},
   ) {}
 
@@ -45,6 +48,8 @@ export class HttpControl implements ControlChannel {
   private async poll(handler: ControlHandler): Promise<void> {
     const wait = this.opts.waitSeconds ?? 20;
     let failures = 0;
+    let failingSinceMs: number | null = null;
+    let lostReported = false;
     while (!this.abort.signal.aborted) {
       try {
         const res = await callService(this.target, 'GET', `${internalPaths.control(this.botId)}?wait_seconds=${wait}`, {
@@ -54,10 +59,17 @@ export class HttpControl implements ControlChannel {
         });
         const body = (await res.json()) as { requests?: ControlRequest[] };
         failures = 0;
+        failingSinceMs = null;
         for (const request of body.requests ?? []) this.dispatch(request, handler);
       } catch (err) {
         if (this.abort.signal.aborted) break;
         failures++;
+        failingSinceMs ??= Date.now();
+        if (!lostReported && this.opts.serviceLostAfterMs !== undefined && Date.now() - failingSinceMs >= this.opts.serviceLostAfterMs) {
+          lostReported = true;
+          this.opts.log?.(`the service has not answered for ${Math.round((Date.now() - failingSinceMs) / 1000)} s: it is gone`);
+          this.opts.onServiceLost?.();
+        }
         this.opts.log?.(`control poll failed (${failures}): ${(err as Error).message}`);
         const delay = this.opts.retryDelayMs ?? { base: 500, max: 10_000 };
         await sleep(Math.min(delay.max, delay.base * 2 ** Math.min(failures, 5)), this.abort.signal);

@@ -1,10 +1,11 @@
 /**
- * Sends chat messages through the page, one at a time, and confirms each one: the message must show
- * up in the chat panel as the bot's own. `chat-disabled` -> chat_disabled; a `chat-error` or no
- * confirmation in time -> failed. Whether the bot may chat at all (in the call) is the caller's check.
+ * Sends chat messages through the page driver, one at a time, and confirms each one: the message must
+ * show up in the chat as the bot's own. Chat disabled -> chat_disabled; a refusal or no confirmation
+ * in time -> failed. A message longer than the platform takes at once goes in parts, in order, each
+ * confirmed. Whether the bot may chat at all (in the call) is the caller's check.
  */
 import type { ControlResult } from '../contract';
-import type { MeetingPage } from './meeting-page';
+import type { ChatControls } from '../drivers/page-driver';
 
 export type ChatOutcome =
   | { readonly ok: true }
@@ -15,37 +16,46 @@ export const withId = (id: string, outcome: ChatOutcome | { ok: false; reason: '
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** `text` cut into parts of at most `max` characters (code points, so no character is split). */
+export const chatParts = (text: string, max: number): string[] => {
+  const chars = Array.from(text);
+  const parts: string[] = [];
+  for (let i = 0; i < chars.length; i += max) parts.push(chars.slice(i, i + max).join(''));
+  return parts.length ? parts : [text];
+};
+
 export class ChatSender {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly meeting: MeetingPage,
+    private readonly chat: ChatControls,
     private readonly botName: string,
     private readonly confirmMs: number,
   ) {}
 
   /** Queues `text`; `selfId` is read when its turn comes. */
   send(text: string, selfId: () => string | null): Promise<ChatOutcome> {
-    const attempt = () => this.attempt(text, selfId());
+    const attempt = async (): Promise<ChatOutcome> => {
+      for (const part of chatParts(text, this.chat.maxLength)) {
+        const outcome = await this.attempt(part, selfId());
+        if (!outcome.ok) return outcome;
+      }
+      return { ok: true };
+    };
     const next = this.queue.then(attempt, attempt);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
   private async attempt(text: string, selfId: string | null): Promise<ChatOutcome> {
-    if ((await this.meeting.snapshot(Number.MAX_SAFE_INTEGER)).chatDisabled) {
-      return { ok: false, reason: 'chat_disabled', message: 'Chat is disabled in this meeting.' };
-    }
-    const before = await this.meeting.countOwnMessages(selfId, this.botName, text);
-    await this.meeting.postChat(text);
+    if (await this.chat.disabled()) return { ok: false, reason: 'chat_disabled', message: 'Chat is disabled in this meeting.' };
+    const before = await this.chat.countOwn(selfId, this.botName, text);
+    await this.chat.post(text);
     const deadline = Date.now() + this.confirmMs;
     while (Date.now() < deadline) {
-      if ((await this.meeting.countOwnMessages(selfId, this.botName, text)) > before) return { ok: true };
-      const error = await this.meeting.chatError();
-      if (error) {
-        const disabled = (await this.meeting.snapshot(Number.MAX_SAFE_INTEGER)).chatDisabled;
-        return { ok: false, reason: disabled ? 'chat_disabled' : 'failed', message: error };
-      }
+      if ((await this.chat.countOwn(selfId, this.botName, text)) > before) return { ok: true };
+      const error = await this.chat.error();
+      if (error) return { ok: false, reason: (await this.chat.disabled()) ? 'chat_disabled' : 'failed', message: error };
       await sleep(150);
     }
     return { ok: false, reason: 'failed', message: 'The message did not appear in the chat.' };

@@ -1,14 +1,18 @@
 import { internalPaths, type BotReport } from '../contract';
-import { callService, type HttpTarget } from '../http-client';
+import { callService, DEFAULT_SERVICE_PATIENCE_MS, type HttpTarget } from '../http-client';
 import type { Reporter } from './reporter';
 
-/** Reports to the service: `POST /internal/bots/{bot_id}/reports`, in order (one at a time). */
+/**
+ * Reports to the service: `POST /internal/bots/{bot_id}/reports`, in order (one at a time). A report the
+ * service cannot take now (it restarts) is tried again for `retryForMs`, then given up.
+ */
 export class HttpReporter implements Reporter {
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly target: HttpTarget,
     private readonly botId: string,
+    private readonly retryForMs: number = DEFAULT_SERVICE_PATIENCE_MS,
   ) {}
 
   report(report: BotReport): Promise<void> {
@@ -16,7 +20,7 @@ export class HttpReporter implements Reporter {
       await callService(this.target, 'POST', internalPaths.reports(this.botId), {
         body: JSON.stringify(report),
         contentType: 'application/json',
-        retries: report.kind === 'end' ? 8 : 4,
+        retryForMs: this.retryForMs,
       });
     };
     const next = this.chain.then(send, send);

@@ -15,6 +15,7 @@ import type { Phase } from '../leave-rules';
 import type { Reporter } from '../reporters/reporter';
 import type { MeetingNotes } from './meeting-notes';
 import type { MeetingTab } from './meeting-tab';
+import { bounded } from './bounded';
 import type { StatusReports } from './status-reports';
 
 /** What the run knew and what it had opened when it ended. */
@@ -58,7 +59,6 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   await tab?.leave(notes.lastScreen === 'in_call');
   if (end.admitted) await deps.statuses.report('call_ended');
   notes.close(Date.now());
-  await deps.control.stop().catch((err) => log.warn(`control channel stop: ${(err as Error).message}`));
   await closeBrowser(end.browser, log);
 
   try {
@@ -69,6 +69,7 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   if (end.admitted) {
     await artifacts.store('chat_messages', 'chat_messages.json', 'application/json', json(notes.chatArtifact()));
     await artifacts.store('participants', 'participants.json', 'application/json', json(notes.participantsArtifact()));
+    await reportParticipants(deps, notes);
   }
   const report: EndReport = {
     kind: 'end',
@@ -86,16 +87,31 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   } catch (err) {
     log.error(`the end report could not be sent: ${(err as Error).message}`);
     throw err;
+  } finally {
+    // Polled until here: a bot still converting and uploading shows the service it is alive.
+    await deps.control.stop().catch((err) => log.warn(`control channel stop: ${(err as Error).message}`));
   }
   return report;
 };
 
-/** One last read of the page before leaving: chat messages and participants seen at the very end. */
+/** Who was there, for the final webhook and the legacy views; a lost report loses only this summary. */
+const reportParticipants = async (deps: FinishDeps, notes: MeetingNotes): Promise<void> => {
+  try {
+    await deps.reporter.report({ kind: 'participants', ...notes.participantsSummary(), at: new Date().toISOString() });
+  } catch (err) {
+    deps.log.warn(`the participants could not be reported: ${(err as Error).message}`);
+  }
+};
+
+/**
+ * One last read of the page before leaving: chat messages and participants seen at the very end. Not
+ * on a page that never showed anything (still navigating: a read would wait for it), and bounded.
+ */
 const lastLook = async (tab: MeetingTab | null, notes: MeetingNotes): Promise<void> => {
-  if (!tab?.isOpen) return;
+  if (!tab?.isOpen || notes.lastScreen === null) return;
   try {
     const now = Date.now();
-    const snap = await tab.meeting.snapshot(notes.chatCount);
+    const snap = await bounded(tab.driver.read(notes.chatCount), 3000, 'the last read of the page');
     notes.noteLastLook(now, snap);
   } catch {
     // the page is gone: keep what was seen

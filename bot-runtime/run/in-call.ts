@@ -5,20 +5,23 @@
  * until it is granted again.
  */
 import type { BotLog } from '../bot-log';
-import type { ControlResult } from '../contract';
+import type { ControlResult, RecordingMode } from '../contract';
 import type { EndCause } from '../end-codes';
-import type { MeetingPage, PageSnapshot, RecordingPermission } from '../meeting/meeting-page';
+import type { PageDriver, PageSnapshot, RecordingPermission } from '../drivers/page-driver';
 import type { Recorder } from '../recorder/recorder';
 import type { StatusReports } from './status-reports';
 
 export interface InCallDeps {
   readonly entryMessage: string | null;
   readonly needsRecordingPermission: boolean;
-  readonly meeting: MeetingPage;
+  readonly driver: PageDriver;
+  readonly recordingMode: RecordingMode;
   readonly recorder: Recorder;
   readonly statuses: StatusReports;
   readonly sendChat: (text: string) => Promise<ControlResult>;
   readonly requestEnd: (cause: EndCause) => void;
+  /** waits for driver work unless the run ends first; true when it ended */
+  readonly endedDuring: (work: Promise<unknown>) => Promise<boolean>;
   readonly log: BotLog;
 }
 
@@ -59,6 +62,10 @@ export class InCall {
       this.wasAdmitted = true;
       deps.log.info('admitted to the call');
       await deps.statuses.report('in_call_not_recording');
+      // dialogs away and the chat panel open before the entry message; the layout before recording
+      const warn = (what: string) => (err: unknown) => deps.log.warn(`${deps.driver.name}: ${what}: ${(err as Error).message}`);
+      if (await deps.endedDuring(deps.driver.prepareCall().catch(warn('preparing the call')))) return;
+      if (await deps.endedDuring(deps.driver.setLayout(deps.recordingMode).catch(warn('layout')))) return;
       if (deps.entryMessage) {
         const text = deps.entryMessage;
         this.entryMessagePosting = deps.sendChat(text).then((r) => {
@@ -83,7 +90,7 @@ export class InCall {
         this.permissionRequested = true;
         deps.log.info('requesting the recording permission');
         // a failed click leaves the request unanswered: the permission timeout then ends the run
-        await deps.meeting.requestRecording().catch((err) => deps.log.warn(`recording request: ${(err as Error).message}`));
+        await deps.driver.requestRecording().catch((err) => deps.log.warn(`recording request: ${(err as Error).message}`));
       }
       return;
     }

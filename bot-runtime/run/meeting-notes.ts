@@ -4,7 +4,7 @@
  * last screen it saw (to know whether there is a call to leave).
  */
 import { ChatLog, type ChatMessageRecord } from '../chat-log';
-import type { PageSnapshot, Screen } from '../meeting/meeting-page';
+import type { PageSnapshot, Screen } from '../drivers/page-driver';
 import { ParticipantsLog, type ParticipantsArtifact } from '../participants-log';
 
 export class MeetingNotes {
@@ -59,11 +59,20 @@ export class MeetingNotes {
     this.participants.close(now);
   }
 
+  /** Everyone's names seen so far (to keep them out of diagnostics). */
+  knownNames(): string[] {
+    return this.participants.toArtifact().participants.map((p) => p.name);
+  }
+
   chatArtifact(): ChatMessageRecord[] {
     return this.chat.toArtifact();
   }
 
   participantsArtifact(): ParticipantsArtifact {
     return this.participants.toArtifact();
+  }
+
+  participantsSummary(): { readonly participants: string[]; readonly speakers: string[] } {
+    return this.participants.summary();
   }
 }

@@ -1,6 +1,6 @@
 /**
- * The browser tab of a run: the meeting page and what works on it (chat sender, recorder,
- * screenshots, page watcher). Built first and prepared after, so that a tab whose preparation failed
+ * The browser tab of a run: the meeting page's driver and what works on the page (chat sender,
+ * recorder, screenshots, page watcher). Built first and prepared after, so that a tab whose preparation failed
  * is still looked at, left and finished at the end like any other.
  */
 import type { Page } from 'puppeteer-core';
@@ -8,8 +8,8 @@ import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import type { RecordingMode } from '../contract';
 import type { EndCause } from '../end-codes';
+import type { DriverFamily, PageDriver } from '../drivers/page-driver';
 import { ChatSender } from '../meeting/chat-sender';
-import { MeetingPage } from '../meeting/meeting-page';
 import { pageWatcherSource, WAKE_BINDING } from '../meeting/page-watcher';
 import { Recorder } from '../recorder/recorder';
 import { Screenshots } from '../screenshots';
@@ -25,7 +25,7 @@ export interface MeetingTabOptions {
 }
 
 export class MeetingTab {
-  readonly meeting: MeetingPage;
+  readonly driver: PageDriver;
   readonly chat: ChatSender;
   readonly recorder: Recorder;
   /** only once prepared: a tab that failed to prepare never showed the meeting */
@@ -33,6 +33,7 @@ export class MeetingTab {
 
   constructor(
     readonly page: Page,
+    family: DriverFamily,
     private readonly options: MeetingTabOptions,
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
@@ -40,8 +41,8 @@ export class MeetingTab {
   ) {
     page.on('pageerror', (err) => log.warn(`page error: ${(err as Error).message}`));
     page.on('error', (err) => requestEnd({ kind: 'internal_error', message: `The meeting page crashed: ${err.message}` }));
-    this.meeting = new MeetingPage(page);
-    this.chat = new ChatSender(this.meeting, options.botName, options.chatConfirmMs);
+    this.driver = family.open(page, log);
+    this.chat = new ChatSender(this.driver.chat, options.botName, options.chatConfirmMs);
     this.recorder = new Recorder(page, { mode: options.recordingMode, chunkSeconds: options.chunkSeconds, workDir: options.workDir }, artifacts, log);
   }
 
@@ -61,6 +62,11 @@ export class MeetingTab {
     return !this.page.isClosed();
   }
 
+  /** One screenshot now, whether or not periodic ones are on (a diagnostic needs it). */
+  async screenshot(): Promise<Buffer> {
+    return Buffer.from(await this.page.screenshot({ type: 'png' }));
+  }
+
   /** Stops the periodic screenshots and takes a last one while the page still shows the meeting. */
   async lastScreenshot(): Promise<void> {
     if (!this.screenshots) return;
@@ -74,7 +80,7 @@ export class MeetingTab {
    */
   async leave(inCall: boolean): Promise<void> {
     if (!this.isOpen) return;
-    if (inCall && (await this.meeting.leaveCall().catch(() => false))) this.log.info('left the call');
+    if (inCall && (await this.driver.leaveCall().catch(() => false))) this.log.info('left the call');
     try {
       await this.page.goto('about:blank', { timeout: 5000 });
     } catch (err) {

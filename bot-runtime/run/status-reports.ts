@@ -1,7 +1,8 @@
 /**
  * The live statuses of a run. Every tick sees the screen again, so a status is reported only when it
  * is news: each once, except that recording_paused and recording_resumed alternate as often as the
- * host withdraws and grants the permission. A failed report is logged; the run goes on.
+ * host withdraws and grants the permission. The run does not wait for the service to take a report (it
+ * may be restarting): reports keep their order in the reporter; a failed one is logged; the run goes on.
  */
 import type { BotLog } from '../bot-log';
 import type { LiveStatus } from '../contract';
@@ -23,10 +24,8 @@ export class StatusReports {
     this.reported.add(status);
     this.last = status;
     this.log.info(`status ${status}`);
-    try {
-      await this.reporter.report({ kind: 'status', status, at: new Date(atMs).toISOString() });
-    } catch (err) {
-      this.log.error(`status report ${status} failed: ${(err as Error).message}`);
-    }
+    this.reporter
+      .report({ kind: 'status', status, at: new Date(atMs).toISOString() })
+      .catch((err) => this.log.error(`status report ${status} failed: ${(err as Error).message}`));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The rhythm of a run: one tick every `tickMs`, or at once when woken (the page changed, or the run
  * must end), until something asks for the end. The first end cause wins: a leave request arriving
- * while the bot is already being removed must not change why the run ended.
+ * while the bot is already being removed must not change why the run ended. Long waits (navigation,
+ * a driver waiting for an element) go through `unlessEnded`, so that an end cause interrupts them.
  */
 import type { BotLog } from '../bot-log';
 import type { EndCause } from '../end-codes';
@@ -10,6 +11,8 @@ export class TickLoop {
   private cause: EndCause | null = null;
   private wake: (() => void) | null = null;
   private wakePending = false;
+  private announceEnd: () => void = () => undefined;
+  private readonly ended = new Promise<void>((resolve) => (this.announceEnd = resolve));
 
   constructor(private readonly log: BotLog) {}
 
@@ -22,6 +25,17 @@ export class TickLoop {
     this.cause = cause;
     this.log.info(`ending: ${cause.kind}${'reason' in cause ? ` (${cause.reason})` : ''}${'message' in cause ? `: ${cause.message}` : ''}`);
     this.wakeUp();
+    this.announceEnd();
+  }
+
+  /**
+   * Waits for `work` unless the run ends first; `{ended: true}` then, and `work` goes on unwatched
+   * (its failure is ignored: the end closes the page it works on).
+   */
+  async unlessEnded<T>(work: Promise<T>): Promise<{ readonly ended: false; readonly value: T } | { readonly ended: true }> {
+    work.catch(() => undefined);
+    if (this.cause) return { ended: true };
+    return Promise.race([work.then((value) => ({ ended: false as const, value })), this.ended.then(() => ({ ended: true as const }))]);
   }
 
   /** Runs the next tick now. */

@@ -1,7 +1,24 @@
 import type { UploadTarget } from '../contract';
 import { FolderUploader } from './folder-uploader';
 import { HttpUploader } from './http-uploader';
+import { S3Uploader } from './s3-uploader';
 import type { Uploader } from './uploader';
 
-export const makeUploader = (target: UploadTarget, botId: string): Uploader =>
-  target.kind === 'folder' ? new FolderUploader(target.path) : new HttpUploader({ baseUrl: target.baseUrl, token: target.token }, botId);
+const httpUploader = (target: { readonly baseUrl: string; readonly token: string }, botId: string, patienceMs: number | null) =>
+  new HttpUploader({ baseUrl: target.baseUrl, token: target.token }, botId, ...(patienceMs === null ? [] : [patienceMs]));
+
+/** `patienceMs`: how long an http upload waits for a service that cannot take it (null: the default). */
+export const makeUploader = (target: UploadTarget, botId: string, patienceMs: number | null = null): Uploader => {
+  switch (target.kind) {
+    case 'folder':
+      return new FolderUploader(target.path);
+    case 'http':
+      return httpUploader(target, botId, patienceMs);
+    case 's3':
+      return new S3Uploader(target);
+  }
+};
+
+/** Where an artifact goes when its bucket keeps refusing it: the service, when the team allows it. */
+export const makeSpillUploader = (target: UploadTarget, botId: string, patienceMs: number | null = null): Uploader | null =>
+  target.kind === 's3' && target.spill ? httpUploader(target.spill, botId, patienceMs) : null;

@@ -6,6 +6,8 @@
  *
  * Kept as a string: it must not contain backticks or dollar-brace sequences.
  */
+import { pageSessionScript } from './page-session';
+
 export const clientScript = String.raw`
 (function () {
   'use strict';
@@ -32,20 +34,7 @@ export const clientScript = String.raw`
     return e;
   }
 
-  function api(method, path, body) {
-    return fetch(cfg.apiBase + path, {
-      method: method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-      cache: 'no-store'
-    }).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (j) {
-        if (!r.ok) { var err = new Error(j.error || ('HTTP ' + r.status)); err.status = r.status; throw err; }
-        return j;
-      });
-    });
-  }
-
+${pageSessionScript}
   function show(name, node) {
     if (name !== 'in_call') { stopAudio(); call = null; }
     current = name;
@@ -259,28 +248,6 @@ export const clientScript = String.raw`
     if (target === 'denied' || target === 'removed' || target === 'ended' || target === 'left') stopped = true;
   }
 
-  var polling = false;
-  function poll() {
-    if (stopped || polling) return;
-    polling = true;
-    api('GET', '/state?participant_id=' + encodeURIComponent(pid) + '&since=' + since)
-      .then(apply)
-      .catch(function () {})
-      .then(function () { polling = false; });
-  }
-
-  // Ticks come from a worker: timers of hidden pages (many bots share one browser) are throttled,
-  // a worker's are not.
-  function startTicking() {
-    var source = 'setInterval(function () { postMessage(0); }, ' + cfg.pollMs + ');';
-    try {
-      var worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-      worker.onmessage = function () { if (stopped) worker.terminate(); else poll(); };
-    } catch (e) {
-      var timer = setInterval(function () { if (stopped) clearInterval(timer); else poll(); }, cfg.pollMs);
-    }
-  }
-
   function open() {
     api('POST', '/open', {}).then(function (v) {
       pid = v.me.participant_id;
@@ -290,9 +257,6 @@ export const clientScript = String.raw`
     }).catch(function () { setTimeout(open, 1000); });
   }
 
-  window.addEventListener('pagehide', function () {
-    if (pid && !stopped) navigator.sendBeacon(cfg.apiBase + '/leave', JSON.stringify({ participant_id: pid }));
-  });
   open();
 })();
 `;

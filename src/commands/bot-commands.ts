@@ -12,3 +12,12 @@ export const handleBotCommand = (deps: Pick<CommandDeps, 'eventStore'>, botId: s
 
 export const loadBot = (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotState> =>
   loadState(deps.eventStore, botStreamName(botId), botDecider, BotEvent);
+
+const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
+
+/**
+ * Ends a bot that did not report its own end (its process died, it cannot start, it went silent): failed,
+ * with what happened. After the bot's own end report this changes nothing.
+ */
+export const failUnreportedBot = (deps: Pick<CommandDeps, 'eventStore' | 'clock'>, botId: string, error_code: string, error_message: string): Promise<BotCommandResult> =>
+  handleBotCommand(deps, botId, { type: 'EndBot', outcome: 'failed', error_code, error_message, usage: noUsage, now: deps.clock().toISOString() });

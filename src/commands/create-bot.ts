@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
+import { type BotConfig, DEFAULT_RETENTION_DAYS, type RequestedBotConfig } from '../domain/bot/bot-config';
 import { botDecider } from '../domain/bot/bot-decider';
-import { BotEvent, botStreamName } from '../domain/bot/bot-events';
+import { BotEvent, botStreamName, type CreatedBy } from '../domain/bot/bot-events';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent, meetingLockStreamName } from '../domain/meeting-lock/meeting-lock-events';
 import { normaliseMeetingUrl } from '../domain/meeting-url';
@@ -9,16 +10,17 @@ import { teamDecider, type TeamRejection } from '../domain/team/team-decider';
 import { TeamEvent, teamStreamName } from '../domain/team/team-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { handleCommand } from './handle-command';
+import { storageForNewBot } from './storage-commands';
 
 export interface NewBot {
   readonly team_id: string;
   readonly meeting_url: string;
   readonly platform: 'vc' | 'tm' | 'mt';
   readonly bot_name: string;
-  readonly allow_multiple_bots: boolean;
   readonly extra: Record<string, unknown> | null;
-  /** the whole validated request, kept in BotCreated */
-  readonly config: Record<string, unknown>;
+  readonly config: RequestedBotConfig;
+  /** the key that created the bot, sealed (webhooks carry it); null where no key did */
+  readonly created_by: CreatedBy | null;
 }
 
 export type CreateBotRefusal = TeamRejection | MeetingLockRejection;
@@ -88,6 +90,7 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
   const now = nowIso(deps);
   const reserved = await handleCommand(deps.eventStore, teamStreamName(bot.team_id), teamDecider, TeamEvent, { type: 'ReserveTokensForBot', bot_id, now });
   if (E.isLeft(reserved)) return reserved;
+  const team = reserved.right.state;
 
   try {
     const registered = await handleCommand(
@@ -95,13 +98,19 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       meetingLockStreamFor(bot.team_id, bot.meeting_url),
       meetingLockDecider,
       MeetingLockEvent,
-      { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.allow_multiple_bots, now },
+      { type: 'RegisterBotForMeeting', team_id: bot.team_id, meeting_url: bot.meeting_url, bot_id, allow_multiple_bots: bot.config.allow_multiple_bots, now },
     );
     if (E.isLeft(registered)) {
       // Refused: the lock holds another bot, not ours; only the reservation is ours to give back.
       await abandonCreation(deps, { team_id: bot.team_id, meeting_url: null, bot_id });
       return registered;
     }
+    // The team's settings of this moment are fixed into the bot: a later change affects new bots only.
+    const config: BotConfig = {
+      ...bot.config,
+      storage: await storageForNewBot(deps, bot.team_id),
+      retention_days: team.kind === 'present' ? team.retention_days : DEFAULT_RETENTION_DAYS,
+    };
     const created = await handleCommand(deps.eventStore, botStreamName(bot_id), botDecider, BotEvent, {
       type: 'CreateBot',
       bot_id,
@@ -110,7 +119,8 @@ export const createBot = async (deps: CommandDeps, bot: NewBot): Promise<E.Eithe
       platform: bot.platform,
       bot_name: bot.bot_name,
       extra: bot.extra,
-      config: bot.config,
+      config,
+      created_by: bot.created_by,
       now,
     });
     if (E.isLeft(created) || created.right.position === null) throw new Error(`bot ${bot_id} was not created`);

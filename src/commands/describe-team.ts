@@ -18,6 +18,7 @@ export const describeTeam = async (deps: Pick<CommandDeps, 'eventStore' | 'clock
     bots_last_24h: botsCreatedWithin24h(team, nowMs).length,
     daily_bot_cap: team.daily_bot_cap,
     rate_limit_per_second: team.rate_limit_per_second,
+    retention_days: team.retention_days,
     api_keys: Object.entries(team.apiKeys).map(([key_id, key]) => ({ key_id, permission: key.permission, revoked: key.revoked })),
   };
 };

@@ -19,6 +19,20 @@ export const botCommandForReport = (report: BotReport): BotCommand => {
         size_bytes: report.size_bytes,
         now: report.at,
       };
+    case 'artifact_spilled':
+      return {
+        type: 'RecordArtifactSpilled',
+        artifact_type: report.artifact_type,
+        key: report.key,
+        content_type: report.content_type,
+        size_bytes: report.size_bytes,
+        reason: report.reason,
+        now: report.at,
+      };
+    case 'artifact_failed':
+      return { type: 'RecordArtifactUploadFailed', artifact_type: report.artifact_type, key: report.key, content_type: report.content_type, reason: report.reason, now: report.at };
+    case 'participants':
+      return { type: 'RecordParticipants', participants: report.participants, speakers: report.speakers, now: report.at };
     case 'end':
       return {
         type: 'EndBot',

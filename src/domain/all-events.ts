@@ -1,9 +1,13 @@
 import * as t from 'io-ts';
 import { BotEvent } from './bot/bot-events';
+import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
+import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
+import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
+import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
-export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent]);
+export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];
 

@@ -51,3 +51,25 @@ export const TokenAmount = new t.Type<number, number, unknown>(
 );
 
 export const toMillis = (iso: string): number => Date.parse(iso);
+
+/**
+ * A field that events written before it existed do not carry: absent (or null) decodes as the fallback,
+ * so adding a field to an event never needs an upcaster of its own.
+ */
+export const withDecodeDefault = <A>(codec: t.Type<A, unknown, unknown>, fallback: () => A): t.Type<A, unknown, unknown> =>
+  new t.Type<A, unknown, unknown>(
+    codec.name,
+    codec.is,
+    (u, c) => (u === undefined || u === null ? t.success(fallback()) : codec.validate(u, c)),
+    codec.encode,
+  );
+
+export const nullableField = <A>(codec: t.Type<A, unknown, unknown>): t.Type<A | null, unknown, unknown> =>
+  withDecodeDefault(t.union([codec, t.null]) as t.Type<A | null, unknown, unknown>, () => null);
+
+/**
+ * A write-only secret as the domain keeps it: sealed (encrypted) by the service before it reaches a
+ * command. The domain never sees, compares or logs the plain value.
+ */
+export const Sealed = t.type({ sealed: t.string });
+export type Sealed = t.TypeOf<typeof Sealed>;

@@ -13,6 +13,7 @@ const exactHosts: ReadonlyMap<string, Platform> = new Map<string, Platform>([
   ['zoom.us', 'vc'],
   ['teams.microsoft.com', 'tm'],
   ['teams.live.com', 'tm'],
+  ['teams.cloud.microsoft', 'tm'],
   ['meet.google.com', 'mt'],
 ]);
 

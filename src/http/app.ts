@@ -9,8 +9,13 @@ import { limitRate } from './middleware/limit-rate';
 import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
 import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
+import { redeliveryRouter } from './v2/redelivery-router';
+import { type StorageConfigRouterDeps, storageConfigRouter } from './v2/storage-config-router';
+import { webhooksRouter } from './v2/webhooks-router';
 
-export interface AppDeps extends BotsRouterDeps {
+export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
+  /** new webhook messages were queued: the delivery worker can look at once */
+  readonly webhooksQueued: () => void;
   readonly log: Logger;
   readonly adminToken: string | undefined;
   readonly rebuildProjections: () => Promise<unknown>;
@@ -44,12 +49,12 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const v2 = botsRouter(deps);
+  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps)];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
-    v2.routes() as Koa.Middleware<AppState>,
-    allowedMethodsInEnvelope(v2),
+    ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),
+    ...routers.map((router) => allowedMethodsInEnvelope(router)),
   ]);
   app.use(async (ctx, next) => {
     if (ctx.path.startsWith('/admin') || ctx.path.startsWith('/internal')) return next();

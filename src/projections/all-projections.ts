@@ -1,6 +1,26 @@
 import { apiKeyViewProjection } from './api-key-view';
+import { artifactRetentionProjection } from './artifact-retention-view';
+import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
+import { instanceViewProjection } from './instance-view';
 import type { Projection } from './projection';
+import { spilledArtifactsProjection } from './spilled-artifact-view';
+import { storageConfigViewProjection } from './storage-config-view';
 import { teamViewProjection } from './team-view';
+import { webhookAttemptViewProjection } from './webhooks/webhook-attempt-view';
+import { webhookEndpointViewProjection } from './webhooks/webhook-endpoint-view';
+import { webhookQueueViewProjection } from './webhooks/webhook-queue-view';
 
-export const allProjections: readonly Projection<any>[] = [botViewProjection, apiKeyViewProjection, teamViewProjection];
+export const allProjections: readonly Projection<any>[] = [
+  botViewProjection,
+  apiKeyViewProjection,
+  teamViewProjection,
+  storageConfigViewProjection,
+  botStorageViewProjection,
+  spilledArtifactsProjection,
+  artifactRetentionProjection,
+  instanceViewProjection,
+  webhookEndpointViewProjection,
+  webhookAttemptViewProjection,
+  webhookQueueViewProjection,
+];

@@ -17,7 +17,7 @@ export const applyEventToProjections = async (
     if (id === null) continue;
     const stored = await readStore.get(projection.collection, id);
     if (stored && stored.position >= position) continue;
-    const next = projection.evolve(stored ? stored.doc : null, event);
+    const next = projection.evolve(stored ? stored.doc : null, event, position);
     if (next !== null) await readStore.upsert(projection.collection, next, position);
   }
 };

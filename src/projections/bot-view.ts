@@ -3,13 +3,29 @@ import { isBotEvent } from '../domain/bot/bot-events';
 import type { BotStatus } from '../domain/bot/bot-status';
 import type { Projection } from './projection';
 
+/**
+ * stored: in the bot's storage; spilled: the team's bucket refused it and the service holds a copy until an
+ * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended.
+ */
+export type ArtifactStatus = 'stored' | 'spilled' | 'failed' | 'expired';
+
 export interface ArtifactView {
   readonly artifact_type: string;
   readonly key: string;
   readonly content_type: string;
   readonly size_bytes: number;
   readonly created_at: string;
+  readonly status: ArtifactStatus;
+  /** why it is spilled or failed; null otherwise */
+  readonly status_message: string | null;
 }
+
+/** The artifact under its key replaced (a spilled one stored at last), or added. */
+const withArtifact = (doc: BotView, artifact: ArtifactView): BotView => {
+  const index = doc.artifacts.findIndex((a) => a.key === artifact.key);
+  if (index < 0) return { ...doc, artifacts: [...doc.artifacts, artifact] };
+  return { ...doc, artifacts: doc.artifacts.map((a, i) => (i === index ? { ...artifact, created_at: a.created_at } : a)) };
+};
 
 /** The v2 bot as the API shows it, plus what the API filters on (team_id) and never shows. */
 export type BotView = {
@@ -71,13 +87,27 @@ export const botViewProjection: Projection<BotView> = {
     switch (event.type) {
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };
+      case 'BotReassigned':
+        return { ...doc, worker_id: event.data.worker_id };
       case 'StatusChanged':
         return withStatus(doc, event.data.status, event.data.at);
       case 'BotLeaveRequested':
         return { ...doc, leave_requested: true };
       case 'ArtifactStored': {
         const { bot_id: _bot, at, ...artifact } = event.data;
-        return { ...doc, artifacts: [...doc.artifacts, { ...artifact, created_at: at }] };
+        return withArtifact(doc, { ...artifact, created_at: at, status: 'stored', status_message: null });
+      }
+      case 'ArtifactSpilled': {
+        const { bot_id: _bot, at, reason, ...artifact } = event.data;
+        return withArtifact(doc, { ...artifact, created_at: at, status: 'spilled', status_message: reason });
+      }
+      case 'ArtifactUploadFailed': {
+        const { bot_id: _bot, at, reason, ...artifact } = event.data;
+        return withArtifact(doc, { ...artifact, size_bytes: 0, created_at: at, status: 'failed', status_message: reason });
+      }
+      case 'ArtifactsExpired': {
+        const expired = new Set(event.data.keys);
+        return { ...doc, artifacts: doc.artifacts.map((a) => (expired.has(a.key) ? { ...a, status: 'expired' as const, status_message: null } : a)) };
       }
       case 'BotCompleted':
         return { ...withStatus(doc, 'completed', event.data.at), error_code: event.data.end_reason, ended_at: event.data.at };

@@ -10,6 +10,6 @@ export interface Projection<D extends ReadDocument = ReadDocument> {
   readonly collection: string;
   /** The id of the document this event changes, or null when it changes none. */
   readonly documentId: (event: DomainEvent) => string | null;
-  /** The document after the event; null leaves it as it was. */
-  readonly evolve: (doc: D | null, event: DomainEvent) => D | null;
+  /** The document after the event (at global `position`, for views that must remember one); null leaves it as it was. */
+  readonly evolve: (doc: D | null, event: DomainEvent, position: bigint) => D | null;
 }

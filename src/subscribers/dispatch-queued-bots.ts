@@ -6,11 +6,13 @@ import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
-import { handleBotCommand } from '../commands/bot-commands';
+import { failUnreportedBot, handleBotCommand } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import { BOTS, type BotView } from '../projections/bot-view';
+import type { UploadTarget } from '../../bot-runtime/contract';
+import type { BotStorage } from '../domain/bot/bot-config';
 import { botJobFrom } from './bot-job';
 
 export interface DispatcherDeps {
@@ -20,6 +22,8 @@ export interface DispatcherDeps {
   readonly launcher: BotLauncher;
   readonly signer: Signer;
   readonly serviceUrl: string;
+  /** where a bot uploads its artifacts, from the storage fixed at its creation */
+  readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
   readonly slots: number;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
@@ -28,13 +32,11 @@ export interface DispatcherDeps {
   readonly log: Logger;
 }
 
-const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
-
 /**
  * Starts queued bots in free slots, oldest first, and turns a bot process that dies without its end
  * report into a failed bot with the crash code. Restart-safe: at start it re-reads the queue from the
- * read model, and fails the bots that this instance's previous run was running (their process died with
- * it); bots of other instances are theirs to handle.
+ * read model. Bots already running when it starts (its previous run's, whose processes outlive it) are
+ * not its children: RunningBotsWatch takes care of them.
  */
 export class BotDispatcher {
   private readonly queue: string[] = [];
@@ -48,10 +50,7 @@ export class BotDispatcher {
 
   async start(fromPosition: bigint | null): Promise<void> {
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
-    for (const bot of active) {
-      if (!bot.dispatched) this.queue.push(bot.bot_id);
-      else if (bot.worker_id === this.deps.workerId) await this.failOrphan(bot.bot_id);
-    }
+    for (const bot of active) if (!bot.dispatched) this.queue.push(bot.bot_id);
     this.subscription = keepSubscribed(
       this.deps.eventStore,
       { name: 'dispatcher', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
@@ -68,6 +67,11 @@ export class BotDispatcher {
 
   get runningCount(): number {
     return this.running.size;
+  }
+
+  /** Whether this process started the bot and waits for its exit. */
+  isRunningHere(botId: string): boolean {
+    return this.running.has(botId);
   }
 
   /** The process id of a bot running on this machine (operators and tests). */
@@ -127,24 +131,13 @@ export class BotDispatcher {
   private async launch(botId: string): Promise<LaunchedBot> {
     const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
     const token = this.deps.signer.botToken(botId);
-    const job = botJobFrom(decodeRecordedEvent(BotCreated, first!), { kind: 'http', baseUrl: this.deps.serviceUrl, token });
+    const created = decodeRecordedEvent(BotCreated, first!);
+    const job = botJobFrom(created, this.deps.uploadTarget(created.data.config.storage, botId, token));
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 
-  /** Ends a bot that did not report its own end; after its end report this changes nothing. */
   private async endBot(botId: string, error_code: string, error_message: string): Promise<void> {
-    await handleBotCommand(this.deps.commands, botId, {
-      type: 'EndBot',
-      outcome: 'failed',
-      error_code,
-      error_message,
-      usage: noUsage,
-      now: this.deps.commands.clock().toISOString(),
-    });
-  }
-
-  private failOrphan(botId: string): Promise<void> {
-    return this.endBot(botId, 'SIGTERM', 'The service stopped while the bot was running');
+    await failUnreportedBot(this.deps.commands, botId, error_code, error_message);
   }
 
   /**

@@ -6,13 +6,13 @@ import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import type { BotFeatures } from '../domain/team/charge-by-outcome';
 import type { Subscriber } from './subscriber-runner';
 
-const featuresOf = (config: Record<string, unknown>): BotFeatures => {
-  const streaming = (config.streaming_enabled === true ? config.streaming_config : null) as { input_url?: unknown; output_url?: unknown } | null;
-  return {
-    transcription: config.transcription_enabled === true,
-    streamingDirections: streaming ? [streaming.input_url, streaming.output_url].filter((u) => typeof u === 'string').length : 0,
-  };
-};
+/**
+ * A feature is charged for what it did, never for what was asked: transcription once a transcript was
+ * produced, streaming per direction that connected. No bot event records either yet, so a bot is charged
+ * for its recording only, whatever its configuration asks (a bot created before options were checked may
+ * ask for transcription or streaming that never ran).
+ */
+const FEATURES_THAT_RAN: BotFeatures = { transcription: false, streamingDirections: 0 };
 
 /**
  * When a bot ends, its reservation is settled on the team ledger by the spec's charging table. The ledger
@@ -30,7 +30,7 @@ export const settleTokensWhenBotEnds = (eventStore: EventStore): Subscriber => (
       bot_id: event.data.bot_id,
       error_code: event.type === 'BotCompleted' ? event.data.end_reason : event.data.error_code,
       usage: event.data.usage,
-      features: featuresOf(created.data.config),
+      features: FEATURES_THAT_RAN,
       now: event.data.at,
     });
     if (E.isLeft(result)) throw new Error(`cannot settle tokens of bot ${event.data.bot_id}: ${result.left.message}`);

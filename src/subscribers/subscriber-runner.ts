@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
-import type { ReadStore } from '../adapters/read-store/port';
+import type { CheckpointStore } from '../adapters/checkpoint-store/port';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { DomainEvent, knownEventTypes } from '../domain/all-events';
 import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
@@ -16,24 +16,34 @@ export interface Subscriber {
   replayFrom?(): bigint | undefined;
 }
 
+const SAVE_EVERY_MS = 200;
+
 /**
  * Runs one subscriber from its own checkpoint. A failing handler is retried (after a backoff) with the same
  * event rather than skip it; a lost subscription resumes from the last handled event.
  */
 export class SubscriberRunner {
   private subscription: Subscription | null = null;
+  /** the last position to save, not saved yet */
+  private unsaved: bigint | null = null;
+  private lastSavedMs = 0;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly eventStore: EventStore,
-    private readonly checkpoints: ReadStore,
+    private readonly checkpoints: CheckpointStore,
     private readonly subscriber: Subscriber,
     private readonly log: Logger,
     private readonly backoff?: Backoff,
   ) {}
 
+  private get checkpointName(): string {
+    return `subscriber:${this.subscriber.name}`;
+  }
+
   async start(): Promise<void> {
-    const checkpointName = `subscriber:${this.subscriber.name}`;
-    const from = await this.checkpoints.loadCheckpoint(checkpointName);
+    const from = await this.checkpoints.loadCheckpoint(this.checkpointName);
     this.subscription = keepSubscribed(
       this.eventStore,
       {
@@ -45,13 +55,38 @@ export class SubscriberRunner {
       async (recorded) => {
         if (knownEventTypes.has(recorded.type)) await this.subscriber.handle(decodeRecordedEvent(DomainEvent, recorded), recorded);
         const held = this.subscriber.replayFrom?.();
-        if (held === undefined || recorded.position < held) await this.checkpoints.saveCheckpoint(checkpointName, recorded.position);
+        if (held === undefined || recorded.position < held) this.noteHandled(recorded.position);
       },
     );
+  }
+
+  /**
+   * Saved at most every SAVE_EVERY_MS (a write per event would cost as much as the work): after a crash the
+   * handlers see at most that much again, which they are built for (idempotent).
+   */
+  private noteHandled(position: bigint): void {
+    this.unsaved = position;
+    const wait = this.lastSavedMs + SAVE_EVERY_MS - Date.now();
+    if (wait <= 0) return void this.flush();
+    this.flushTimer ??= setTimeout(() => void this.flush(), wait);
+  }
+
+  private flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const position = this.unsaved;
+    this.unsaved = null;
+    if (position === null) return this.saving;
+    this.lastSavedMs = Date.now();
+    this.saving = this.saving
+      .then(() => this.checkpoints.saveCheckpoint(this.checkpointName, position))
+      .catch((err) => this.log.error({ err, subscriber: this.subscriber.name }, 'could not save the checkpoint; events after it will be handled again'));
+    return this.saving;
   }
 
   async stop(): Promise<void> {
     await this.subscription?.stop();
     this.subscription = null;
+    await this.flush();
   }
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { redactSealed, sealBotSecrets, SecretBox } from '../../src/adapters/crypto/secret-box';
+import { redactSealed, SecretBox } from '../../src/adapters/crypto/secret-box';
 
 describe('secret box (AES-256-GCM for write-only secrets)', () => {
   const box = new SecretBox(randomBytes(32));
@@ -22,17 +22,19 @@ describe('secret box (AES-256-GCM for write-only secrets)', () => {
     assert.throws(() => new SecretBox(randomBytes(32)).open(sealed));
   });
 
-  it('seals exactly the write-only fields of a creation request and redacts them for display', () => {
-    const sealed = sealBotSecrets(box, {
+  it('redacts sealed values anywhere in stored data for display, and leaves the rest', () => {
+    const stored = {
       bot_name: 'n',
-      transcription_config: { provider: 'p', api_key: 'k1' },
-      callback_config: { url: 'https://x', secret: 's1' },
-      vc_config: { obf_token: 't1' },
+      config: { transcription: { provider: 'p', api_key: box.seal('k1') }, vc: { obf_token: box.seal('t1'), zak_token_url: null } },
+      created_by: { key_id: 'key-1', api_key: box.seal('mbs_secret') },
+      list: [box.seal('x'), 'plain'],
+    };
+    assert.deepEqual(redactSealed(stored), {
+      bot_name: 'n',
+      config: { transcription: { provider: 'p', api_key: '[encrypted]' }, vc: { obf_token: '[encrypted]', zak_token_url: null } },
+      created_by: { key_id: 'key-1', api_key: '[encrypted]' },
+      list: ['[encrypted]', 'plain'],
     });
-    const shown = redactSealed(sealed) as Record<string, Record<string, unknown>>;
-    assert.deepEqual(shown.transcription_config, { provider: 'p', api_key: '[encrypted]' });
-    assert.deepEqual(shown.callback_config, { url: 'https://x', secret: '[encrypted]' });
-    assert.deepEqual(shown.vc_config, { obf_token: '[encrypted]' });
-    assert.equal(box.open((sealed.vc_config as { obf_token: { sealed: string } }).obf_token), 't1');
+    assert.equal(box.open(stored.config.vc.obf_token), 't1');
   });
 });

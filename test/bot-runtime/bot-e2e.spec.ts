@@ -5,11 +5,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { EndReport, Platform, RecordingMode } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { botParticipant, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
+import { FinalWebhookCheck } from './final-webhooks';
+import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
@@ -20,22 +22,23 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
   this.timeout(120_000); // generous: the machine may be shared with other Chromium runs
   let sb: RunningSandbox;
   const running: StartedBot[] = [];
+  // every end of this suite, carried through the service, must reach the team as its final webhook
+  const finalWebhooks = new FinalWebhookCheck();
 
   before(async () => {
     sb = await startSandbox({ port: 0 });
+    await finalWebhooks.start();
   });
 
   after(async () => {
     await sb?.stop();
+    await finalWebhooks.stop();
   });
 
-  afterEach(async () => {
-    // a failed test must not leave a browser behind
-    for (const bot of running.splice(0)) {
-      await Promise.race([bot.control.send({ kind: 'leave' }).catch(() => undefined), sleep(100)]);
-      await bot.done.catch(() => undefined);
-      fs.rmSync(bot.out, { recursive: true, force: true });
-    }
+  afterEach(async function () {
+    const bots = [...running];
+    await endBots(running);
+    if (this.currentTest?.state === 'passed') for (const bot of bots) await finalWebhooks.check(bot.reporter.reports);
   });
 
   const track = (bot: StartedBot) => (running.push(bot), bot);
@@ -289,6 +292,35 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.deepEqual(bad.reporter.statuses(), []);
       const unreachable = track(startBot('https://mt.localhost:1/abc-defg-hij', 'mt', { trust_sandbox_certificate: false }));
       assertEnd(await unreachable.done, 'failed', 'CANNOT_JOIN_MEETING');
+    });
+  });
+
+  describe('joining', () => {
+    it('a leave while the page of an unreachable meeting is loading ends the run at once, not at the navigation timeout', async () => {
+      // accepts connections and never answers: the navigation could only end by its own timeout (an hour here)
+      const sockets: net.Socket[] = [];
+      let closedBeforeLeave = false;
+      let leaveSent = false;
+      const silent = net.createServer((socket) => {
+        sockets.push(socket);
+        socket.on('close', () => (closedBeforeLeave ||= !leaveSent));
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as net.AddressInfo).port;
+      try {
+        const bot = track(startBot(`https://mt.localhost:${port}/abc-defg-hij`, 'mt', { trust_sandbox_certificate: false }, { options: { joinTimeoutSeconds: 3600 } }));
+        await bot.reporter.waitFor(() => sockets.length > 0, 'the navigation to reach the server');
+        leaveSent = true;
+        assert.deepEqual(await bot.control.send({ kind: 'leave' }), { id: 'req-1', ok: true });
+        const end = await bot.done;
+        assertEnd(end, 'failed', 'EXITING_MEETING_BEFORE_RECORD');
+        assert.equal(closedBeforeLeave, false, 'the browser had not given up on the page by itself');
+        assert.match(bot.log.text(), /navigation interrupted: the run is ending/);
+        assert.deepEqual(bot.reporter.statuses(), ['joining_call']);
+      } finally {
+        for (const s of sockets) s.destroy();
+        silent.close();
+      }
     });
   });
 

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BotJob, EndReport } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { completeJsonLines } from '../support/json-lines';
 import { FakeService } from './fake-service';
 import { mediaFacts, sleep, smallTimeouts, tmpDir } from './support';
 
@@ -38,10 +39,10 @@ const mtJob = (service: FakeService, meetingUrl: string, job: Pick<BotJob, 'bot_
 });
 
 /** As the service starts a bot: the job on standard input, which stays open until `child.stdin.end()`. */
-const startServiceBot = (job: BotJob, service: FakeService) => {
+const startServiceBot = (job: BotJob, service: FakeService, env: Record<string, string> = {}) => {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'bot-runtime/main.ts')], {
     cwd: root,
-    env: { ...process.env, BOT_JOB_ON_STDIN: '1', SERVICE_URL: service.url, BOT_TOKEN: service.token },
+    env: { ...process.env, BOT_JOB_ON_STDIN: '1', SERVICE_URL: service.url, BOT_TOKEN: service.token, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin!.write(`${JSON.stringify(job)}\n`);
@@ -106,6 +107,9 @@ describe('bot-runtime process (main.ts)', function () {
       assert.equal(ends.length, 1);
       assert.equal(service.reports[service.reports.length - 1], ends[0]);
       assert.equal(`${ends[0]!.outcome} ${ends[0]!.error_code}`, 'completed API_REQUEST');
+      const seen = service.reports.find((r) => r.kind === 'participants');
+      assert.ok(seen?.kind === 'participants', 'who was there is reported before the end');
+      assert.deepEqual([seen.participants, seen.speakers], [['Alice'], ['Alice']], 'the bot itself is left out');
       assert.deepEqual(service.statuses(), ['joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording', 'call_ended']);
       assert.equal(service.unauthorized, 0);
       assert.ok(service.polls.length >= 1 && service.polls.every((w) => w === 20), `long polls ${service.polls}`);
@@ -135,7 +139,7 @@ describe('bot-runtime process (main.ts)', function () {
     }
   });
 
-  it('service mode: when the service is gone (its end of standard input closes), the bot ends its run and leaves', async () => {
+  it('service mode: the service process dying (its end of standard input closes) does not end the meeting; the bot goes on', async () => {
     const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
     await sb.client.addSimulated(m.meeting_id, 'Host');
     const service = new FakeService('3f1c6f7e-0000-4000-8000-00000000b0b2', 'per-bot-token');
@@ -145,14 +149,37 @@ describe('bot-runtime process (main.ts)', function () {
       children.push(bot.child);
       await service.waitFor(() => service.statuses().includes('in_call_recording'), 'in_call_recording');
       bot.child.stdin!.end(); // what the kernel does to the pipe when the service process dies
+      const pollsBefore = service.polls.length;
+      await service.waitFor(() => service.polls.length >= pollsBefore + 1, 'a poll after the pipe closed');
+      assert.equal(bot.child.exitCode, null, 'still running');
+      assert.ok(!service.statuses().includes('call_ended'), 'still in the call');
+      assert.equal((await sb.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Orphan Bot')?.state, 'in_call');
+      // The restarted service speaks to it as before, and it ends normally.
+      assert.deepEqual(await service.send({ kind: 'leave' }), { id: 'ctl-1', ok: true });
       assert.equal(await bot.exited, 0, bot.output());
       const end = service.reports.find((r): r is EndReport => r.kind === 'end');
-      assert.equal(end && `${end.outcome} ${end.error_code}`, 'failed SIGTERM');
+      assert.equal(end && `${end.outcome} ${end.error_code}`, 'completed API_REQUEST');
       assert.ok(service.artifacts.has('recording.mp3'), 'what it recorded is stored');
-      assert.equal((await sb.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Orphan Bot')?.state, 'left');
     } finally {
       await service.stop();
     }
+  });
+
+  it('service mode: a service unreachable for BOT_SERVICE_PATIENCE_SECONDS is gone for good: the bot leaves the meeting', async () => {
+    const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+    await sb.client.addSimulated(m.meeting_id, 'Host');
+    const service = new FakeService('3f1c6f7e-0000-4000-8000-00000000b0b3', 'per-bot-token');
+    await service.start();
+    const bot = startServiceBot(mtJob(service, m.url, { bot_name: 'Abandoned Bot', entry_message: null, recording_mode: 'audio_only' }), service, {
+      BOT_SERVICE_PATIENCE_SECONDS: '2',
+    });
+    children.push(bot.child);
+    await service.waitFor(() => service.statuses().includes('in_call_recording'), 'in_call_recording');
+    bot.child.stdin!.end();
+    await service.stop();
+    assert.equal(await bot.exited, 1, 'its end report cannot be delivered either');
+    assert.match(bot.output(), /the service is unreachable for good: leaving/);
+    assert.equal((await sb.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Abandoned Bot')?.state, 'left');
   });
 
   it('standalone: command line, artifacts in a folder, Ctrl-C leaves and writes everything', async () => {
@@ -164,7 +191,7 @@ describe('bot-runtime process (main.ts)', function () {
     );
     children.push(bot.child);
     const reportsFile = path.join(out, 'reports.jsonl');
-    const lines = () => (fs.existsSync(reportsFile) ? fs.readFileSync(reportsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+    const lines = () => (fs.existsSync(reportsFile) ? completeJsonLines(fs.readFileSync(reportsFile, 'utf8')) : []);
     await waitUntil(() => lines().some((r) => r.status === 'in_call_recording'), 'in_call_recording');
     await sleep(1500);
     pressCtrlC(bot.child);

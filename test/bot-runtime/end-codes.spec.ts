@@ -81,3 +81,30 @@ describe('bot-runtime end codes', () => {
     assert.equal(endVerdict({ kind: 'cannot_join', message: 'The meeting does not exist.' }, ctx('mt', 'joining', false)).error_message, 'The meeting does not exist.');
   });
 });
+
+describe('bot-runtime end codes of real platforms', () => {
+  it('a sign-in wall is MT_LOGIN_REQUIRED on mt, LOGIN_REQUIRED elsewhere, with the page\'s words', () => {
+    const v = endVerdict({ kind: 'login_required', message: 'The meeting lets only signed-in users in: "Sign in".' }, ctx('mt', 'joining', false));
+    assert.deepEqual([v.outcome, v.error_code], ['failed', 'MT_LOGIN_REQUIRED']);
+    assert.match(v.error_message, /Sign in/);
+    assert.equal(code({ kind: 'login_required', message: 'x' }, ctx('tm', 'joining', false)), 'failed LOGIN_REQUIRED');
+  });
+
+  it('the platform blocking the bot is BOT_NOT_ACCEPTED with its reason', () => {
+    const v = endVerdict({ kind: 'denied', message: 'The platform does not let the bot in: "You can\u2019t join this video call".' }, ctx('mt', 'joining', false));
+    assert.deepEqual([v.outcome, v.error_code], ['failed', 'BOT_NOT_ACCEPTED']);
+    assert.match(v.error_message, /can.t join this video call/);
+  });
+
+  it("the platform's own lobby timeout is TIMEOUT_WAITING_TO_START; waiting for a host off vc too", () => {
+    assert.equal(code({ kind: 'lobby_expired', message: 'x' }, ctx('mt', 'lobby', false)), 'failed TIMEOUT_WAITING_TO_START');
+    assert.equal(code({ kind: 'auto_leave', reason: 'waiting_room_timeout' }, ctx('mt', 'waiting_for_host', false)), 'failed TIMEOUT_WAITING_TO_START');
+    assert.equal(code({ kind: 'auto_leave', reason: 'waiting_room_timeout' }, ctx('vc', 'waiting_for_host', false)), 'failed WAITING_FOR_HOST_TIMEOUT');
+  });
+
+  it('a page the driver does not recognise: CANNOT_JOIN_MEETING before the call, INTERNAL_ERROR in it', () => {
+    assert.equal(code({ kind: 'unrecognised_page', message: 'x' }, ctx('mt', 'joining', false)), 'failed CANNOT_JOIN_MEETING');
+    assert.equal(code({ kind: 'unrecognised_page', message: 'x' }, ctx('mt', 'lobby', false)), 'failed CANNOT_JOIN_MEETING');
+    assert.equal(code({ kind: 'unrecognised_page', message: 'x' }, ctx('mt', 'in_call', true)), 'failed INTERNAL_ERROR');
+  });
+});

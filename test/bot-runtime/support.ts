@@ -133,6 +133,15 @@ export const startBot = (
   return { job: fullJob, out, reporter, control, log, done };
 };
 
+/** After a test: asks every bot still running to leave and waits for its end (a failed test must not leave a browser behind), then removes its folder. */
+export const endBots = async (bots: StartedBot[]): Promise<void> => {
+  for (const bot of bots.splice(0)) {
+    await Promise.race([bot.control.send({ kind: 'leave' }).catch(() => undefined), sleep(100)]);
+    await bot.done.catch(() => undefined);
+    fs.rmSync(bot.out, { recursive: true, force: true });
+  }
+};
+
 /** The bot's participant id once it is in `state`. */
 export const botParticipant = async (sb: RunningSandbox, meetingId: string, state: 'lobby' | 'in_call' | 'waiting_for_host', name = 'Rec Bot') =>
   (await sb.client.waitForParticipant(meetingId, state, 45_000, name)).participant_id;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import * as E from 'fp-ts/Either';
 import type { AppendResult, ExpectedRevision, NewEvent, StreamName } from '../../src/adapters/event-store/port';
 import { createBot, meetingLockStreamFor, releaseMeetingRegistration, type NewBot } from '../../src/commands/create-bot';
@@ -17,9 +18,9 @@ const exclusiveBot = (team_id: string, meeting_url = URL): NewBot => ({
   meeting_url,
   platform: 'vc',
   bot_name: 'Notetaker',
-  allow_multiple_bots: false,
   extra: null,
-  config: {},
+  config: { ...defaultBotConfig(), allow_multiple_bots: false },
+  created_by: null,
 });
 
 /**

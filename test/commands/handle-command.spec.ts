@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import { WrongExpectedRevision } from '../../src/adapters/event-store/port';
@@ -17,9 +18,9 @@ const newBot = (team_id: string, meeting_url: string, allow_multiple_bots: boole
   meeting_url,
   platform: 'vc',
   bot_name: 'Notetaker',
-  allow_multiple_bots,
   extra: null,
-  config: {},
+  config: { ...defaultBotConfig(), allow_multiple_bots },
+  created_by: null,
 });
 
 type Present = Extract<TeamState, { kind: 'present' }>;

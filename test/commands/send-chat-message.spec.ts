@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import * as E from 'fp-ts/Either';
 import type { BotControl, ControlOutcome } from '../../src/adapters/bot-control/port';
 import { handleBotCommand } from '../../src/commands/bot-commands';
@@ -14,7 +15,7 @@ const createRunningBot = async (deps: CommandDeps, status: 'in_call_recording' |
   const run = async (command: Parameters<typeof handleBotCommand>[2]) => assert.ok(E.isRight(await handleBotCommand(deps, BOT, command)));
   await run({
     type: 'CreateBot', bot_id: BOT, team_id: 'team-1', meeting_url: 'https://vc.localhost/j/1', platform: 'vc',
-    bot_name: 'Notetaker', extra: null, config: {}, now: T0,
+    bot_name: 'Notetaker', extra: null, config: defaultBotConfig(), created_by: null, now: T0,
   });
   if (status === 'queued') return;
   await run({ type: 'DispatchBot', worker_id: 'worker-1', now: T0 });

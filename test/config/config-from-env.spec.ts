@@ -31,3 +31,15 @@ describe('configuration from the environment', () => {
     assert.equal(configFromEnv({ INSTANCE_ID: 'api-2' }).instanceId, 'api-2');
   });
 });
+
+describe('SANDBOX_REPLICAS (tests: bots reach the sandbox replicas under the real hosts)', () => {
+  it('is off unless set, and passed on as <host>:<port>', () => {
+    assert.equal(configFromEnv({}).sandboxReplicas, undefined);
+    assert.equal(configFromEnv({ SANDBOX_REPLICAS: '127.0.0.1:8443' }).sandboxReplicas, '127.0.0.1:8443');
+  });
+
+  it('refuses a value that is not <host>:<port>, and any value in production', () => {
+    assert.throws(() => configFromEnv({ SANDBOX_REPLICAS: 'localhost' }), /SANDBOX_REPLICAS must be <host>:<port>/);
+    assert.throws(() => configFromEnv({ SANDBOX_REPLICAS: '127.0.0.1:8443', NODE_ENV: 'production' }), /cannot be set with NODE_ENV=production/);
+  });
+});

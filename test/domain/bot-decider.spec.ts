@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { botDecider, type BotCommand } from '../../src/domain/bot/bot-decider';
 import { BotEvent, type Usage } from '../../src/domain/bot/bot-events';
 import type { ActiveStatus, BotStatus, ReportableStatus } from '../../src/domain/bot/bot-status';
@@ -25,7 +26,8 @@ const botCreated: BotEvent = {
     platform: 'vc',
     bot_name: 'Notetaker',
     extra: { customer: 'acme' },
-    config: { transcription_enabled: true },
+    config: defaultBotConfig(),
+    created_by: null,
     created_at: T0,
   },
 };
@@ -78,7 +80,8 @@ const createBot: Extract<BotCommand, { type: 'CreateBot' }> = {
   platform: 'vc',
   bot_name: 'Notetaker',
   extra: { customer: 'acme' },
-  config: { transcription_enabled: true },
+  config: defaultBotConfig(),
+  created_by: null,
   now: T0,
 };
 const report = (status: ReportableStatus): BotCommand => ({ type: 'ReportStatus', status, now: LATER });
@@ -173,6 +176,23 @@ describe('bot decider', () => {
     it('an ended bot is never dispatched', () => {
       const failedBeforeDispatch: BotEvent = { ...failed, data: { ...failed.data, error_code: 'EXITING_MEETING_BEFORE_RECORD' } };
       spec.given([botCreated, failedBeforeDispatch]).when({ type: 'DispatchBot', worker_id: 'worker-1', now: LATER }).thenNothing();
+    });
+  });
+
+  describe('a running bot of an instance that is gone is taken over once', () => {
+    const reassign = (from_worker_id: string, worker_id = 'worker-2'): BotCommand => ({ type: 'ReassignBot', from_worker_id, worker_id, now: LATER });
+    it('from the instance that holds it: reassigned', () => {
+      spec.given(historyTo('in_call_recording')).when(reassign('worker-1')).then([
+        { type: 'BotReassigned', data: { bot_id: BOT, from_worker_id: 'worker-1', worker_id: 'worker-2', at: LATER } },
+      ]);
+    });
+    it('another instance took it first (it no longer holds it): nothing', () => {
+      const taken: BotEvent = { type: 'BotReassigned', data: { bot_id: BOT, from_worker_id: 'worker-1', worker_id: 'worker-3', at: LATER } };
+      spec.given([...historyTo('in_call_recording'), taken]).when(reassign('worker-1')).thenNothing();
+    });
+    it('an ended bot, or one nobody runs yet: nothing', () => {
+      spec.given(historyTo('completed')).when(reassign('worker-1')).thenNothing();
+      spec.given([botCreated]).when(reassign('worker-1')).thenNothing();
     });
   });
 
@@ -394,6 +414,19 @@ describe('bot decider', () => {
 
     it('an artifact uploaded after the bot ended is still recorded', () => {
       spec.given(historyTo('completed')).when(artifact('bots/b1/recording.webm')).then([{ ...stored, data: { ...stored.data, at: LATER } }]);
+    });
+  });
+
+  describe('participants: who was there is recorded once, at the end of the run', () => {
+    const participantsCommand: BotCommand = { type: 'RecordParticipants', participants: ['Alice', 'Bob'], speakers: ['Alice'], now: LATER };
+    const reported: BotEvent = { type: 'ParticipantsReported', data: { bot_id: BOT, participants: ['Alice', 'Bob'], speakers: ['Alice'], at: LATER } };
+
+    it('the first report is recorded with the names and the speakers', () => {
+      spec.given(historyTo('in_call_recording')).when(participantsCommand).then([reported]);
+    });
+
+    it('a repeated report (a retry) records nothing more', () => {
+      spec.given([...historyTo('in_call_recording'), reported]).when(participantsCommand).thenNothing();
     });
   });
 

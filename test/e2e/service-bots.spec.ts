@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Platform } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import * as bots from '../support/api-bots';
 import { apiClient, createTeam } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
 
 const run = promisify(execFile);
-
-/** Loudness and length of a recording, measured by ffmpeg. */
-const measure = async (file: string) => {
-  const { stderr } = await run('ffmpeg', ['-hide_banner', '-i', file, '-af', 'volumedetect', '-f', 'null', '-']);
-  const max = Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1] ?? -91);
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
-  return { maxVolumeDb: max, durationSeconds: Number(stdout.trim()) };
-};
 
 describe('bots created through the API join, record, chat and leave (real Chromium, sandbox, child processes)', function () {
   this.timeout(180_000);
@@ -38,22 +28,8 @@ describe('bots created through the API join, record, chat and leave (real Chromi
     await sandbox?.stop();
   });
 
-  const botDetails = async (botId: string) => (await api.get(`/v2/bots/${botId}`)).body.data;
-  const waitForBot = async (botId: string, done: (bot: any) => boolean, timeoutMs = 60_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const bot = await botDetails(botId);
-      if (done(bot)) return bot;
-      if (Date.now() > deadline) throw new Error(`bot ${botId} stuck in ${bot.status}: ${JSON.stringify(bot.status_history)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  };
-
-  const createBot = async (url: string, body: Record<string, unknown> = {}) => {
-    const created = await api.post('/v2/bots', { meeting_url: url, bot_name: 'Recorder Bot', recording_mode: 'audio_only', ...body });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body.data.bot_id as string;
-  };
+  const waitForBot = (botId: string, done: (bot: any) => boolean, timeoutMs?: number) => bots.waitForBot(api, botId, done, timeoutMs);
+  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.createBot(api, url, body);
 
   for (const platform of ['mt', 'tm', 'vc'] as Platform[]) {
     it(`${platform}: admitted, records a speaker, posts the entry and an API chat message, leaves on request`, async () => {
@@ -83,16 +59,7 @@ describe('bots created through the API join, record, chat and leave (real Chromi
       const statuses = ended.status_history.map((s: { status: string }) => s.status);
       for (const s of ['queued', 'joining_call', 'in_waiting_room', 'in_call_recording', 'completed']) assert.ok(statuses.includes(s), `${s} in ${statuses}`);
 
-      const recording = ended.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'recording');
-      assert.ok(recording, `a recording among ${JSON.stringify(ended.artifacts.map((a: { key: string }) => a.key))}`);
-      const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'mbs-rec-')), path.basename(recording.key));
-      writeFileSync(file, Buffer.from(await (await fetch(recording.url)).arrayBuffer()));
-      const { maxVolumeDb, durationSeconds } = await measure(file);
-      assert.ok(maxVolumeDb > -30, `the speech is in the recording (max ${maxVolumeDb} dB)`);
-
-      const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
-      const completed = events.find((e: { type: string }) => e.type === 'BotCompleted');
-      assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
+      await bots.checkRecording(api, ended);
     });
   }
 

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Koa from 'koa';
-import type { ObjectStore } from '../../src/adapters/object-store/port';
+import { LocalFolderObjectStore } from '../../src/adapters/object-store/local-folder-object-store';
 import { Signer } from '../../src/adapters/signing/signer';
 import type { AppState } from '../../src/http/app-context';
+import { serviceSignedLink } from '../../src/http/artifacts/artifact-links';
 import { artifactsRouter } from '../../src/http/artifacts/artifacts-router';
 import { errorEnvelope } from '../../src/http/middleware/error-envelope';
 
@@ -13,19 +16,9 @@ const BOT = '6f1c1c3e-7a53-4d0e-9a43-2b6f3d7f3a10';
 
 /** Bot-uploaded artifacts are served from the service's own origin: a bot must not be able to serve a page there. */
 describe('artifact downloads never serve active content', () => {
-  const objects = new Map<string, { bytes: Buffer; contentType: string }>();
-  const store: ObjectStore = {
-    put: async (objectKey, body, contentType) => {
-      const bytes = Buffer.isBuffer(body) ? body : Buffer.concat(await body.toArray());
-      objects.set(objectKey, { bytes, contentType });
-      return { sizeBytes: bytes.length };
-    },
-    get: async (objectKey) => {
-      const object = objects.get(objectKey);
-      return object ? { body: Readable.from([object.bytes]), sizeBytes: object.bytes.length, contentType: object.contentType } : null;
-    },
-  };
   const signer = new Signer(Buffer.alloc(32, 7));
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'artifact-downloads-'));
+  const store = new LocalFolderObjectStore(folder, serviceSignedLink(signer, () => base));
   const now = Date.UTC(2026, 0, 1);
   let server: Server;
   let base: string;
@@ -38,7 +31,10 @@ describe('artifact downloads never serve active content', () => {
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  after(() => server.close());
+  after(() => {
+    server.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
 
   const download = async (key: string, bytes: string, contentType: string) => {
     await store.put(`${BOT}/${key}`, Buffer.from(bytes), contentType);

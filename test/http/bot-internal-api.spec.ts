@@ -48,6 +48,18 @@ describe('the service side of a running bot (dispatcher, internal API, control c
     assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.status, 'queued');
   });
 
+  it('records who was in the meeting and who spoke, once; a malformed report is refused', async () => {
+    const { botId, bot } = await startBot();
+    const report = { kind: 'participants', participants: ['Alice', 'Bob'], speakers: ['Alice'], at: new Date(nowMs).toISOString() };
+    assert.equal((await bot.report(report)).status, 204);
+    assert.equal((await bot.report({ ...report, participants: ['Mallory'] })).status, 204, 'a repeat is accepted and changes nothing');
+    assert.equal((await bot.report({ ...report, speakers: 'Alice' })).status, 400);
+    const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events.filter((e: { type: string }) => e.type === 'ParticipantsReported');
+    assert.equal(events.length, 1);
+    assert.deepEqual(events[0].data.participants, ['Alice', 'Bob']);
+    assert.deepEqual(events[0].data.speakers, ['Alice']);
+  });
+
   it('turns every reported status into the bot’s status history and refuses a move backwards', async () => {
     const { botId, bot } = await startBot();
     for (const status of ['joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording']) {

@@ -64,7 +64,8 @@ describe('v2 bots: create, read, list, history, leave, chat', () => {
     assert.deepEqual(events.map((e: { type: string }) => e.type), ['BotCreated', 'BotFailed']);
     assert.deepEqual(events.map((e: { revision: number }) => e.revision), [0, 1]);
     assert.equal(events[0].data.bot_id, botId);
-    assert.equal(events[0].data.config.bot_name, 'Notetaker');
+    assert.equal(events[0].data.bot_name, 'Notetaker');
+    assert.equal(events[0].data.config.version, 1, 'the domain’s BotConfig, not the HTTP request');
     assert.equal(events[1].data.error_code, 'EXITING_MEETING_BEFORE_RECORD');
   });
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { completeJsonLines } from '../support/json-lines';
 import { apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { ADMIN_TOKEN, startTestService } from '../support/test-service';
 
@@ -12,7 +13,7 @@ describe('request log', () => {
       await api.get('/v2/bots?cursor=bad');
       await request(t.url, 'GET', '/v2/bots', { headers: { 'x-service-api-key': 'mbs_wrong-key-value', 'x-request-id': 'trace-me-1' } });
 
-      const lines = t.logText().trim().split('\n').map((l) => JSON.parse(l));
+      const lines = completeJsonLines(t.logText());
       const requests = lines.filter((l) => l.msg === 'request');
       assert.ok(requests.length >= 4);
       for (const line of requests) {
@@ -35,27 +36,27 @@ describe('write-only secrets of a bot', () => {
     const path = await import('node:path');
     const t = await startTestService();
     try {
-      const api = apiClient(t.url, (await createTeam(t.url)).api_key);
+      const apiKey = (await createTeam(t.url)).api_key;
+      const api = apiClient(t.url, apiKey);
       const created = await api.post('/v2/bots', {
         meeting_url: MEETING,
         bot_name: 'Secretive',
-        transcription_enabled: true,
-        transcription_config: { provider: 'gladia', api_key: 'PLAIN-PROVIDER-KEY-42' },
         callback_enabled: true,
         callback_config: { url: 'https://hooks.example/cb', secret: 'PLAIN-CALLBACK-SECRET-42' },
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const events = await api.get(`/v2/bots/${created.body.data.bot_id}/events`);
       const shown = JSON.stringify(events.body);
-      assert.ok(!shown.includes('PLAIN-PROVIDER-KEY-42') && !shown.includes('PLAIN-CALLBACK-SECRET-42'));
-      assert.equal(events.body.data.events[0].data.config.transcription_config.api_key, '[encrypted]');
+      assert.ok(!shown.includes(apiKey) && !shown.includes('PLAIN-CALLBACK-SECRET-42'));
+      assert.equal(events.body.data.events[0].data.config.callback.secret, '[encrypted]');
+      assert.equal(events.body.data.events[0].data.created_by.api_key, '[encrypted]', 'the creating key, kept sealed for webhooks');
       // The log file and its write-ahead log: a secret could sit in either.
       const stored = readdirSync(t.dataDir)
         .filter((f) => f.startsWith('events.sqlite3'))
         .map((f) => readFileSync(path.join(t.dataDir, f)).toString('latin1'))
         .join('');
       assert.ok(stored.includes('Secretive'), 'the log was read');
-      assert.ok(!stored.includes('PLAIN-PROVIDER-KEY-42') && !stored.includes('PLAIN-CALLBACK-SECRET-42'), 'no plain secret at rest');
+      assert.ok(!stored.includes(apiKey) && !stored.includes('PLAIN-CALLBACK-SECRET-42'), 'no plain secret at rest');
     } finally {
       await t.stop();
     }

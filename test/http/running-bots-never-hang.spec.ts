@@ -6,7 +6,7 @@ import { handleBotCommand } from '../../src/commands/bot-commands';
 import { asBot } from '../support/as-bot';
 import { readUntil } from '../support/read-until';
 import { adminClient, apiClient, createTeam, MEETING } from '../support/http-client';
-import { ScriptedLauncher } from '../support/scripted-launcher';
+import { ScriptedLauncher, type ScriptedLaunch } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
 
 /** A launcher that cannot start bots named "Unlaunchable", as spawn fails on a job too large for it. */
@@ -97,25 +97,112 @@ describe('a bot is never left hanging', () => {
     });
   });
 
-  it('at start, an instance fails only the bots its own previous run left running', async () => {
-    let t = await startTestService({ instanceId: 'instance-b' });
-    try {
-      const team = await createTeam(t.url, { tokens: 10 });
-      const botId = (await apiClient(t.url, team.api_key).post('/v2/bots', { meeting_url: MEETING, bot_name: 'Orphan' })).body.data.bot_id;
-      // instance-a took the bot and then died without a trace
-      await handleBotCommand(t.service.commands, botId, { type: 'DispatchBot', worker_id: 'instance-a', now: new Date().toISOString() });
-      const statusAfterRestart = async () => (await apiClient(t.url, team.api_key).get(`/v2/bots/${botId}`)).body.data;
+});
 
-      t = await t.restart({ instanceId: 'instance-b' });
-      assert.equal((await statusAfterRestart()).status, 'queued', 'another instance leaves it alone');
+describe('what a restart does to running bots: taken over, never left hanging', () => {
+  const MINUTE = 60_000;
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+  let t: TestService;
+  const options = (instanceId: string) => ({ instanceId, clock, overrides: { botWatch: { sweepMs: 20 } } });
 
-      t = await t.restart({ instanceId: 'instance-a' });
-      const details = await statusAfterRestart();
-      assert.equal(details.status, 'failed', 'its own instance, back, fails it');
-      assert.equal(details.error_code, 'SIGTERM');
-    } finally {
-      await t.stop();
-      rmSync(t.dataDir, { recursive: true, force: true });
+  beforeEach(() => (offsetMs = 0));
+  afterEach(async () => {
+    await t.stop();
+    rmSync(t.dataDir, { recursive: true, force: true });
+  });
+
+  /** A bot that an instance took and ran, as the event log shows it after that instance's process died. */
+  const botRunBy = async (instanceId: string) => {
+    const team = await createTeam(t.url, { tokens: 10 });
+    const api = apiClient(t.url, team.api_key);
+    const botId = (await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Survivor' })).body.data.bot_id as string;
+    await handleBotCommand(t.service.commands, botId, { type: 'DispatchBot', worker_id: instanceId, now: clock().toISOString() });
+    const teamReserved = async () => Math.round((await adminClient(t.url).get(`/admin/teams/${team.team_id}`)).body.data.reserved * 1000);
+    return { api, botId, teamId: team.team_id, teamReserved };
+  };
+  /**
+   * Restarts on the same port. The test's HTTP client pools connections, and one to the old process would
+   * fail once (a bot retries such a failure); a few reads drain them.
+   */
+  const restartAs = async (instanceId: string) => {
+    t = await t.restart({ ...options(instanceId), keepPort: true });
+    for (let i = 0; i < 5; i += 1) await fetch(`${t.url}/health`).catch(() => undefined);
+  };
+  /** The bot process speaks to whichever service answers at the URL it was given (the same port after a restart). */
+  const asTheBot = (botId: string) => asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: t.service.signer.botToken(botId) } as ScriptedLaunch);
+
+  it('a bot whose process outlived a crash of the service is taken over at restart and ends as it reports, charged for its recording', async () => {
+    t = await startTestService(options('instance-a'));
+    const { api, botId, teamId } = await botRunBy('instance-a');
+    const bot = () => asTheBot(botId);
+    assert.equal((await bot().status('joining_call')).status, 204);
+    assert.equal((await bot().status('in_call_recording')).status, 204);
+
+    await restartAs('instance-a');
+    assert.deepEqual(t.service.botWatch.watchedBots, [botId], 'its previous run’s bot is watched, not failed');
+    assert.equal((await bot().poll(0)).status, 200, 'the bot calls the restarted service at the same address');
+    // Longer in all than a silent bot may stay, but this one calls in between (as it polls every 20 s).
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await bot().poll(0);
     }
+    const end = await bot().report({ kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: 'left', recorded_seconds: 3600, waiting_room_seconds: 0, at: clock().toISOString() });
+    assert.equal(end.status, 204);
+    const details = (await api.get(`/v2/bots/${botId}`)).body.data;
+    assert.deepEqual([details.status, details.error_code], ['completed', 'API_REQUEST']);
+    const team = await readUntil(() => adminClient(t.url).get(`/admin/teams/${teamId}`), (r) => r.body.data.reserved === 0);
+    assert.equal(team.body.data.balance, 9, 'one hour of recording: one token');
+  });
+
+  it('a bot of the previous run that never calls again is failed SIGTERM after 2 minutes, its reservation released', async () => {
+    t = await startTestService(options('instance-a'));
+    const { api, botId, teamReserved } = await botRunBy('instance-a');
+    await restartAs('instance-a');
+    offsetMs += 1.5 * MINUTE;
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.status, 'queued', 'not yet');
+    offsetMs += MINUTE;
+    const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+    assert.deepEqual([details.status, details.error_code], ['failed', 'SIGTERM']);
+    assert.match(details.error_message, /did not come back after the service restarted/);
+    assert.equal(await readUntil(teamReserved, (r) => r === 0), 0);
+  });
+
+  it('bots of another instance are left alone while it is alive; once it is silent for 15 minutes they are taken over', async () => {
+    t = await startTestService(options('instance-a'));
+    const alive = await botRunBy('instance-a'); // instance-a says it is alive as it starts
+    const silentBot = await botRunBy('instance-a');
+    await restartAs('instance-b');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(t.service.botWatch.watchedBots, [], 'instance-a was alive a moment ago');
+    assert.equal((await alive.api.get(`/v2/bots/${alive.botId}`)).body.data.status, 'queued');
+
+    offsetMs += 16 * MINUTE; // instance-a never comes back (a new host name took its place)
+    await readUntil(async () => t.service.botWatch.watchedBots.length, (n) => n === 2);
+    const events = (await alive.api.get(`/v2/bots/${alive.botId}/events`)).body.data.events;
+    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-a', worker_id: 'instance-b', at: events.at(-1).data.at });
+
+    // One of them is alive and reaches instance-b; the other is gone.
+    const survivor = asTheBot(alive.botId);
+    await survivor.status('joining_call');
+    for (let i = 0; i < 3; i += 1) {
+      offsetMs += MINUTE;
+      await survivor.poll(0);
+    }
+    const lost = await readUntil(() => silentBot.api.get(`/v2/bots/${silentBot.botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+    assert.equal(lost.error_code, 'SIGTERM');
+    assert.equal(await readUntil(silentBot.teamReserved, (r) => r === 0), 0);
+    assert.equal((await alive.api.get(`/v2/bots/${alive.botId}`)).body.data.status, 'joining_call', 'the one that called carries on');
+  });
+
+  it('a taken-over bot that goes silent after calling is failed GENERAL_ERROR', async () => {
+    t = await startTestService(options('instance-a'));
+    const { api, botId } = await botRunBy('instance-a');
+    await restartAs('instance-a');
+    await asTheBot(botId).status('joining_call');
+    offsetMs += 2 * MINUTE + 1000;
+    const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+    assert.deepEqual([details.error_code, details.error_message], ['GENERAL_ERROR', 'The bot stopped answering the service.']);
   });
 });

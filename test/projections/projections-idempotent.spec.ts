@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { DomainEvent } from '../../src/domain/all-events';
 import { applyEventToProjections } from '../../src/projections/apply-event';
@@ -16,7 +17,8 @@ const created: DomainEvent = {
     platform: 'mt',
     bot_name: 'Twice',
     extra: null,
-    config: {},
+    config: defaultBotConfig(),
+    created_by: null,
     created_at: '2026-11-21T10:00:00.000Z',
   },
 };

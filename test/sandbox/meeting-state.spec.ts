@@ -7,6 +7,7 @@ import {
   createMeeting,
   deny,
   endMeeting,
+  expireLobby,
   hostStart,
   leave,
   meetingIdPattern,
@@ -20,12 +21,14 @@ import {
   requestJoin,
   requestRecording,
   SandboxError,
+  setLayout,
   startUtterance,
   sweepStale,
   type Meeting,
   type MeetingOptions,
   type Platform,
 } from '../../sandbox/meeting-state';
+import { replicaOptions } from '../../sandbox/replicas';
 import { tmGuestNameProblem } from '../../sandbox/tm-guest-name';
 import { wavDurationMs } from '../../sandbox/tts';
 
@@ -370,6 +373,65 @@ describe('sandbox meeting state', () => {
       assert.equal(pageView(m, 'late', 0, T0 + 3000).meeting.ended, true);
       endMeeting(m, T0 + 4000);
       assert.equal(m.ended_at, T0 + 2000);
+    });
+  });
+
+  describe('replica rules (Meet replica and those to come)', () => {
+    const meet = (body: Record<string, unknown> = {}) => {
+      const options = parseMeetingOptions({ platform: 'mt', ...body });
+      return createMeeting('abc-defg-hij', { ...options, ...replicaOptions({ replica: 'meet', ...body }, 'mt') }, T0);
+    };
+
+    it('takes the Meet settings with Meet defaults: its own 10-minute lobby, three audio slots', () => {
+      const m = meet();
+      assert.equal(m.replica?.flavour, 'meet');
+      assert.equal(m.lobby_timeout_ms, 600_000);
+      assert.equal(m.join_wall, null);
+      assert.equal(m.replica?.settings.audio_slots, 3);
+      assert.equal(meet({ lobby_timeout_seconds: 2 }).lobby_timeout_ms, 2000);
+      assert.equal(meet({ wall: 'cannot_join' }).join_wall, 'cannot_join');
+    });
+
+    it('refuses unknown flavours, a flavour of another platform and bad settings', () => {
+      refuses(() => replicaOptions({ replica: 'skype' }, 'mt'), 400, /replica must be one of meet/);
+      refuses(() => replicaOptions({ replica: 'meet' }, 'tm'), 400, /mt flavour, not tm/);
+      refuses(() => replicaOptions({ replica: 'meet', wall: 'moat' }, 'mt'), 400, /wall must be one of/);
+      refuses(() => replicaOptions({ replica: 'meet', lobby_timeout_seconds: 0 }, 'mt'), 400, /lobby_timeout_seconds/);
+      refuses(() => replicaOptions({ replica: 'meet', audio_slots: 1.5 }, 'mt'), 400, /audio_slots/);
+      refuses(() => replicaOptions({ replica: 'meet', lobby_wording: 'hello' }, 'mt'), 400, /lobby_wording/);
+      assert.deepEqual(replicaOptions({}, 'mt'), {});
+    });
+
+    it("drops a request nobody answered after the meeting's lobby timeout, and only those", () => {
+      const m = meet({ lobby_timeout_seconds: 10 });
+      join(m, 'early', 'Early', T0 + 1000);
+      join(m, 'late', 'Late', T0 + 5000);
+      assert.deepEqual(expireLobby(m, T0 + 10_999).map((p) => p.participant_id), []);
+      assert.deepEqual(expireLobby(m, T0 + 11_000).map((p) => p.participant_id), ['early']);
+      const early = m.participants.get('early')!;
+      assert.deepEqual([early.state, early.end_reason], ['left', 'lobby_timeout']);
+      assert.equal(pageView(m, 'early', 0, T0 + 11_000).me.end_reason, 'lobby_timeout');
+      assert.equal(m.participants.get('late')!.state, 'lobby');
+      assert.deepEqual(expireLobby(createMeeting('abc-defg-hij', { platform: 'mt' }, T0), T0 + 10 ** 9), [], 'no timeout: the lobby waits');
+    });
+
+    it('a join wall refuses every request at once (denied, reason blocked), with the microphone and camera noted', () => {
+      const m = meet({ wall: 'cannot_join' });
+      openPage(m, 'b', T0);
+      const p = requestJoin(m, 'b', 'Rec Bot', T0 + 100, { microphone: false, camera: false });
+      assert.deepEqual([p.state, p.end_reason, p.microphone, p.camera], ['denied', 'blocked', false, false]);
+    });
+
+    it('keeps why each participant is out, and the layout a page in the call reports', () => {
+      const m = meet({ lobby: false });
+      join(m, 'a', 'A');
+      join(m, 'b', 'B');
+      assert.equal(setLayout(m, 'a', 'Spotlight', T0 + 2000).layout, 'Spotlight');
+      refuses(() => setLayout(m, 'a', '<b>', T0 + 2000), 400, /layout/);
+      remove(m, 'a', T0 + 3000);
+      refuses(() => setLayout(m, 'a', 'Tiled', T0 + 3000), 409);
+      endMeeting(m, T0 + 4000);
+      assert.deepEqual([m.participants.get('a')!.end_reason, m.participants.get('b')!.end_reason], ['removed', 'meeting ended']);
     });
   });
 });

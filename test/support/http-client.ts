@@ -33,13 +33,18 @@ export const request = async (
 export const apiClient = (baseUrl: string, apiKey: string) => ({
   post: (path: string, body?: unknown, headers: Record<string, string> = {}) =>
     request(baseUrl, 'POST', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey, ...headers } }),
+  patch: (path: string, body?: unknown) => request(baseUrl, 'PATCH', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
   get: (path: string) => request(baseUrl, 'GET', path, { headers: { 'x-service-api-key': apiKey } }),
+  put: (path: string, body?: unknown) => request(baseUrl, 'PUT', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
+  delete: (path: string) => request(baseUrl, 'DELETE', path, { headers: { 'x-service-api-key': apiKey } }),
 });
 
 export const adminClient = (baseUrl: string) => ({
   post: (path: string, body?: unknown) =>
     request(baseUrl, 'POST', path, { ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
   get: (path: string) => request(baseUrl, 'GET', path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+  put: (path: string, body?: unknown) =>
+    request(baseUrl, 'PUT', path, { ...(body === undefined ? {} : { body }), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
   delete: (path: string) => request(baseUrl, 'DELETE', path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
 });
 

@@ -25,7 +25,21 @@ export interface TestServiceOptions {
   readonly clock?: () => Date;
   readonly dataDir?: string;
   readonly instanceId?: string;
+  /** listen on this port (0: any free one) */
+  readonly port?: number;
+  /** restart only: listen on the same port as before (bots keep the address they were given) */
+  readonly keepPort?: boolean;
+  /** `<host>:<port>` of a sandbox: the bots reach its replicas under the real platform hosts */
+  readonly sandboxReplicas?: string;
+  /** as NODE_ENV=production: webhooks only to public https addresses */
+  readonly publicWebhookTargetsOnly?: boolean;
   readonly overrides?: ServiceOverrides;
+  /** the service's own bucket (OBJECT_STORE_URL); unset: the local folder */
+  readonly objectStoreUrl?: string;
+  /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
+  readonly objectStoreIngestKey?: string;
+  /** teams' storage endpoints as with NODE_ENV=production */
+  readonly publicStorageEndpointsOnly?: boolean;
 }
 
 /** The whole service on an ephemeral port with its own data folder; bots are not run unless slots are given. */
@@ -36,7 +50,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
   const log = bunyan.createLogger({ name: 'test', level: 'debug', streams: [{ stream, level: 'debug' }] });
   const config: ServiceConfig = {
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     dataDir,
     adminToken: ADMIN_TOKEN,
@@ -48,6 +62,11 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     botSlots: options.botSlots ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
+    objectStoreUrl: options.objectStoreUrl,
+    objectStoreIngestKey: options.objectStoreIngestKey,
+    publicStorageEndpointsOnly: options.publicStorageEndpointsOnly ?? false,
+    sandboxReplicas: options.sandboxReplicas,
+    publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
@@ -57,7 +76,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     logText: () => lines.join(''),
     restart: async (changes: Partial<TestServiceOptions> = {}) => {
       await service.stop();
-      return startTestService({ ...options, ...changes, dataDir });
+      return startTestService({ ...options, ...changes, dataDir, ...(changes.keepPort ? { port: service.port } : {}) });
     },
     stop: async () => {
       await service.stop();

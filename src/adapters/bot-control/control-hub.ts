@@ -21,6 +21,8 @@ export class BotControlHub {
   private readonly mailboxes = new Map<string, Mailbox>();
   /** bots that have acknowledged the standing leave (see the internal router): told once is enough */
   private readonly leaveAcknowledged = new Set<string>();
+  /** when each bot last called the service (any internal call), epoch ms */
+  private readonly contacts = new Map<string, number>();
 
   /** `silenceMs`: how long after its last poll a bot still counts as listening (longer than one long poll). */
   constructor(
@@ -77,6 +79,16 @@ export class BotControlHub {
     });
   }
 
+  /** The bot called the service: it is alive. */
+  noteContact(botId: string): void {
+    this.contacts.set(botId, this.nowMs());
+  }
+
+  /** When the bot last called this service process (epoch ms), or null if it never has. */
+  lastContactMs(botId: string): number | null {
+    return this.contacts.get(botId) ?? null;
+  }
+
   /** Returns false when nobody waits for that result any more (it came too late). */
   resolve(botId: string, result: ControlResult): boolean {
     const waiting = this.mailboxes.get(botId)?.awaitingResult.get(result.id);
@@ -91,6 +103,7 @@ export class BotControlHub {
     this.mailboxes.get(botId)?.poller?.([]);
     this.mailboxes.delete(botId);
     this.leaveAcknowledged.delete(botId);
+    this.contacts.delete(botId);
   }
 
   acknowledgeStandingLeave(botId: string): void {

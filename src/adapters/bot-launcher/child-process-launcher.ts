@@ -20,11 +20,21 @@ const inheritedEnvironment = (): NodeJS.ProcessEnv => {
  * the bot sees the service die with it and does not stay in the meeting on its own.
  */
 export class ChildProcessLauncher implements BotLauncher {
-  constructor(private readonly log: Logger) {}
+  /** `sandboxReplicas`: passed to bots as SANDBOX_REPLICAS (tests: the real platform hosts go to that sandbox) */
+  constructor(
+    private readonly log: Logger,
+    private readonly options: { readonly sandboxReplicas?: string | undefined } = {},
+  ) {}
 
   launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): LaunchedBot {
     const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
-      env: { ...inheritedEnvironment(), [SERVICE_MODE_VARIABLE]: '1', SERVICE_URL: connection.serviceUrl, BOT_TOKEN: connection.botToken },
+      env: {
+        ...inheritedEnvironment(),
+        ...(this.options.sandboxReplicas ? { SANDBOX_REPLICAS: this.options.sandboxReplicas } : {}),
+        [SERVICE_MODE_VARIABLE]: '1',
+        SERVICE_URL: connection.serviceUrl,
+        BOT_TOKEN: connection.botToken,
+      },
       stdio: ['pipe', 'ignore', 'pipe'],
       // its own process group, so that whatever it started can be ended with it
       detached: true,

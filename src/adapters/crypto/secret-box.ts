@@ -34,25 +34,6 @@ export class SecretBox {
   }
 }
 
-/** Paths of write-only fields in a bot creation request. */
-export const botSecretPaths: readonly (readonly [string, string])[] = [
-  ['transcription_config', 'api_key'],
-  ['callback_config', 'secret'],
-  ['vc_config', 'obf_token'],
-];
-
-/** The request with every secret field sealed; the caller's object is left as it was. */
-export const sealBotSecrets = (box: SecretBox, request: Record<string, unknown>): Record<string, unknown> => {
-  const copy: Record<string, unknown> = { ...request };
-  for (const [parent, field] of botSecretPaths) {
-    const holder = copy[parent];
-    if (typeof holder === 'object' && holder !== null && typeof (holder as Record<string, unknown>)[field] === 'string') {
-      copy[parent] = { ...(holder as Record<string, unknown>), [field]: box.seal((holder as Record<string, string>)[field]!) };
-    }
-  }
-  return copy;
-};
-
 /** For showing stored data to a caller: sealed values become a marker, anywhere in the tree. */
 export const redactSealed = (value: unknown): unknown => {
   if (isSealedSecret(value)) return '[encrypted]';

@@ -1,13 +1,19 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSafeObjectKey, type ObjectStore } from './port';
+import { type DownloadLinkOptions, isSafeObjectKey, type ObjectStore } from './port';
+
+/** Makes the service's own signed link to a locally stored object (the service serves it). */
+export type LocalLinkSigner = (objectKey: string, expiresAt: Date) => string;
 
 /** The embedded default: artifacts under DATA_DIR/artifacts, content types beside them. */
 export class LocalFolderObjectStore implements ObjectStore {
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly signLink: LocalLinkSigner,
+  ) {}
 
   private pathOf(objectKey: string): string {
     if (!isSafeObjectKey(objectKey)) throw new Error(`unsafe object key ${JSON.stringify(objectKey)}`);
@@ -17,11 +23,16 @@ export class LocalFolderObjectStore implements ObjectStore {
   async put(objectKey: string, body: Readable | Buffer, contentType: string): Promise<{ sizeBytes: number }> {
     const file = this.pathOf(objectKey);
     await mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed, so a reader never sees half an artifact.
+    // Written aside and renamed, so a reader never sees half an artifact and a failed upload replaces nothing.
     const partial = `${file}.partial-${process.pid}-${Date.now()}`;
-    await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(partial));
-    await writeFile(`${file}.content-type`, contentType);
-    await rename(partial, file);
+    try {
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(partial));
+      await writeFile(`${file}.content-type`, contentType);
+      await rename(partial, file);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
     return { sizeBytes: (await stat(file)).size };
   }
 
@@ -34,5 +45,17 @@ export class LocalFolderObjectStore implements ObjectStore {
     } catch {
       return null;
     }
+  }
+
+  async delete(objectKey: string): Promise<void> {
+    const file = this.pathOf(objectKey);
+    await rm(file, { force: true });
+    await rm(`${file}.content-type`, { force: true });
+  }
+
+  /** The service's artifact route serves it and decides the served type from what was stored. */
+  async downloadUrl(objectKey: string, options: DownloadLinkOptions): Promise<string> {
+    this.pathOf(objectKey);
+    return this.signLink(objectKey, new Date(options.signedAt.getTime() + options.ttlSeconds * 1000));
   }
 }

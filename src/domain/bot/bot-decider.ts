@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
-import type { BotEvent, Usage } from './bot-events';
+import type { BotConfig } from './bot-config';
+import type { BotEvent, CreatedBy, Usage } from './bot-events';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
 
@@ -15,10 +16,13 @@ export type BotCommand =
       readonly platform: Platform;
       readonly bot_name: string;
       readonly extra: Record<string, unknown> | null;
-      readonly config: Record<string, unknown>;
+      readonly config: BotConfig;
+      readonly created_by: CreatedBy | null;
       readonly now: string;
     }
   | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
+  | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
   | { readonly type: 'ReportCallEnded'; readonly now: string }
   | { readonly type: 'RequestLeave'; readonly now: string }
@@ -38,6 +42,20 @@ export type BotCommand =
       readonly now: string;
     }
   | {
+      readonly type: 'RecordArtifactSpilled';
+      readonly artifact_type: string;
+      readonly key: string;
+      readonly content_type: string;
+      readonly size_bytes: number;
+      readonly reason: string;
+      readonly now: string;
+    }
+  | { readonly type: 'RecordArtifactUploadFailed'; readonly artifact_type: string; readonly key: string; readonly content_type: string; readonly reason: string; readonly now: string }
+  /** Retention: the listed artifacts were deleted; only those still kept (stored or spilled) are recorded. */
+  | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
+  /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
+  | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
+  | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
       readonly error_code: string;
@@ -51,6 +69,9 @@ export type BotRejection =
   | { readonly code: 'BOT_STATUS'; readonly message: string; readonly status: BotStatus }
   | { readonly code: 'INVALID_TRANSITION'; readonly message: string; readonly status: BotStatus };
 
+/** stored: in the bot's storage; spilled: held by the service until its bucket accepts it; lost; expired. */
+export type ArtifactState = 'stored' | 'spilled' | 'lost' | 'expired';
+
 export type BotState =
   | { readonly kind: 'absent' }
   | {
@@ -60,10 +81,14 @@ export type BotState =
       readonly platform: Platform;
       readonly status: BotStatus;
       readonly dispatched: boolean;
+      /** the instance that runs (or watches) the bot, once dispatched */
+      readonly workerId: string | null;
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
-      readonly artifactKeys: readonly string[];
+      /** what became of each artifact key */
+      readonly artifacts: Readonly<Record<string, ArtifactState>>;
+      readonly participantsReported: boolean;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -128,6 +153,11 @@ const decide = (command: BotCommand, state: BotState) => {
       if (state.dispatched || isTerminal(state.status)) return noEvents;
       return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
 
+    case 'ReassignBot':
+      // Another instance took it first, or it has ended: nothing to take over.
+      if (!state.dispatched || isTerminal(state.status) || state.workerId !== command.from_worker_id || command.worker_id === state.workerId) return noEvents;
+      return emit({ type: 'BotReassigned', data: { bot_id, from_worker_id: command.from_worker_id, worker_id: command.worker_id, at: command.now } });
+
     case 'ReportStatus':
       if (state.status === command.status) return noEvents;
       if (!canMoveTo(state.status, command.status)) {
@@ -172,10 +202,38 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
 
     case 'RecordArtifact': {
-      if (state.artifactKeys.includes(command.key)) return noEvents;
+      // Stored at last after a spill or a failed attempt; a repeat, or an artifact already expired, is nothing.
+      const was = state.artifacts[command.key];
+      if (was === 'stored' || was === 'expired') return noEvents;
       const { type: _type, now, ...artifact } = command;
       return emit({ type: 'ArtifactStored', data: { bot_id, ...artifact, at: now } });
     }
+
+    case 'RecordArtifactSpilled': {
+      const was = state.artifacts[command.key];
+      if (was !== undefined && was !== 'lost') return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactSpilled', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'RecordArtifactUploadFailed': {
+      if (state.artifacts[command.key] !== undefined) return noEvents;
+      const { type: _type, now, ...artifact } = command;
+      return emit({ type: 'ArtifactUploadFailed', data: { bot_id, ...artifact, at: now } });
+    }
+
+    case 'ExpireArtifacts': {
+      const keys = command.keys.filter((key) => state.artifacts[key] === 'stored' || state.artifacts[key] === 'spilled');
+      if (keys.length === 0) return noEvents;
+      return emit({ type: 'ArtifactsExpired', data: { bot_id, keys: [...new Set(keys)], at: command.now } });
+    }
+
+    case 'RecordParticipants':
+      if (state.participantsReported) return noEvents;
+      return emit({
+        type: 'ParticipantsReported',
+        data: { bot_id, participants: [...command.participants], speakers: [...command.speakers], at: command.now },
+      });
 
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
@@ -193,16 +251,20 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       platform: event.data.platform,
       status: 'queued',
       dispatched: false,
+      workerId: null,
       leaveRequested: false,
       everRecorded: false,
       chatMessageIds: [],
-      artifactKeys: [],
+      artifacts: {},
+      participantsReported: false,
     };
   }
   if (state.kind === 'absent') return state;
   switch (event.type) {
     case 'BotDispatched':
-      return { ...state, dispatched: true };
+      return { ...state, dispatched: true, workerId: event.data.worker_id };
+    case 'BotReassigned':
+      return { ...state, workerId: event.data.worker_id };
     case 'StatusChanged':
       return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
     case 'CallEnded':
@@ -212,7 +274,15 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'ChatMessageSent':
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
-      return { ...state, artifactKeys: [...state.artifactKeys, event.data.key] };
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
+    case 'ArtifactSpilled':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
+    case 'ArtifactUploadFailed':
+      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'lost' } };
+    case 'ArtifactsExpired':
+      return { ...state, artifacts: { ...state.artifacts, ...Object.fromEntries(event.data.keys.map((key) => [key, 'expired' as const])) } };
+    case 'ParticipantsReported':
+      return { ...state, participantsReported: true };
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':

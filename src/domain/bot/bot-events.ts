@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant } from '../codec-helpers';
+import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
+import { BotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
   queued: null, joining_call: null, in_waiting_room: null, in_call_not_recording: null,
@@ -7,7 +8,14 @@ const Status = t.keyof({
 });
 const Platform = t.keyof({ vc: null, tm: null, mt: null });
 
-/** The whole validated creation request is kept: the bot's audit must replay what the team asked for. */
+/**
+ * The API key that created the bot, sealed: webhook deliveries carry it in `x-service-api-key` so that the
+ * receiver knows they come from us (DESIGN.md). Kept for that only; never returned or logged.
+ */
+export const CreatedBy = t.type({ key_id: t.string, api_key: Sealed });
+export type CreatedBy = t.TypeOf<typeof CreatedBy>;
+
+/** What the team asked for, in the domain's own terms (BotConfig): the bot's audit replays it. */
 export const BotCreated = eventCodec('BotCreated', {
   bot_id: t.string,
   team_id: t.string,
@@ -15,11 +23,18 @@ export const BotCreated = eventCodec('BotCreated', {
   platform: Platform,
   bot_name: t.string,
   extra: t.union([t.UnknownRecord, t.null]),
-  config: t.UnknownRecord,
+  config: BotConfigCodec,
+  created_by: nullableField(CreatedBy),
   created_at: IsoInstant,
 });
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
+
+/**
+ * A running bot whose service instance is gone is taken over by another instance, which watches it from
+ * then on (its process may live on and reach the new instance, or be gone with the old one).
+ */
+export const BotReassigned = eventCodec('BotReassigned', { bot_id: t.string, from_worker_id: t.string, worker_id: t.string, at: IsoInstant });
 
 export const StatusChanged = eventCodec('StatusChanged', { bot_id: t.string, status: Status, at: IsoInstant });
 
@@ -44,6 +59,44 @@ export const ArtifactStored = eventCodec('ArtifactStored', {
   at: IsoInstant,
 });
 
+/**
+ * The bot could not store an artifact in its team's bucket and the team allows transient spill: the
+ * service holds a copy (its own store, same key) until an upload to the bucket succeeds (ArtifactStored).
+ */
+export const ArtifactSpilled = eventCodec('ArtifactSpilled', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  size_bytes: t.number,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The artifact could not be stored after retries and nothing holds a copy: it is lost, and the bot's list says so. */
+export const ArtifactUploadFailed = eventCodec('ArtifactUploadFailed', {
+  bot_id: t.string,
+  artifact_type: t.string,
+  key: t.string,
+  content_type: t.string,
+  reason: t.string,
+  at: IsoInstant,
+});
+
+/** The retention period ended: these artifacts were deleted from wherever they were. */
+export const ArtifactsExpired = eventCodec('ArtifactsExpired', { bot_id: t.string, keys: t.array(t.string), at: IsoInstant });
+
+/**
+ * Who was in the meeting and who spoke, as the bot saw it (names; the bot itself not included), reported
+ * once at the end: webhooks and the legacy views list them.
+ */
+export const ParticipantsReported = eventCodec('ParticipantsReported', {
+  bot_id: t.string,
+  participants: t.array(t.string),
+  speakers: t.array(t.string),
+  at: IsoInstant,
+});
+
 const Usage = t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number });
 
 export const BotCompleted = eventCodec('BotCompleted', {
@@ -62,8 +115,8 @@ export const BotFailed = eventCodec('BotFailed', {
 });
 
 export const BotEvent = t.union([
-  BotCreated, BotDispatched, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
-  BotCompleted, BotFailed,
+  BotCreated, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
+  ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed, ArtifactsExpired,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;

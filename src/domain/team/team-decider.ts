@@ -1,12 +1,17 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
 import { toMillis } from '../codec-helpers';
+import { DEFAULT_RETENTION_DAYS } from '../bot/bot-config';
 import type { Usage } from '../bot/bot-events';
 import { chargeForOutcome, type BotFeatures } from './charge-by-outcome';
 import type { Permission, ReleaseReason, TeamEvent } from './team-events';
 import { RESERVATION_PER_BOT } from './token-prices';
 
 export const DAILY_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Retention: at least a day (links last 2 hours), at most ten years. */
+export const MIN_RETENTION_DAYS = 1;
+export const MAX_RETENTION_DAYS = 3650;
 
 export type TeamCommand =
   | {
@@ -23,6 +28,7 @@ export type TeamCommand =
   | { readonly type: 'AddTokens'; readonly operation_id: string; readonly amount: number; readonly now: string }
   | { readonly type: 'ReserveTokensForBot'; readonly bot_id: string; readonly now: string }
   | { readonly type: 'ReleaseReservation'; readonly bot_id: string; readonly reason: ReleaseReason; readonly now: string }
+  | { readonly type: 'SetRetention'; readonly retention_days: number; readonly now: string }
   | {
       readonly type: 'ChargeBot';
       readonly bot_id: string;
@@ -37,6 +43,7 @@ export type TeamRejection =
   | { readonly code: 'TEAM_EXISTS'; readonly message: string }
   | { readonly code: 'API_KEY_NOT_FOUND'; readonly message: string }
   | { readonly code: 'INVALID_AMOUNT'; readonly message: string }
+  | { readonly code: 'INVALID_RETENTION'; readonly message: string }
   | { readonly code: 'DAILY_BOT_CAP_REACHED'; readonly message: string; readonly retry_after_seconds: number }
   | { readonly code: 'INSUFFICIENT_TOKENS'; readonly message: string; readonly available: number; readonly required: number };
 
@@ -62,6 +69,8 @@ export type TeamState =
       readonly recentCreations: readonly Creation[];
       readonly apiKeys: Readonly<Record<string, { readonly key_hash: string; readonly permission: Permission; readonly revoked: boolean }>>;
       readonly operationIds: readonly string[];
+      /** days artifacts are kept after their bot ends; fixed into each bot at its creation */
+      readonly retention_days: number;
     };
 
 type Present = Extract<TeamState, { kind: 'present' }>;
@@ -161,6 +170,12 @@ const decide = (command: TeamCommand, state: TeamState) => {
       return emit({ type: 'TokensAdded', data: { team_id, operation_id: command.operation_id, amount: command.amount, at: command.now } });
     case 'ReserveTokensForBot':
       return reserveTokensForBot(state, command);
+    case 'SetRetention':
+      if (!Number.isSafeInteger(command.retention_days) || command.retention_days < MIN_RETENTION_DAYS || command.retention_days > MAX_RETENTION_DAYS) {
+        return reject({ code: 'INVALID_RETENTION', message: `Retention must be a whole number of days from ${MIN_RETENTION_DAYS} to ${MAX_RETENTION_DAYS}` });
+      }
+      if (command.retention_days === state.retention_days) return noEvents;
+      return emit({ type: 'RetentionSet', data: { team_id, retention_days: command.retention_days, at: command.now } });
     case 'ReleaseReservation': {
       const amount = state.reservations.get(command.bot_id);
       if (amount === undefined) return noEvents;
@@ -200,6 +215,7 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       recentCreations: [],
       apiKeys: {},
       operationIds: [],
+      retention_days: DEFAULT_RETENTION_DAYS,
     };
   }
   if (state.kind === 'absent') return state;
@@ -224,6 +240,8 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
         recentCreations: [...recent.slice(0, at), { bot_id: event.data.bot_id, at_ms: atMs }, ...recent.slice(at)],
       };
     }
+    case 'RetentionSet':
+      return { ...state, retention_days: event.data.retention_days };
     case 'TokensCharged':
       return { ...withoutReservation(state, event.data.bot_id), balance: state.balance - event.data.amount };
     case 'TokensReleased': {

@@ -47,7 +47,10 @@ export const TokensReleased = eventCodec('TokensReleased', {
   at: IsoInstant,
 });
 
-export const TeamEvent = t.union([TeamCreated, ApiKeyIssued, ApiKeyRevoked, TokensAdded, TokensReserved, TokensCharged, TokensReleased]);
+/** How many days the artifacts of the team's bots created from now on are kept after each bot ends. */
+export const RetentionSet = eventCodec('RetentionSet', { team_id: t.string, retention_days: t.number, at: IsoInstant });
+
+export const TeamEvent = t.union([TeamCreated, ApiKeyIssued, ApiKeyRevoked, TokensAdded, TokensReserved, TokensCharged, TokensReleased, RetentionSet]);
 export type TeamEvent = t.TypeOf<typeof TeamEvent>;
 
 export const teamStreamName = (teamId: string): string => `team-${teamId}`;

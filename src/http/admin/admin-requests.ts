@@ -1,3 +1,5 @@
+import { DEFAULT_RETENTION_DAYS } from '../../domain/bot/bot-config';
+import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../../domain/team/team-decider';
 import { validationError } from '../api-error';
 
 /** Admin bodies are few and flat; each field is checked by hand so that the error names it. */
@@ -70,3 +72,11 @@ export const decodeAddTokens = (raw: unknown): { amount: number } => {
   return { amount: tokensIn(body, 'amount', false) };
 };
 
+
+/** `PUT /admin/teams/{id}/retention`: days the artifacts of the team's bots created from now on are kept. */
+export const decodeSetRetention = (raw: unknown): { retention_days: number } => {
+  const body = requireObject(raw);
+  rejectUnknown(body, ['retention_days']);
+  if (body.retention_days === undefined) throw validationError('body/retention_days', 'is required');
+  return { retention_days: integerIn(body, 'retention_days', MIN_RETENTION_DAYS, MAX_RETENTION_DAYS, DEFAULT_RETENTION_DAYS) };
+};

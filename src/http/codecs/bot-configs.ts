@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { arrayOf, email, httpsUrl, int, jsonObject, leaf, nullable, oneOf, str, strictObject, withDefault, wsUrl } from './codec-kit';
 import { normaliseUuid } from './path-uuid';
+import { TargetUrl } from './webhook-requests';
 
 /** The nested objects of the v2 creation request, with the inner names DESIGN.md decided. */
 
@@ -48,8 +49,9 @@ export const BotImageConfig = strictObject('bot_image_config', {
   interval_seconds: withDefault(int(1, 3600), () => 10),
 });
 
+/** http or https here; which one a service accepts, and to which addresses, is its webhook target policy. */
 export const CallbackConfig = strictObject('callback_config', {
-  url: httpsUrl,
+  url: TargetUrl,
   method: withDefault(oneOf(['POST', 'PUT'] as const), () => 'POST' as const),
   secret: nullable(str(1, 256)),
 });

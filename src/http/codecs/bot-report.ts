@@ -15,14 +15,25 @@ const StatusReport = t.type({
   }),
   at: IsoInstant,
 });
-const ArtifactReport = t.type({
-  kind: t.literal('artifact'),
-  artifact_type: t.refinement(t.string, (s) => /^[a-z_]{1,64}$/.test(s), 'ArtifactType'),
+const ArtifactType = t.refinement(t.string, (s) => /^[a-z_]{1,64}$/.test(s), 'ArtifactType');
+const ContentType = t.refinement(t.string, (s) => s.length > 0 && s.length <= 255, 'ContentType');
+const Size = t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'Size');
+const Reason = t.refinement(t.string, (s) => s.length <= 2000, 'Reason');
+const ArtifactReport = t.type({ kind: t.literal('artifact'), artifact_type: ArtifactType, key: t.string, content_type: ContentType, size_bytes: Size, at: IsoInstant });
+const ArtifactSpilledReport = t.type({
+  kind: t.literal('artifact_spilled'),
+  artifact_type: ArtifactType,
   key: t.string,
-  content_type: t.refinement(t.string, (s) => s.length > 0 && s.length <= 255, 'ContentType'),
-  size_bytes: t.refinement(t.number, (n) => Number.isSafeInteger(n) && n >= 0, 'Size'),
+  content_type: ContentType,
+  size_bytes: Size,
+  reason: Reason,
   at: IsoInstant,
 });
+const ArtifactFailedReport = t.type({ kind: t.literal('artifact_failed'), artifact_type: ArtifactType, key: t.string, content_type: ContentType, reason: Reason, at: IsoInstant });
+const Name = t.refinement(t.string, (s) => s.length <= 512, 'Name');
+const Names = t.refinement(t.array(Name), (xs) => xs.length <= 1000, 'Names');
+const ParticipantsReport = t.type({ kind: t.literal('participants'), participants: Names, speakers: Names, at: IsoInstant });
+
 const EndReport = t.type({
   kind: t.literal('end'),
   outcome: t.keyof({ completed: null, failed: null }),
@@ -34,4 +45,4 @@ const EndReport = t.type({
 });
 
 /** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
-export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, EndReport]);
+export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, ArtifactSpilledReport, ArtifactFailedReport, ParticipantsReport, EndReport]);

@@ -8,6 +8,7 @@ import {
 } from './bot-configs';
 import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, withDefault } from './codec-kit';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { unavailableOptionRefusal } from './unavailable-options';
 
 export const MAX_BOT_NAME_LENGTH = 255;
 export const MAX_ENTRY_MESSAGE_LENGTH = 4096;
@@ -105,7 +106,8 @@ const crossFieldProblem = (r: CreateBotRequest): ApiError | null => {
   return null;
 };
 
-export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> => {
+/** Every rule of the request's shape and its cross-field rules; what the service delivers is not judged here. */
+export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> => {
   const decoded = decodeWith(options.sandboxHosts ? codecs.sandbox : codecs.production, 'body', body);
   if (E.isLeft(decoded)) return decoded;
   const platform = platformOfMeetingUrl(decoded.right.meeting_url, options);
@@ -121,4 +123,14 @@ export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: b
   const problem = crossFieldProblem(request);
   return problem === null ? E.right(request) : E.left(problem);
 };
+
+/**
+ * A creation request the service can carry out: well formed, and asking for nothing the service does not
+ * deliver yet (refused by name, so that no option is ever accepted and ignored).
+ */
+export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> =>
+  E.chain((request: CreateBotRequest) => {
+    const unavailable = unavailableOptionRefusal(request);
+    return unavailable === null ? E.right(request) : E.left(unavailable);
+  })(decodeCreateBotRequestShape(body, options));
 

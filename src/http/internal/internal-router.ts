@@ -3,14 +3,17 @@ import * as E from 'fp-ts/Either';
 import type Koa from 'koa';
 import type { ControlRequest, ControlResult } from '../../../bot-runtime/contract';
 import type { BotControlHub } from '../../adapters/bot-control/control-hub';
-import { isSafeObjectKey, type ObjectStore } from '../../adapters/object-store/port';
+import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
+import { isSafeObjectKey } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
 import { recordBotReport } from '../../commands/record-bot-report';
+import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
+import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
 import { BOTS, type BotView } from '../../projections/bot-view';
 import type { ProjectionRunner } from '../../projections/projection-runner';
-import { ApiError, orThrow, unauthorized, validationError } from '../api-error';
+import { ApiError, conflict, orThrow, unauthorized, validationError } from '../api-error';
 import type { AppState } from '../app-context';
 import { BotReportCodec } from '../codecs/bot-report';
 import { parseBotIdParam } from '../codecs/path-uuid';
@@ -20,7 +23,7 @@ import { refusalToApiError } from '../v2/refusal-to-api-error';
 export interface InternalRouterDeps {
   readonly commands: CommandDeps;
   readonly control: BotControlHub;
-  readonly objectStore: ObjectStore;
+  readonly stores: ArtifactStores;
   readonly signer: Signer;
   readonly projections: ProjectionRunner;
   readonly readStore: ReadStore;
@@ -31,13 +34,17 @@ type BotState = AppState & { botId: string };
 
 const MAX_POLL_SECONDS = 30;
 
-/** Every internal call carries the bot's own token: a bot can only speak for itself. */
-const requireBotToken = (signer: Signer): Koa.Middleware<BotState> => async (ctx, next) => {
+/**
+ * Every internal call carries the bot's own token: a bot can only speak for itself. Any such call also
+ * tells the service the bot is alive (the dispatcher watches bots it has no process of).
+ */
+const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
   if (!token || !signer.isBotToken(botId, token)) throw unauthorized('Missing or invalid bot token (authorization: Bearer <token>)');
   ctx.state.botId = botId;
+  control.noteContact(botId);
   await next();
 };
 
@@ -65,13 +72,22 @@ const isControlResult = (u: unknown): u is ControlResult =>
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
 export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
-  router.use(requireBotToken(deps.signer));
+  router.use(requireBotToken(deps.signer, deps.control));
 
   router.post('/reports', async (ctx) => {
     const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');
-    if (report.kind === 'artifact' && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
+    if ('key' in report && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
+    if (report.kind === 'artifact_spilled') {
+      const held = await deps.stores.service.get(`${ctx.state.botId}/${report.key}`);
+      held?.body.destroy();
+      if (!held) throw conflict('FST_ERR_ARTIFACT_NOT_HELD', 'The service holds no copy of this artifact: upload it here first');
+    }
     const result = await recordBotReport(deps.commands, ctx.state.botId, report);
     if (E.isLeft(result)) throw refusalToApiError(result.left);
+    if (report.kind === 'artifact_failed' || report.kind === 'artifact_spilled') {
+      const customer = await customerStorageOf(deps.readStore, ctx.state.botId);
+      if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `A bot could not store ${report.key}: ${report.reason}`);
+    }
     await deps.projections.waitForPosition(result.right.position);
     if (report.kind === 'end') deps.control.forget(ctx.state.botId);
     ctx.status = 204;
@@ -99,8 +115,13 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   router.put('/artifacts/:key(.*)', async (ctx) => {
     const key = ctx.params.key ?? '';
     if (!isSafeObjectKey(key)) throw validationError('params/key', 'is not a safe object key');
+    // A bot of a team's own storage writes to the team's bucket; the service takes a copy only to spill.
+    const storage = await botStorageOf(deps.readStore, ctx.state.botId);
+    if (storage.kind === 'customer' && !storage.settings.allow_transient_spill) {
+      throw new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: "This bot's artifacts go to its team's bucket, and the team does not allow transient spill" });
+    }
     const contentType = ctx.get('content-type') || 'application/octet-stream';
-    await deps.objectStore.put(`${ctx.state.botId}/${key}`, ctx.req, contentType);
+    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req, contentType);
     ctx.status = 204;
   });
 

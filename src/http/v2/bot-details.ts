@@ -1,9 +1,7 @@
+import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { BotView } from '../../projections/bot-view';
 
-export interface ArtifactLinks {
-  /** A download URL for an artifact key, valid for a limited time; null when it cannot be served. */
-  readonly urlFor: (botId: string, key: string) => { readonly url: string; readonly expires_at: string } | null;
-}
+export type { ArtifactLinks };
 
 /** The list item of GET /v2/bots; internal fields (team, dispatch) stay inside. */
 export const toBotSummary = (view: BotView) => ({
@@ -19,12 +17,15 @@ export const toBotSummary = (view: BotView) => ({
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
-export const toBotDetails = (view: BotView, links: ArtifactLinks) => ({
-  ...toBotSummary(view),
-  error_message: view.error_message,
-  status_history: view.status_history,
-  artifacts: view.artifacts.map((a) => {
-    const link = links.urlFor(view.bot_id, a.key);
-    return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
-  }),
-});
+export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
+  const minted = await links.linksFor(view.bot_id, view.artifacts.map((a) => a.key));
+  return {
+    ...toBotSummary(view),
+    error_message: view.error_message,
+    status_history: view.status_history,
+    artifacts: view.artifacts.map((a) => {
+      const link = minted.get(a.key) ?? null;
+      return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };
+    }),
+  };
+};

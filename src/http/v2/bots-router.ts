@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type { BotControl } from '../../adapters/bot-control/port';
-import { redactSealed, sealBotSecrets, type SecretBox } from '../../adapters/crypto/secret-box';
+import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
@@ -14,13 +14,15 @@ import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
 import { decodeCreateBotRequest } from '../codecs/create-bot-request';
+import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { decodeListQuery } from '../codecs/list-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from './bot-access';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
-import { decodeCursor, encodeCursor } from './list-cursor';
+import { newestFirstPage } from './newest-first-page';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
@@ -30,6 +32,7 @@ export interface BotsRouterDeps {
   readonly links: ArtifactLinks;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -45,15 +48,17 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
-    const { meeting_url, platform, bot_name, allow_multiple_bots, extra } = request;
+    if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
+    const { meeting_url, platform, bot_name, extra } = request;
+    const seal = (plain: string) => deps.secretBox.seal(plain);
     const created = await createBot(deps.commands, {
       team_id: caller.team_id,
       meeting_url,
       platform,
       bot_name,
-      allow_multiple_bots,
       extra,
-      config: sealBotSecrets(deps.secretBox, request as unknown as Record<string, unknown>),
+      config: botConfigFromV2Request(request, seal),
+      created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
     });
     if (E.isLeft(created)) throw refusalToApiError(created.left);
     await visible(deps, created.right.position);
@@ -64,27 +69,13 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.get('/', async (ctx) => {
     const caller = callerOf(ctx);
     const query = orThrow(decodeListQuery(ctx.query));
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    const page = await deps.readStore.find<BotView>(BOTS, {
-      where: { team_id: caller.team_id },
-      orderBy: [
-        { field: 'created_at', direction: 'desc' },
-        { field: 'id', direction: 'desc' },
-      ],
-      ...(after ? { startAfter: after } : {}),
-      limit: query.limit + 1,
-    });
-    const bots = page.slice(0, query.limit);
-    const last = bots[bots.length - 1];
-    ctx.body = ok({
-      bots: bots.map(toBotSummary),
-      next_cursor: page.length > query.limit && last ? encodeCursor([last.created_at, last.id]) : null,
-    });
+    const page = await newestFirstPage<BotView>(deps.readStore, BOTS, { team_id: caller.team_id }, 'created_at', query);
+    ctx.body = ok({ bots: page.items.map(toBotSummary), next_cursor: page.next_cursor });
   });
 
   router.get('/:bot_id', async (ctx) => {
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
-    ctx.body = ok(toBotDetails(bot, deps.links));
+    ctx.body = ok(await toBotDetails(bot, deps.links));
   });
 
   router.get('/:bot_id/events', async (ctx) => {

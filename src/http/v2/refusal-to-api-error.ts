@@ -18,6 +18,8 @@ export const refusalToApiError = (refusal: Refusal): ApiError => {
       return insufficientTokens(refusal.message);
     case 'CHAT_DISABLED':
       return new ApiError({ status: 422, code: 'FST_ERR_CHAT_DISABLED', message: refusal.message });
+    case 'STORAGE_CONFIG_NOT_FOUND':
+      return notFound('FST_ERR_STORAGE_CONFIG_NOT_FOUND', 'Storage configuration not found', refusal.message);
     case 'SEND_FAILED':
       return new ApiError({ status: 500, code: 'FST_ERR_SEND_CHAT_MESSAGE_FAILED', message: refusal.message });
     default:

@@ -51,7 +51,8 @@ describe('decodeCreateBotRequest: callback', () => {
   });
   const bad: Array<[string, Record<string, unknown>, string]> = [
     ['enabled without a config', { callback_enabled: true }, 'body/callback_config is required when callback_enabled is true'],
-    ['an http URL', { callback_config: { url: 'http://hooks.example/bot' } }, 'body/callback_config/url must be a URL with scheme https'],
+    // plain http is judged by the service's webhook target policy (tested over HTTP), not by the shape
+    ['an ftp URL', { callback_config: { url: 'ftp://hooks.example/bot' } }, 'body/callback_config/url must be an https URL'],
     ['no URL', { callback_config: { method: 'POST' } }, 'body/callback_config/url is required'],
     ['GET', { callback_config: { url, method: 'GET' } }, 'body/callback_config/method must be equal to one of the allowed values: POST, PUT'],
     ['a 257-character secret', { callback_config: { url, secret: repeat(257) } }, 'body/callback_config/secret must NOT have more than 256 characters'],

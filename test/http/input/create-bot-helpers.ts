@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
-import { decodeCreateBotRequest, type CreateBotRequest } from '../../../src/http/codecs/create-bot-request';
+import { decodeCreateBotRequestShape, type CreateBotRequest } from '../../../src/http/codecs/create-bot-request';
 
 export const VC_URL = 'https://zoom.us/j/123456789';
 export const TM_URL = 'https://teams.microsoft.com/l/meetup-join/19%3ameeting_abc';
@@ -10,15 +10,16 @@ export const vcBody = (extra: Record<string, unknown> = {}) => ({ meeting_url: V
 export const tmBody = (extra: Record<string, unknown> = {}) => ({ meeting_url: TM_URL, bot_name: 'Notetaker', ...extra });
 export const mtBody = (extra: Record<string, unknown> = {}) => ({ meeting_url: MT_URL, bot_name: 'Notetaker', ...extra });
 
+/** The request's shape rules (what the service delivers yet is judged separately: unavailable-options.spec.ts). */
 export const accepted = (body: unknown, sandboxHosts = false): CreateBotRequest => {
-  const result = decodeCreateBotRequest(body, { sandboxHosts });
+  const result = decodeCreateBotRequestShape(body, { sandboxHosts });
   if (E.isLeft(result)) assert.fail(`expected acceptance, got: ${result.left.details}`);
   return result.right;
 };
 
 /** A refusal is always a 400 FST_ERR_VALIDATION; `details` is matched exactly (string) or by pattern. */
 export const refused = (body: unknown, details: string | RegExp, sandboxHosts = false): string => {
-  const result = decodeCreateBotRequest(body, { sandboxHosts });
+  const result = decodeCreateBotRequestShape(body, { sandboxHosts });
   if (E.isRight(result)) assert.fail(`expected refusal ${details}, got acceptance`);
   assert.equal(result.left.status, 400);
   assert.equal(result.left.code, 'FST_ERR_VALIDATION');

@@ -34,6 +34,32 @@ describe('platformOfMeetingUrl', () => {
   }
 });
 
+describe('platformOfMeetingUrl: the real URL forms of the research note (real-platforms.md 2.1, 3.1, 4.1)', () => {
+  const forms: Array<[string, Platform]> = [
+    ['https://meet.google.com/abc-defg-hij', 'mt'],
+    ['https://meet.google.com/abc-defg-hij?hl=en', 'mt'],
+    ['https://teams.microsoft.com/l/meetup-join/19%3ameeting_NzQ%40thread.v2/0?context={"Tid":"t-1","Oid":"o-1"}', 'tm'],
+    ['https://teams.microsoft.com/l/meeting/19%3ameeting_NzQ%40thread.v2/0', 'tm'],
+    ['https://teams.microsoft.com/meet/12345678901?p=AbCdEf', 'tm'],
+    ['https://teams.live.com/meet/9876543210?p=XyZ', 'tm'],
+    ['https://teams.microsoft.com/dl/launcher/launcher.html?url=%2F_%23%2Fl%2Fmeetup-join', 'tm'],
+    ['https://teams.microsoft.com/light-meetings/launch?coords=eyJ9&anon=true', 'tm'],
+    ['https://teams.microsoft.com/_#/l/meetup-join/19%3ameeting_NzQ%40thread.v2/0', 'tm'],
+    ['https://teams.microsoft.com/v2/?meetingjoin=true#/l/meetup-join/19%3ameeting_NzQ%40thread.v2/0?anon=true', 'tm'],
+    ['https://teams.cloud.microsoft/meet/12345678901?p=AbCdEf', 'tm'],
+    ['https://zoom.us/j/85612345678?pwd=abc', 'vc'],
+    ['https://zoom.us/s/85612345678', 'vc'],
+    ['https://app.zoom.us/wc/85612345678/join?pwd=abc', 'vc'],
+    ['https://zoom.us/wc/join/85612345678', 'vc'],
+    ['https://us06web.zoom.us/w/85612345678?tk=registrant-token', 'vc'],
+    ['https://events.zoom.us/ev/AbCdEf', 'vc'],
+    ['https://acme.zoom.us/j/85612345678', 'vc'],
+  ];
+  for (const [url, platform] of forms) {
+    it(`${url} -> ${platform}`, () => assert.equal(platformOfMeetingUrl(url, { sandboxHosts: false }), platform));
+  }
+});
+
 describe('normaliseMeetingUrl', () => {
   const same: Array<[string, string]> = [
     ['https://ZOOM.us/j/123', 'https://zoom.us/j/123'],

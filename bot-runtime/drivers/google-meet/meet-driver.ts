@@ -1,0 +1,228 @@
+/**
+ * The Google Meet driver: reads Meet's page by the rules of meet-states.ts and the candidates of
+ * meet-selectors.ts, and acts on it like a guest: types its name, turns microphone and camera off,
+ * asks to join; in the call it accepts recording notices, keeps the chat panel open (Meet shows
+ * messages only while it is), picks the layout, chats and leaves. Actions run one at a time (two
+ * clicks on the chat button would close the panel again). Meet hides its toolbar when the pointer
+ * rests, so the mouse moves before toolbar buttons are used.
+ */
+import type { Page } from 'puppeteer-core';
+import type { BotLog } from '../../bot-log';
+import type { RecordingMode } from '../../contract';
+import { redactedHtmlExpression } from '../in-page/redacted-html';
+import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
+import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from '../page-actions';
+import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import * as sel from './meet-selectors';
+import { meetScan } from './meet-states';
+import { admissionNoticeTexts, galleryLayout, speakerLayout } from './meet-texts';
+
+/** Meet truncates longer messages (2.9: MB "meet only allows 516"; 500 to be safe). */
+const MEET_CHAT_LIMIT = 500;
+
+export class MeetDriver implements PageDriver {
+  readonly name = 'google-meet';
+  readonly chat: ChatControls;
+  private readonly matches: MatchLog;
+  private actions: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly page: Page,
+    private readonly log: BotLog,
+  ) {
+    this.matches = new MatchLog(this.name, log);
+    this.chat = {
+      maxLength: MEET_CHAT_LIMIT,
+      disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
+      post: (text) => this.exclusive(() => this.postChat(text)),
+      // Meet shows no refusal text the peers know of: an unconfirmed message is the only failure
+      error: async () => null,
+      countOwn: (selfId, botName, text) => this.countOwn(selfId, botName, text),
+    };
+  }
+
+  async read(chatSince: number): Promise<PageSnapshot> {
+    const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(meetScan)}, ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}]`)) as [ScanResult, TilesAndChat];
+    this.matches.noteAll(data.matched);
+    const { matched: _matched, ...seen } = data;
+    return { ...scan, ...seen, recordingPermission: null };
+  }
+
+  join(botName: string): Promise<void> {
+    return this.exclusive(async () => {
+      await this.clickAway('pre-join interstitial', sel.interstitials);
+      const input = await this.waitFor('name input', sel.nameInput, 10_000);
+      if (!input) throw new Error('the pre-join page has no name input');
+      await input.element.click({ clickCount: 3 });
+      await input.element.type(botName);
+      await this.switchOff('microphone', sel.microphone);
+      await this.switchOff('camera', sel.camera);
+      // the button may stay disabled until the name is typed
+      const button = await this.waitFor('join button', sel.joinButton(true), 5000);
+      if (!button) throw new Error('the join button did not become clickable');
+      await clickElement(button.element);
+      this.log.info(`${this.name}: asked to join ("${button.candidate.text}")`);
+    });
+  }
+
+  prepareCall(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.acceptAdmissionNotices();
+      await this.openChatPanel();
+    });
+  }
+
+  setLayout(mode: RecordingMode): Promise<void> {
+    if (mode === 'audio_only') return Promise.resolve();
+    const layout = mode === 'gallery_view' ? galleryLayout : speakerLayout;
+    return this.exclusive(async () => {
+      const steps: [string, Candidate[]][] = [
+        ['more options', sel.moreOptions],
+        ['layout menu item', sel.layoutMenuItem],
+        [`layout ${layout}`, sel.layoutChoice(layout)],
+      ];
+      for (const [what, candidates] of steps) {
+        await this.wakeToolbar();
+        const found = await this.waitFor(what, candidates, 3000);
+        if (!found) {
+          this.log.warn(`${this.name}: layout ${layout} not set: no ${what}`);
+          await this.page.keyboard.press('Escape').catch(() => undefined);
+          return;
+        }
+        await clickElement(found.element);
+      }
+      const close = await this.waitFor('close dialog', sel.closeDialog, 1000);
+      if (close) await clickElement(close.element);
+      this.log.info(`${this.name}: layout ${layout} for ${mode}`);
+    });
+  }
+
+  async requestRecording(): Promise<void> {
+    // Meet asks nobody for a recording permission
+  }
+
+  leaveCall(timeoutMs = 3000): Promise<boolean> {
+    return this.exclusive(async () => {
+      await this.wakeToolbar();
+      const leave = await findFirst(this.page, sel.leaveButton);
+      if (!leave) return false;
+      this.matches.note('leave button', describeCandidate(leave.candidate));
+      await clickElement(leave.element);
+      const confirm = await waitForFirst(this.page, sel.leaveConfirm, 500, { visible: true });
+      if (confirm) await clickElement(confirm.element);
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline && (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call') await sleep(100);
+      return true;
+    });
+  }
+
+  async redactedHtml(names: readonly string[]): Promise<string> {
+    const chat = [sel.chat.row, ...sel.chat.sender, 'textarea'];
+    return (await this.page.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: sel.nameAttributes, names }))) as string;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private exclusive<T>(action: () => Promise<T>): Promise<T> {
+    const next = this.actions.then(action, action);
+    this.actions = next.catch(() => undefined);
+    return next;
+  }
+
+  private async waitFor(what: string, candidates: readonly Candidate[], timeoutMs: number): Promise<Found | null> {
+    const found = await waitForFirst(this.page, candidates, timeoutMs, { visible: true, enabled: true });
+    if (found) this.matches.note(what, describeCandidate(found.candidate));
+    return found;
+  }
+
+  /** Clicks visible interstitials away (a few at most: one may reveal another). */
+  private async clickAway(what: string, candidates: readonly Candidate[]): Promise<void> {
+    for (let i = 0; i < 3; i++) {
+      const found = await findFirst(this.page, candidates, { visible: true, enabled: true });
+      if (!found) return;
+      this.log.info(`${this.name}: ${what} "${found.candidate.text ?? found.candidate.selector}" clicked away`);
+      await clickElement(found.element);
+      await sleep(200);
+    }
+  }
+
+  /** A toggle labelled "Turn off …" is on: click it, and expect "Turn on …" in its place. */
+  private async switchOff(what: string, toggle: { turnOff: Candidate[]; isOff: Candidate[] }): Promise<void> {
+    const on = await findFirst(this.page, toggle.turnOff, { visible: true });
+    if (!on) {
+      const off = await findFirst(this.page, toggle.isOff);
+      if (off) this.log.info(`${this.name}: ${what} already off (${describeCandidate(off.candidate)})`);
+      else this.log.warn(`${this.name}: no ${what} toggle found`);
+      return;
+    }
+    this.matches.note(`${what} toggle`, describeCandidate(on.candidate));
+    await clickElement(on.element);
+    if (await waitForFirst(this.page, toggle.isOff, 2000)) this.log.info(`${this.name}: ${what} off`);
+    else this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
+  }
+
+  /** Recording and transcription notices get their OK; other dialogs (Gemini's consent) are left to people. */
+  private async acceptAdmissionNotices(): Promise<void> {
+    const notice = (await this.page.evaluate(
+      `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
+    )) as boolean;
+    if (!notice) return;
+    const accept = await this.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
+    if (accept) {
+      await clickElement(accept.element);
+      this.log.info(`${this.name}: admission notice accepted`);
+    }
+  }
+
+  private async openChatPanel(): Promise<Found | null> {
+    const open = await findFirst(this.page, sel.chatInput);
+    if (open) return open;
+    await this.wakeToolbar();
+    const button = await findFirst(this.page, sel.chatButton);
+    if (!button) {
+      this.log.warn(`${this.name}: no chat button`);
+      return null;
+    }
+    this.matches.note('chat button', describeCandidate(button.candidate));
+    await clickElement(button.element);
+    const input = await waitForFirst(this.page, sel.chatInput, 3000);
+    if (input) this.matches.note('chat input', describeCandidate(input.candidate));
+    else this.log.warn(`${this.name}: the chat panel did not open`);
+    return input;
+  }
+
+  private async postChat(text: string): Promise<void> {
+    const input = await this.openChatPanel();
+    if (!input) throw new Error('the chat panel could not be opened');
+    // set, not typed: long messages are not typed key by key
+    await input.element.evaluate((el, value) => {
+      const area = el as HTMLTextAreaElement;
+      area.focus();
+      area.value = value;
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    }, text);
+    await input.element.press('Enter');
+  }
+
+  private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
+    const { chat } = await this.readTilesAndChat(0);
+    const want = text.replace(/\s+/g, ' ').trim();
+    const own = (m: { participant_id: string | null; sender_name: string }) =>
+      (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
+    return chat.filter((m) => own(m) && m.text === want).length;
+  }
+
+  private async readTilesAndChat(since: number): Promise<TilesAndChat> {
+    return (await this.page.evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat;
+  }
+
+  /** Meet hides its toolbar while the pointer rests; a move brings it back. */
+  private async wakeToolbar(): Promise<void> {
+    const viewport = this.page.viewport() ?? { width: 1280, height: 720 };
+    await this.page.mouse.move(viewport.width / 2, viewport.height / 2).catch(() => undefined);
+    await this.page.mouse.move(viewport.width / 2 + 10, viewport.height / 2 + 10).catch(() => undefined);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,88 @@
+/**
+ * The driver of the sandbox's own flavours (vc, tm, mt on `*.localhost`): reads the DOM hooks of
+ * sandbox/CONTRACT.md and performs the few actions a participant needs (type the name, join, ask for
+ * recording, chat, leave). The sandbox has no microphone, camera or layout controls.
+ */
+import type { Page } from 'puppeteer-core';
+import { redactedHtmlExpression } from '../in-page/redacted-html';
+import { stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';
+
+/** the sandbox's own limit (sandbox/meeting-state.ts MAX_CHAT_LENGTH) */
+const SANDBOX_CHAT_LIMIT = 4096;
+
+export class SandboxDriver implements PageDriver {
+  readonly name = 'sandbox';
+  readonly chat: ChatControls;
+
+  constructor(readonly page: Page) {
+    this.chat = {
+      maxLength: SANDBOX_CHAT_LIMIT,
+      disabled: async () => (await this.page.$(tid('chat-disabled'))) !== null,
+      post: (text) => this.postChat(text),
+      error: () => this.chatError(),
+      countOwn: (selfId, name, text) => this.countOwnMessages(selfId, name, text),
+    };
+  }
+
+  async read(chatSince: number): Promise<PageSnapshot> {
+    const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(sandboxScan)}, ${sandboxReadSource(chatSince)}]`)) as [
+      ScanResult,
+      Omit<PageSnapshot, keyof ScanResult>,
+    ];
+    return { ...scan, ...data };
+  }
+
+  async join(name: string): Promise<void> {
+    const input = await this.page.waitForSelector(tid('name-input'), { timeout: 10_000 });
+    await input!.click({ clickCount: 3 });
+    await input!.type(name);
+    await this.page.click(tid('join-button'));
+  }
+
+  async prepareCall(): Promise<void> {
+    // the chat panel is always open and there are no dialogs
+  }
+
+  async setLayout(): Promise<void> {
+    // one layout only
+  }
+
+  async requestRecording(): Promise<void> {
+    await this.page.click(tid('request-recording'));
+  }
+
+  /** Puts `text` into the chat input and clicks send (the value is set directly: long messages are not typed key by key). */
+  private async postChat(text: string): Promise<void> {
+    await this.page.waitForSelector(tid('chat-input'), { timeout: 5000 });
+    await this.page.evaluate(
+      `(() => { const el = document.querySelector('${tid('chat-input')}'); el.focus(); el.value = ${JSON.stringify(text)}; el.dispatchEvent(new Event('input', { bubbles: true })); })()`,
+    );
+    await this.page.click(tid('chat-send'));
+  }
+
+  private async chatError(): Promise<string | null> {
+    return (await this.page.evaluate(
+      `(() => { const e = document.querySelector('${tid('chat-error')}'); return e ? (e.textContent || '').trim() : null; })()`,
+    )) as string | null;
+  }
+
+  private async countOwnMessages(selfId: string | null, name: string, text: string): Promise<number> {
+    return (await this.page.evaluate(
+      `Array.from(document.querySelectorAll('${tid('chat-message')}')).filter((m) => (${JSON.stringify(selfId)} !== null ? m.getAttribute('data-participant-id') === ${JSON.stringify(selfId)} : m.getAttribute('data-sender') === ${JSON.stringify(name)}) && m.textContent === ${JSON.stringify(text)}).length`,
+    )) as number;
+  }
+
+  async leaveCall(timeoutMs = 3000): Promise<boolean> {
+    const button = await this.page.$(tid('leave-button'));
+    if (!button) return false;
+    await button.click();
+    await this.page.waitForFunction(`!document.querySelector('${tid('call-view')}')`, { timeout: timeoutMs }).catch(() => undefined);
+    return true;
+  }
+
+  async redactedHtml(names: readonly string[]): Promise<string> {
+    return (await this.page.evaluate(redactedHtmlExpression({ ...sandboxRedaction, names }))) as string;
+  }
+}

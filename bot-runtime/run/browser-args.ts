@@ -1,0 +1,42 @@
+/**
+ * The Chromium arguments a run needs to reach its meeting: the sandbox certificate's pin for a
+ * sandbox URL whose job says to trust it, and, with SANDBOX_REPLICAS, the replica hosts routed to the
+ * sandbox with its certificate pinned. Chromium gets one pin list with every key it may trust.
+ */
+import type { BotLog } from '../bot-log';
+import { replicaRouting, type ReplicaAddress } from '../browser/replica-routing';
+import { pinArgs, sandboxPin } from '../browser/sandbox-trust';
+import type { MeetingLocation } from '../meeting-url';
+
+export const browserArgsFor = async (
+  meeting: MeetingLocation,
+  trustSandbox: boolean,
+  replicas: { readonly address: ReplicaAddress; readonly hosts: readonly string[] } | null,
+  log: BotLog,
+): Promise<string[]> => {
+  const pins: string[] = [];
+  const args: string[] = [];
+  if (trustSandbox && meeting.sandbox) {
+    try {
+      pins.push(await sandboxPin(meeting.url));
+    } catch (err) {
+      throw new Error(`The meeting host is unreachable: ${(err as Error).message}`);
+    }
+  }
+  if (trustSandbox && !meeting.sandbox) log.warn('trust_sandbox_certificate ignored: not a sandbox URL');
+  if (replicas) {
+    const where = `${replicas.address.host}:${replicas.address.port}`;
+    let routing;
+    try {
+      routing = await replicaRouting(replicas.hosts, replicas.address);
+    } catch (err) {
+      throw new Error(`The sandbox replicas at ${where} are unreachable: ${(err as Error).message}`);
+    }
+    if (routing) {
+      args.push(...routing.args);
+      pins.push(routing.pin);
+      log.info(`SANDBOX_REPLICAS: ${replicas.hosts.join(', ')} go to the sandbox at ${where}`);
+    }
+  }
+  return [...args, ...pinArgs(pins)];
+};

@@ -1,0 +1,163 @@
+/**
+ * The Meet replica's in-page script, part 1: registration, polling, and the screens before and after
+ * the call (pre-join "green room", waiting, and the end pages), built as the research note's replica
+ * contract says (2.11). Shares one closure with client-call.ts and client-audio.ts (page.ts joins
+ * them); the sandbox's page API does the meeting's rules. Plain browser JavaScript, no build step: it
+ * must not contain backticks or dollar-brace sequences.
+ */
+import { pageSessionScript } from '../pages/page-session';
+
+export const meetClientCore = String.raw`
+  var cfg = JSON.parse(document.getElementById('replica-config').textContent);
+  var T = cfg.texts;
+  var app = document.getElementById('app');
+  var pid = null;
+  var current = null;
+  var lastView = null;
+  var stopped = false;
+  var since = 0;
+  var media = { microphone: true, camera: true };
+  var onHostChange = null;
+
+  function h(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'class') e.className = attrs[k];
+      else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
+    return e;
+  }
+
+  function icon(name) { return h('i', { 'class': 'google-material-icons', 'aria-hidden': 'true', text: name }); }
+
+${pageSessionScript}
+  function show(name, node) {
+    if (name !== 'in_call') leaveCallView();
+    current = name;
+    app.replaceChildren(node);
+  }
+
+  // the self-preview: already a participant tile in the lobby, labelled as the effects button (trap, 2.2)
+  function preview() {
+    return h('div', { 'class': 'preview', 'data-participant-id': pid }, [
+      h('button', { 'class': 'effects', 'aria-label': T.effects }, [icon(T.effectsIcon)])
+    ]);
+  }
+
+  // lobby toggles are div role-buttons whose label says what a click does (2.2)
+  function toggle(kind, tag) {
+    var el = h(tag, tag === 'div' ? { role: 'button', tabindex: '0', 'class': 'toggle' } : { 'class': 'toggle' });
+    function label() {
+      el.setAttribute('aria-label', (media[kind] ? 'Turn off ' : 'Turn on ') + kind);
+      el.setAttribute('data-is-muted', String(!media[kind]));
+      el.replaceChildren(icon(kind === 'microphone' ? (media[kind] ? 'mic' : 'mic_off') : (media[kind] ? 'videocam' : 'videocam_off')));
+    }
+    el.addEventListener('click', function () { media[kind] = !media[kind]; label(); });
+    label();
+    return el;
+  }
+
+  function renderPrejoin() {
+    var input = h('input', { type: 'text', jsname: 'YPqjbf', 'aria-label': T.yourName, placeholder: T.yourName, autocomplete: 'off' });
+    var cta = h('button', { jsname: 'Qx7uuf', 'class': 'cta', disabled: '' }, [h('span', { text: cfg.knock ? T.askToJoin : T.joinNow })]);
+    var hostNote = h('div', { 'class': 'note', text: T.waitingForHost });
+    var error = h('div', { 'class': 'error-slot' });
+    function update() {
+      var hostHere = !lastView || lastView.meeting.host_present;
+      cta.hidden = !hostHere;
+      hostNote.hidden = hostHere;
+      // the CTA waits for a name (an assumption of the contract, not a verified fact)
+      if (input.value.trim()) cta.removeAttribute('disabled'); else cta.setAttribute('disabled', '');
+    }
+    input.addEventListener('input', update);
+    cta.addEventListener('click', function () {
+      if (cta.hasAttribute('disabled')) return;
+      cta.setAttribute('disabled', '');
+      error.replaceChildren();
+      api('POST', '/join', { participant_id: pid, name: input.value, microphone: media.microphone, camera: media.camera }).then(apply).catch(function (e) {
+        update();
+        error.replaceChildren(h('div', { role: 'alert', 'class': 'error', text: e.message }));
+      });
+    });
+    show('prejoin', h('div', { 'class': 'green-room' }, [
+      h('div', { 'class': 'left' }, [preview(), h('div', { 'class': 'toggles' }, [toggle('microphone', 'div'), toggle('camera', 'div')])]),
+      h('div', { 'class': 'right' }, [
+        h('button', { jsname: 'lbFRPb', 'class': 'icon three-dots', 'aria-label': 'More options' }, [icon('more_vert')]),
+        input, hostNote, cta, error
+      ])
+    ]));
+    onHostChange = update;
+    update();
+  }
+
+  function homeButton() {
+    var b = h('button', { 'class': 'plain', text: T.returnHome });
+    b.addEventListener('click', function () { location.href = '/'; });
+    return b;
+  }
+
+  function renderWaiting() {
+    var w = cfg.wording;
+    var box = h('div', { 'class': 'waiting', 'aria-label': w.heading.indexOf('Please wait') === 0 ? w.heading : null }, [
+      h('div', { role: 'heading', 'aria-level': '2', text: w.heading }),
+      w.line ? h('div', { text: w.line }) : null,
+      homeButton()
+    ]);
+    // the lobby renders the call's control region too (trap, MB #198)
+    show('waiting', h('div', { 'class': 'green-room' }, [h('div', { 'class': 'left' }, [preview()]), h('div', { 'class': 'right' }, [box]), controlRegion(true)]));
+  }
+
+  function endPage(name, text, extra) {
+    show(name, h('div', { 'class': 'end' }, [h('h1', { text: text }), homeButton()].concat(extra || [])));
+  }
+
+  function screenOf(v) {
+    var st = v.me.state, why = v.me.end_reason;
+    if (st === 'prejoin') return 'prejoin';
+    if (st === 'lobby' || st === 'waiting_for_host') return 'waiting';
+    if (st === 'in_call' && !v.meeting.ended) return 'in_call';
+    if (st === 'denied') return why === 'blocked' ? 'blocked' : 'denied';
+    if (st === 'removed') return 'removed';
+    if (v.meeting.ended || why === 'meeting ended') return 'ended';
+    if (why === 'lobby_timeout') return 'lobby_expired';
+    return 'left';
+  }
+
+  function apply(v) {
+    if (stopped || !v || !v.me) return;
+    if (lastView && v.revision < lastView.revision) return;
+    var hostChanged = lastView && lastView.meeting.host_present !== v.meeting.host_present;
+    lastView = v;
+    var target = screenOf(v);
+    if (target !== current) {
+      switch (target) {
+        case 'prejoin': renderPrejoin(); break;
+        case 'waiting': renderWaiting(); break;
+        case 'in_call': renderCall(); break;
+        case 'denied':
+          endPage('denied', T.denied);
+          // then Meet shows that the bot left (2.5 [Attendee])
+          setTimeout(function () { endPage('left', T.left); }, 2000);
+          break;
+        case 'blocked': endPage('blocked', T.blocked); break;
+        case 'lobby_expired': endPage('lobby_expired', T.lobbyExpired); break;
+        case 'removed': endPage('removed', T.removed); break;
+        case 'ended': endPage('ended', T.ended); break;
+        case 'left': endPage('left', T.left, [h('button', { 'class': 'plain', text: T.rejoin })]); break;
+      }
+    } else if (hostChanged && target === 'prejoin' && onHostChange) onHostChange();
+    if (target === 'in_call') updateCall(v);
+    if (['denied', 'blocked', 'lobby_expired', 'removed', 'ended', 'left'].indexOf(target) >= 0) stopped = true;
+  }
+
+  function open() {
+    api('POST', '/open', {}).then(function (v) {
+      pid = v.me.participant_id;
+      apply(v);
+      startTicking();
+    }).catch(function () { setTimeout(open, 1000); });
+  }
+
+`;

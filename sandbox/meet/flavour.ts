@@ -1,0 +1,62 @@
+/**
+ * The Google Meet replica (research note 2.11): meetings at https://meet.google.com/<abc-defg-hij>
+ * (`hl` and other query parameters accepted and ignored), the sign-in wall on accounts.google.com,
+ * the page API of the sandbox under /api on meet.google.com. Created through the control API with
+ * `{platform: "mt", replica: "meet", …settings.ts}`.
+ */
+import { handlePage } from '../page-routes';
+import { sendHtml, sendJson } from '../http-util';
+import { meetingIdPattern } from '../meeting-state';
+import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
+import { meetMeetingPage, meetNotFoundPage, meetSignInPage, meetUnrecognisedPage } from './pages';
+import { parseMeetSettings, type MeetSettings } from './settings';
+
+const MEET_HOST = 'meet.google.com';
+const SIGN_IN_HOST = 'accounts.google.com';
+
+const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
+  if (host === SIGN_IN_HOST) {
+    sendHtml(res, 200, meetSignInPage());
+    return;
+  }
+  if (path.startsWith('/api/meetings/')) {
+    await handlePage(registry, 'mt', req, res, path, query);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendJson(res, 405, { error: 'method not allowed' });
+    return;
+  }
+  const code = /^\/([a-z]{3}-[a-z]{4}-[a-z]{3})\/?$/.exec(path)?.[1];
+  const meeting = code && meetingIdPattern('mt').test(code) ? registry.find(code, 'mt', 'meet') : null;
+  if (!meeting) {
+    sendHtml(res, 404, meetNotFoundPage());
+    return;
+  }
+  const settings = meeting.replica!.settings as unknown as MeetSettings;
+  if (settings.wall === 'sign_in') {
+    res.writeHead(302, { location: `https://${SIGN_IN_HOST}/v3/signin/identifier?continue=${encodeURIComponent(`https://${MEET_HOST}/${code}`)}`, 'cache-control': 'no-store' }).end();
+    return;
+  }
+  if (settings.wall === 'unrecognised') {
+    sendHtml(res, 200, meetUnrecognisedPage());
+    return;
+  }
+  sendHtml(res, 200, meetMeetingPage(meeting, settings));
+};
+
+export const meetReplica: ReplicaFlavour = {
+  name: 'meet',
+  platform: 'mt',
+  hosts: [MEET_HOST, SIGN_IN_HOST],
+  meetingUrl: (meetingId) => `https://${MEET_HOST}/${meetingId}`,
+  options: (body) => {
+    const settings = parseMeetSettings(body);
+    return {
+      replica: { flavour: 'meet', settings: { ...settings } },
+      lobby_timeout_ms: settings.lobby_timeout_seconds * 1000,
+      ...(settings.wall === 'cannot_join' ? { join_wall: 'cannot_join' } : {}),
+    };
+  },
+  handle,
+};

@@ -1,0 +1,48 @@
+/**
+ * The part of every meeting page's script (the sandbox's and the replicas') that talks to the
+ * sandbox's page API: JSON calls, polling it (ticks from a Web Worker: a hidden page's timers are
+ * throttled, a worker's are not), and leaving when the page goes away. It expects in its closure
+ * `cfg` (apiBase, pollMs), `pid`, `since`, `stopped` and `apply(view)`. Plain browser JavaScript: no
+ * backticks or dollar-brace sequences.
+ */
+export const pageSessionScript = String.raw`
+  function api(method, path, body) {
+    return fetch(cfg.apiBase + path, {
+      method: method,
+      headers: body ? { 'content-type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+      cache: 'no-store'
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (j) {
+        if (!r.ok) { var err = new Error(j.error || ('HTTP ' + r.status)); err.status = r.status; throw err; }
+        return j;
+      });
+    });
+  }
+
+  var polling = false;
+  function poll() {
+    if (stopped || polling) return;
+    polling = true;
+    api('GET', '/state?participant_id=' + encodeURIComponent(pid) + '&since=' + since)
+      .then(apply)
+      .catch(function () {})
+      .then(function () { polling = false; });
+  }
+
+  // Ticks come from a worker: timers of hidden pages (many bots share one browser) are throttled,
+  // a worker's are not.
+  function startTicking() {
+    var source = 'setInterval(function () { postMessage(0); }, ' + cfg.pollMs + ');';
+    try {
+      var worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+      worker.onmessage = function () { if (stopped) worker.terminate(); else poll(); };
+    } catch (e) {
+      var timer = setInterval(function () { if (stopped) clearInterval(timer); else poll(); }, cfg.pollMs);
+    }
+  }
+
+  window.addEventListener('pagehide', function () {
+    if (pid && !stopped) navigator.sendBeacon(cfg.apiBase + '/leave', JSON.stringify({ participant_id: pid }));
+  });
+`;

@@ -1,0 +1,50 @@
+import * as E from 'fp-ts/Either';
+import { BotEvent, botStreamName } from '../domain/bot/bot-events';
+import { botMessages, foldBotFacts, messageIdOfEvent, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
+import { deliveryStreamName, type CallbackOverride, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { nowIso, type CommandDeps } from './command-deps';
+import { decodeRecordedEvent } from './decode-recorded-event';
+import { handleDeliveryCommand, loadDeliveries } from './webhook-commands';
+
+export interface FinalMessage extends OutgoingMessage {
+  readonly message_id: string;
+  readonly team_id: string;
+  readonly subject: string;
+}
+
+/** A bot's final event (bot.completed or bot.failed) as it was first sent; null while the bot runs. */
+export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<FinalMessage | null> => {
+  const history = (await deps.eventStore.readStream(botStreamName(botId))).map((r) => ({ recorded: r, event: decodeRecordedEvent(BotEvent, r) }));
+  const endAt = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
+  if (endAt < 0) return null;
+  const end = history[endAt]!;
+  const facts = foldBotFacts(history.slice(0, endAt + 1).map(({ event }) => event));
+  const [message] = facts === null ? [] : botMessages(facts, end.event);
+  if (facts === null || message === undefined) return null;
+  return { ...message, message_id: messageIdOfEvent(end.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
+};
+
+/**
+ * Sends a bot's final event again to a target, with fresh links: the same message (same `webhook-id`) goes
+ * out again where it went before, or is queued for a target that never had it (an endpoint added later,
+ * a callback named only now). Nothing when it is still on its way. Returns whether it will be sent.
+ */
+export const redeliverFinalMessage = async (
+  deps: CommandDeps,
+  final: FinalMessage,
+  target: DeliveryTarget,
+  request: { readonly request_id: string; readonly callback: CallbackOverride | null },
+): Promise<boolean> => {
+  const stream = deliveryStreamName(target, final.subject);
+  const state = await loadDeliveries(deps, stream);
+  const known = state.kind === 'present' && state.messages.some((m) => m.message_id === final.message_id);
+  const now = nowIso(deps);
+  const result = known
+    ? await handleDeliveryCommand(deps, stream, { type: 'Requeue', message_id: final.message_id, request_id: request.request_id, callback: request.callback, now })
+    : await handleDeliveryCommand(deps, stream, {
+        type: 'QueueMessage', target, subject: final.subject, team_id: final.team_id, message_id: final.message_id,
+        event_type: final.event_type, payload: final.payload, callback: request.callback, now,
+      });
+  if (E.isLeft(result)) throw new Error(`cannot redeliver ${final.message_id}: ${result.left.message}`);
+  return result.right.events.length > 0;
+};

@@ -1,0 +1,73 @@
+import * as t from 'io-ts';
+import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
+
+/**
+ * Where a message goes: one of the team's endpoints, or one bot's own callback. Deliveries to one target
+ * about one subject (a bot) share a stream: they go out in the order they were queued, and a target that
+ * fails holds back only its own messages about that subject.
+ */
+export const DeliveryTarget = t.union([
+  t.type({ kind: t.literal('endpoint'), endpoint_id: t.string }),
+  t.type({ kind: t.literal('callback'), bot_id: t.string }),
+]);
+export type DeliveryTarget = t.TypeOf<typeof DeliveryTarget>;
+
+/** A callback's URL, method and secret for one message, other than the bot's own (retry-callback may name them). */
+export const CallbackOverride = t.type({ url: t.string, method: t.keyof({ POST: null, PUT: null }), secret: t.union([Sealed, t.null]) });
+export type CallbackOverride = t.TypeOf<typeof CallbackOverride>;
+
+/** Every delivery event names its target, subject and team, so that read models need no other event. */
+const routing = { target: DeliveryTarget, subject: t.string, team_id: t.string, message_id: t.string };
+
+/**
+ * A message to deliver. `message_id` is the Standard Webhooks `webhook-id`, the same for every attempt and
+ * every target of one event, so a receiver can drop what it has already seen. `payload` is the body to
+ * send, except for artifact links, which are minted at each attempt (a late retry never carries a dead link).
+ */
+export const WebhookMessageQueued = eventCodec('WebhookMessageQueued', {
+  ...routing,
+  event_type: t.string,
+  payload: t.UnknownRecord,
+  callback: nullableField(CallbackOverride),
+  at: IsoInstant,
+});
+
+/** One try: what the receiver answered (or the network error), how long it took, and when the next one is due. */
+export const WebhookDeliveryAttempted = eventCodec('WebhookDeliveryAttempted', {
+  ...routing,
+  event_type: t.string,
+  attempt: t.number,
+  url: t.string,
+  status_code: t.union([t.number, t.null]),
+  error: t.union([t.string, t.null]),
+  duration_ms: t.number,
+  succeeded: t.boolean,
+  next_attempt_at: t.union([IsoInstant, t.null]),
+  at: IsoInstant,
+});
+
+export const WebhookDelivered = eventCodec('WebhookDelivered', { ...routing, attempts: t.number, at: IsoInstant });
+
+export const AbandonReason = t.keyof({ retries_exhausted: null, endpoint_disabled: null, endpoint_deleted: null, no_callback: null });
+export type AbandonReason = t.TypeOf<typeof AbandonReason>;
+
+export const WebhookDeliveryAbandoned = eventCodec('WebhookDeliveryAbandoned', { ...routing, reason: AbandonReason, at: IsoInstant });
+
+/**
+ * A message delivered (or abandoned) before goes out again, with fresh links, on a team's request
+ * (resend-webhook, retry-callback).
+ */
+export const WebhookMessageRequeued = eventCodec('WebhookMessageRequeued', {
+  ...routing,
+  request_id: t.string,
+  callback: t.union([CallbackOverride, t.null]),
+  at: IsoInstant,
+});
+
+export const WebhookDeliveryEvent = t.union([
+  WebhookMessageQueued, WebhookDeliveryAttempted, WebhookDelivered, WebhookDeliveryAbandoned, WebhookMessageRequeued,
+]);
+export type WebhookDeliveryEvent = t.TypeOf<typeof WebhookDeliveryEvent>;
+
+export const deliveryStreamName = (target: DeliveryTarget, subject: string): string =>
+  target.kind === 'endpoint' ? `webhook-delivery-${target.endpoint_id}-${subject}` : `callback-delivery-${target.bot_id}-${subject}`;

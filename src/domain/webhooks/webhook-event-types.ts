@@ -1,0 +1,15 @@
+/**
+ * The kinds of webhook event a team's endpoint can subscribe to (DESIGN.md: v2 bot events; legacy bots
+ * report `complete` and `failed` under their own names). An endpoint subscribed to nothing in particular
+ * receives all of them.
+ */
+export const webhookEventTypes = ['bot.status_change', 'bot.completed', 'bot.failed'] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+export const isWebhookEventType = (value: string): value is WebhookEventType => (webhookEventTypes as readonly string[]).includes(value);
+
+/** Only the final events of a bot go to its own callback. */
+export const callbackEventTypes: readonly string[] = ['bot.completed', 'bot.failed'];
+
+/** Whether an endpoint that subscribed to `subscribed` (empty: everything) receives an event of `type`. */
+export const endpointWants = (subscribed: readonly string[], type: string): boolean => subscribed.length === 0 || subscribed.includes(type);

@@ -1,0 +1,39 @@
+import { ApiError } from '../api-error';
+import type { CreateBotRequest } from './create-bot-request';
+
+interface UnavailableOption {
+  /** the request field named in the refusal */
+  readonly field: string;
+  /** whether the request asks for the feature (a default or an explicit "off" asks for nothing) */
+  readonly asked: (request: CreateBotRequest) => boolean;
+  readonly feature: string;
+}
+
+/**
+ * Options the service does not deliver yet. The API accepts an option only once the bot really does it;
+ * until then asking for it is refused, so that no team believes it has (or pays for) what did not run.
+ * An entry leaves this list in the change that delivers its feature.
+ */
+export const unavailableOptions: readonly UnavailableOption[] = [
+  { field: 'bot_image', asked: (r) => r.bot_image.length > 0, feature: "the bot's picture" },
+  { field: 'bot_image_config', asked: (r) => r.bot_image_config !== null, feature: "the bot's picture" },
+  { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
+  { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
+  { field: 'recording_mode', asked: (r) => r.recording_mode === 'gallery_view', feature: 'gallery_view recording' },
+  { field: 'streaming_enabled', asked: (r) => r.streaming_enabled, feature: 'audio streaming' },
+  { field: 'streaming_config', asked: (r) => r.streaming_config !== null, feature: 'audio streaming' },
+  { field: 'transcription_enabled', asked: (r) => r.transcription_enabled, feature: 'transcription' },
+  { field: 'transcription_config', asked: (r) => r.transcription_config !== null && !r.transcription_enabled, feature: 'transcription' },
+  { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
+];
+
+export const optionNotAvailable = (field: string, feature: string): ApiError => {
+  const sentence = `body/${field} is not available yet: this service does not deliver ${feature} yet`;
+  return new ApiError({ status: 400, code: 'FST_ERR_OPTION_NOT_AVAILABLE', message: sentence, details: sentence });
+};
+
+/** The first option of the request that the service cannot deliver yet, refused by name; null when none. */
+export const unavailableOptionRefusal = (request: CreateBotRequest): ApiError | null => {
+  const asked = unavailableOptions.find((option) => option.asked(request));
+  return asked ? optionNotAvailable(asked.field, asked.feature) : null;
+};

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { ReadStore } from '../../adapters/read-store/port';
+import type { CommandDeps } from '../../commands/command-deps';
+import { finalMessageOfBot, redeliverFinalMessage, type FinalMessage } from '../../commands/redeliver-final-webhook';
+import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { BotCreated, botStreamName } from '../../domain/bot/bot-events';
+import { endpointWants } from '../../domain/webhooks/webhook-event-types';
+import type { CallbackOverride } from '../../domain/webhooks/webhook-delivery-events';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
+import { ApiError, conflict, orThrow } from '../api-error';
+import { callerOf, type AppState } from '../app-context';
+import { parseBotIdParam } from '../codecs/path-uuid';
+import { decodeRetryCallback, type RetryCallbackRequest } from '../codecs/webhook-requests';
+import { readJsonBody } from '../read-json-body';
+import { findBotOfCaller } from './bot-access';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
+
+export interface RedeliveryRouterDeps {
+  readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
+  readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
+  /** new messages were queued: the delivery worker can look at once */
+  readonly queued: () => void;
+}
+
+const ok = (data: unknown) => ({ success: true, data });
+
+const notEnded = (status: string) => conflict('FST_ERR_BOT_STATUS', `The bot has not ended yet (status: ${status}): it has no final event to send`);
+
+const badRequest = (code: string, message: string) => new ApiError({ status: 400, code, message });
+
+/** The bot's final event, which exists once it has ended (409 while it runs). */
+const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: string): Promise<FinalMessage> => {
+  if (status !== 'completed' && status !== 'failed') throw notEnded(status);
+  const final = await finalMessageOfBot(deps.commands, botId);
+  if (final === null) throw notEnded(status);
+  return final;
+};
+
+/**
+ * `resend-webhook` sends a bot's final event again to the team's endpoints (those on and subscribed to it
+ * now); `retry-callback` to its callback, or to another URL, method or secret given in the body. Same
+ * `webhook-id` as the first time, fresh links. Idempotent: what is still on its way is not queued twice.
+ */
+export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> => {
+  const router = new Router<AppState>({ prefix: '/v2/bots' });
+
+  router.post('/:bot_id/resend-webhook', async (ctx) => {
+    const caller = callerOf(ctx);
+    const bot = await findBotOfCaller(deps.readStore, caller, orThrow(parseBotIdParam(ctx.params.bot_id)));
+    const final = await finalMessageOf(deps, bot.bot_id, bot.status);
+    const endpoints = (await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: caller.team_id, deleted: false, enabled: true } }))
+      .filter((e) => endpointWants(e.events, final.event_type));
+    if (endpoints.length === 0) throw badRequest('FST_ERR_NO_WEBHOOK_ENDPOINT', `No enabled webhook endpoint of the team receives ${final.event_type}`);
+    const request_id = randomUUID();
+    let queued = 0;
+    for (const endpoint of endpoints) {
+      if (await redeliverFinalMessage(deps.commands, final, { kind: 'endpoint', endpoint_id: endpoint.id }, { request_id, callback: null })) queued += 1;
+    }
+    deps.queued();
+    ctx.body = ok({ message: `The final webhook (${final.event_type}) is being sent again`, message_id: final.message_id, endpoints: endpoints.length, queued });
+  });
+
+  router.post('/:bot_id/retry-callback', async (ctx) => {
+    const caller = callerOf(ctx);
+    const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
+    const overrides = orThrow(decodeRetryCallback(await readJsonBody(ctx)));
+    const bot = await findBotOfCaller(deps.readStore, caller, botId);
+    const final = await finalMessageOf(deps, bot.bot_id, bot.status);
+    const callback = await callbackForRetry(deps, bot.bot_id, overrides);
+    const queued = await redeliverFinalMessage(deps.commands, final, { kind: 'callback', bot_id: bot.bot_id }, { request_id: randomUUID(), callback });
+    deps.queued();
+    ctx.body = ok({ message: `The callback (${final.event_type}) is being sent again`, message_id: final.message_id, queued });
+  });
+
+  return router;
+};
+
+/**
+ * Where a retry goes: the bot's own callback with whatever the body overrides (null: the bot's own,
+ * unchanged). A bot created without a callback needs at least a URL.
+ */
+const callbackForRetry = async (deps: RedeliveryRouterDeps, botId: string, overrides: RetryCallbackRequest): Promise<CallbackOverride | null> => {
+  const [first] = await deps.commands.eventStore.readStream(botStreamName(botId));
+  const own = first ? decodeRecordedEvent(BotCreated, first).data.config.callback : null;
+  const url = overrides.url ?? own?.url;
+  if (url === undefined) throw badRequest('FST_ERR_NO_CALLBACK', 'The bot has no callback: give a url in the body');
+  if (Object.keys(overrides).length === 0) return null;
+  if (overrides.url !== undefined) await checkWebhookTarget(deps.webhookTargets, 'body/url', overrides.url);
+  return {
+    url,
+    method: overrides.method ?? own?.method ?? 'POST',
+    secret: overrides.secret !== undefined ? deps.secretBox.seal(overrides.secret) : (own?.secret ?? null),
+  };
+};

@@ -1,0 +1,76 @@
+import type { EventStore, RecordedEvent } from '../adapters/event-store/port';
+import type { ReadStore } from '../adapters/read-store/port';
+import type { CommandDeps } from '../commands/command-deps';
+import { decodeRecordedEvent } from '../commands/decode-recorded-event';
+import { handleDeliveryCommand } from '../commands/webhook-commands';
+import type { DomainEvent } from '../domain/all-events';
+import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
+import { botMessages, foldBotFacts, messageIdOfEvent, type BotFacts } from '../domain/webhooks/bot-webhook-messages';
+import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
+import type { Subscriber } from './subscriber-runner';
+import { subjectOfBot } from './webhooks/render-payload';
+
+export interface QueueWebhookMessagesDeps {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly commands: CommandDeps;
+  /** resolves once the read models reflect `position` (false: not in time) */
+  readonly waitForReadModels: (position: bigint) => Promise<boolean>;
+  /** a message was queued: the delivery worker can look at once */
+  readonly queued: () => void;
+}
+
+/** The events a bot's webhooks are made of; the others never send anything. */
+const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnded', 'BotCompleted', 'BotFailed']);
+
+/**
+ * Turns bot events into queued messages, one delivery stream per target and bot: the team's endpoints that
+ * existed before the event (by log position), are on and subscribe to its kind, and the bot's own callback
+ * for its final event. Queueing the same message twice is nothing, so seeing an event again is harmless.
+ */
+export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber => {
+  const endpointsFor = async (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
+    // Endpoint changes up to this event must be visible, or an endpoint made just before it would miss it.
+    if (!(await deps.waitForReadModels(position))) throw new Error(`read models did not reach position ${position} in time`);
+    const endpoints = await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: teamId, deleted: false, enabled: true } });
+    return endpoints
+      .filter((e) => BigInt(e.created_position) < position && endpointWants(e.events, eventType))
+      .map((e) => ({ kind: 'endpoint', endpoint_id: e.id }));
+  };
+
+  const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
+    facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
+
+  return {
+    name: 'queue-webhook-messages',
+    handle: async (event: DomainEvent, recorded: RecordedEvent) => {
+      if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
+      const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
+      // The bot as it was when this event happened, so that seeing it again later builds the same message.
+      const facts = foldBotFacts(history.filter((r) => r.revision <= recorded.revision).map((r) => decodeRecordedEvent(BotEvent, r)));
+      if (facts === null) return;
+      const subject = subjectOfBot(facts.bot_id);
+      let queuedAny = false;
+      for (const message of botMessages(facts, event)) {
+        const targets = [...(await endpointsFor(facts.team_id, message.event_type, recorded.position)), ...callbackFor(facts, message.event_type)];
+        for (const target of targets) {
+          await handleDeliveryCommand(deps.commands, deliveryStreamName(target, subject), {
+            type: 'QueueMessage',
+            target,
+            subject,
+            team_id: facts.team_id,
+            message_id: messageIdOfEvent(recorded.id),
+            callback: null,
+            event_type: message.event_type,
+            payload: message.payload,
+            now: deps.commands.clock().toISOString(),
+          });
+          queuedAny = true;
+        }
+      }
+      if (queuedAny) deps.queued();
+    },
+  };
+};

@@ -1,0 +1,78 @@
+import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { EventStore } from '../../adapters/event-store/port';
+import type { ArtifactLinks } from '../../adapters/artifact-links/port';
+import type { ReadStore } from '../../adapters/read-store/port';
+import type { WebhookRequest } from '../../adapters/webhook-http/port';
+import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
+import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadWebhookEndpoint } from '../../commands/webhook-commands';
+import { BotCreated, botStreamName, type BotCreatedEvent } from '../../domain/bot/bot-events';
+import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
+import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
+import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
+import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
+import { artifactKeysIn, botOfSubject, renderPayload } from './render-payload';
+
+export interface PrepareDeps {
+  readonly eventStore: EventStore;
+  readonly readStore: ReadStore;
+  readonly secretBox: SecretBox;
+  readonly links: ArtifactLinks;
+}
+
+/** What to send for the head message of a stream, or why it can no longer be sent to its target. */
+export type Prepared =
+  | { readonly kind: 'send'; readonly request: WebhookRequest; readonly endpoint: WebhookEndpointView | null }
+  | { readonly kind: 'abandon'; readonly reason: AbandonReason };
+
+const botCreated = async (eventStore: EventStore, botId: string | null): Promise<BotCreatedEvent | null> => {
+  if (botId === null) return null;
+  const [first] = await eventStore.readStream(botStreamName(botId));
+  return first ? decodeRecordedEvent(BotCreated, first) : null;
+};
+
+/**
+ * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that created the bot,
+ * and the Standard Webhooks headers signed with the endpoint's secret(s) at `nowMs`, or with the callback's
+ * own secret (also sent as `x-callback-secret`).
+ */
+export const prepareAttempt = async (
+  deps: PrepareDeps,
+  target: DeliveryTarget,
+  subject: string,
+  message: QueuedMessage,
+  nowMs: number,
+): Promise<Prepared> => {
+  const botId = botOfSubject(subject);
+  const created = await botCreated(deps.eventStore, botId);
+  const keys = artifactKeysIn(message.payload);
+  const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
+  const body = JSON.stringify(renderPayload(message.payload, links));
+  const timestamp = Math.floor(nowMs / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'meeting-bot-service-webhooks',
+    'webhook-id': message.message_id,
+    'webhook-timestamp': String(timestamp),
+  };
+  if (created?.data.created_by) headers['x-service-api-key'] = deps.secretBox.open(created.data.created_by.api_key);
+
+  if (target.kind === 'endpoint') {
+    const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
+    const endpoint = await loadWebhookEndpoint(deps, target.endpoint_id);
+    if (endpoint.kind === 'absent' || endpoint.deleted) return { kind: 'abandon', reason: 'endpoint_deleted' };
+    if (!endpoint.enabled) return { kind: 'abandon', reason: 'endpoint_disabled' };
+    const keys = signingSecrets(endpoint, nowMs).map((secret) => endpointSigningKey(deps.secretBox.open(secret)));
+    headers['webhook-signature'] = signatureHeader(message.message_id, timestamp, body, keys);
+    return { kind: 'send', endpoint: view, request: { url: endpoint.url, method: 'POST', headers, body } };
+  }
+
+  const callback = message.callback ?? created?.data.config.callback ?? null;
+  if (callback === null) return { kind: 'abandon', reason: 'no_callback' };
+  if (callback.secret !== null) {
+    const secret = deps.secretBox.open(callback.secret);
+    headers['x-callback-secret'] = secret;
+    headers['webhook-signature'] = signatureHeader(message.message_id, timestamp, body, [callbackSigningKey(secret)]);
+  }
+  return { kind: 'send', endpoint: null, request: { url: callback.url, method: callback.method, headers, body } };
+};

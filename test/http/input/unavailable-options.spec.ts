@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import * as E from 'fp-ts/Either';
+import { decodeCreateBotRequest } from '../../../src/http/codecs/create-bot-request';
+import { mtBody, tmBody, vcBody } from './create-bot-helpers';
+
+const refusal = (body: unknown) => {
+  const result = decodeCreateBotRequest(body, { sandboxHosts: false });
+  if (E.isRight(result)) assert.fail('expected a refusal, got acceptance');
+  return result.left;
+};
+
+describe('an option the service does not deliver yet is refused by name, never accepted and ignored', () => {
+  const cases: Array<[string, unknown, string]> = [
+    ['bot_image', vcBody({ bot_image: 'https://cdn.example/a.png' }), 'bot_image'],
+    ['bot_image_config', vcBody({ bot_image_config: { mode: 'static' } }), 'bot_image_config'],
+    ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
+    ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
+    ['recording_mode gallery_view', vcBody({ recording_mode: 'gallery_view' }), 'recording_mode'],
+    ['streaming_enabled', vcBody({ streaming_enabled: true, streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_enabled'],
+    ['a streaming_config kept with the flag off', vcBody({ streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_config'],
+    ['transcription_enabled', vcBody({ transcription_enabled: true }), 'transcription_enabled'],
+    ['a transcription_config kept with the flag off', vcBody({ transcription_config: { provider: 'Gladia' } }), 'transcription_config'],
+    ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
+  ];
+  for (const [what, body, field] of cases) {
+    it(`${what}: 400 FST_ERR_OPTION_NOT_AVAILABLE naming body/${field}`, () => {
+      const error = refusal(body);
+      assert.equal(error.status, 400);
+      assert.equal(error.code, 'FST_ERR_OPTION_NOT_AVAILABLE');
+      assert.match(error.message, new RegExp(`^body/${field} is not available yet: `));
+      assert.equal(error.details, error.message);
+    });
+  }
+
+  it('the defaults and explicit "off" values ask for nothing and are accepted', () => {
+    const off = vcBody({ bot_image_config: null, streaming_enabled: false, transcription_enabled: false, vc_config: null, recording_mode: 'speaker_view' });
+    assert.ok(E.isRight(decodeCreateBotRequest(off, { sandboxHosts: false })));
+  });
+
+  it('what the service delivers is accepted: callback, entry message, timeouts, audio_only, ignored names, extra', () => {
+    const body = vcBody({
+      callback_enabled: true,
+      callback_config: { url: 'https://hooks.example/cb', secret: 's' },
+      entry_message: 'Hello',
+      timeout_config: { silence_timeout: 60 },
+      recording_mode: 'audio_only',
+      ignored_participant_names: ['Other Bot'],
+      extra: { deal: 1 },
+      allow_multiple_bots: false,
+    });
+    assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })));
+  });
+
+  it('a malformed value is still reported as malformed before its availability', () => {
+    const error = refusal(vcBody({ transcription_enabled: 'yes' }));
+    assert.equal(error.code, 'FST_ERR_VALIDATION');
+    assert.equal(error.details, 'body/transcription_enabled must be boolean');
+  });
+});

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ADMIN_TOKEN } from './test-service';
+
+export { freePort } from './free-port';
+
+const root = path.resolve(__dirname, '../..');
+
+/**
+ * The service as its own process (`src/main.ts`, as `npm start` runs it), for what only a real process can
+ * show: a SIGKILL leaves no chance to clean up.
+ */
+export class ServiceProcess {
+  private child: ChildProcess | null = null;
+  private output = '';
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.output = '';
+    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(this.port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (c: Buffer) => (this.output += c.toString()));
+    this.child.stderr!.on('data', (c: Buffer) => (this.output += c.toString()));
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (this.child.exitCode !== null) throw new Error(`the service exited: ${this.output}`);
+      try {
+        if ((await fetch(`${this.url}/health`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`the service did not start: ${this.output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Ends it at once, as a crash or an OOM killer would. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+
+  logText(): string {
+    return this.output;
+  }
+}
