@@ -7,8 +7,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { HostedClientOptions } from '../../../src/adapters/transcription/hosted-provider-kit';
 import { TranscriptionFailed, type TranscriptionProvider, type TranscriptionRequest } from '../../../src/adapters/transcription/port';
@@ -16,15 +14,7 @@ import { attributeSpeakers } from '../../../src/domain/transcription/attribute-s
 import { tmpDir } from '../../bot-runtime/support';
 import type { FakeProviderServer, ScriptedWord } from '../../fakes/transcription/fake-provider-kit';
 import { SignedAudioServer } from '../../fakes/transcription/signed-audio-server';
-
-/** A port nothing listens on: the OS gave it to us a moment ago and we closed it. */
-const closedPort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
+import { freePort } from '../../support/free-port';
 
 export const KEY = 'team-key-9f8e7d6c5b4a';
 export const WRONG_KEY = 'someone-elses-key-000';
@@ -200,7 +190,7 @@ export const hostedProviderContract = (subject: HostedContractSubject): void => 
     });
 
     it('an unreachable provider is a failure that names where it looked', async () => {
-      const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+      const baseUrl = `http://127.0.0.1:${await freePort()}`;
       const nowhere = subject.provider({ baseUrl, ...quickPolicies });
       const error = await failure(nowhere.transcribe(request()));
       assert.ok(error.message.includes(`could not reach ${baseUrl} (ECONNREFUSED)`), error.message);
