@@ -3,8 +3,9 @@
  * sandbox, driven through the public API of the whole service, all on this machine:
  *
  *   1. seconds from `POST /v2/bots` to `in_call_recording`, bots one after another, and each bot's memory
- *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the Google Meet
- *      replica (https://meet.google.com/<code>, reached through SANDBOX_REPLICAS), alternating;
+ *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the replicas of
+ *      Google Meet (https://meet.google.com/<code>) and Zoom's web client (https://zoom.us/j/<id>?pwd=…),
+ *      reached through SANDBOX_REPLICAS, alternating;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
@@ -19,6 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CreateMeetingRequest } from '../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { apiClient, createTeam } from '../test/support/http-client';
 import { startTestService, type TestService } from '../test/support/test-service';
@@ -66,9 +68,16 @@ const BOT_NAME = 'Bench Bot';
 /** a recording bot settles this long before its memory is sampled in part 1 */
 const SETTLE_MS = 3000;
 
-/** Where part 1's bots join: the sandbox's own mt pages (baseline) and the Meet replica under its real host. */
-const FLAVOURS = ['sandbox mt', 'Meet replica'] as const;
+/** Where part 1's bots join: the sandbox's own mt pages (the baseline) and each replica under its real host. */
+const BASELINE = 'sandbox mt';
+const FLAVOURS = [BASELINE, 'Meet replica', 'Zoom replica'] as const;
 type Flavour = (typeof FLAVOURS)[number];
+/** Each flavour's meeting: no lobby, so the bot records as soon as it is in. */
+const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
+  'sandbox mt': { platform: 'mt', lobby: false },
+  'Meet replica': { platform: 'mt', lobby: false, replica: 'meet' },
+  'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
+};
 
 type Api = ReturnType<typeof apiClient>;
 
@@ -123,9 +132,9 @@ const percentile = (values: readonly number[], p: number): number => {
 // ---------------------------------------------------------------------------------------------------
 // Meetings and bots, through the sandbox's control API and the service's public API
 
-/** An mt meeting without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = 'sandbox mt'): Promise<Meeting> => {
-  const meeting = await sandbox.client.createMeeting({ platform: 'mt', lobby: false, ...(flavour === 'Meet replica' ? { replica: 'meet' } : {}) });
+/** A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated participant. */
+const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = BASELINE): Promise<Meeting> => {
+  const meeting = await sandbox.client.createMeeting(MEETINGS[flavour]);
   const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
   return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
 };
@@ -239,11 +248,12 @@ const printLatency = (flavour: Flavour, samples: readonly LatencySample[]) => {
 };
 
 type LatencyByFlavour = Record<Flavour, LatencySample[]>;
+const noLatency = (): LatencyByFlavour => Object.fromEntries(FLAVOURS.map((f) => [f, []])) as unknown as LatencyByFlavour;
 
 const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
   console.log(`\n1. POST /v2/bots -> in_call_recording: ${LATENCY_BOTS} bots per flavour ONE AFTER ANOTHER, flavours alternating (each leaves once recording and its process exits before the next POST)`);
-  console.log(`   mt meeting without lobby, one simulated participant present, audio_only; ${FLAVOURS.join(' (baseline) vs ')}; memory sampled ${SETTLE_MS / 1000} s after recording starts`);
-  const samples: LatencyByFlavour = { 'sandbox mt': [], 'Meet replica': [] };
+  console.log(`   meeting without lobby, one simulated participant present, audio_only; ${BASELINE} (baseline) vs ${FLAVOURS.slice(1).join(', ')}; memory sampled ${SETTLE_MS / 1000} s after recording starts`);
+  const samples = noLatency();
   const failures: string[] = [];
   for (const i of range(LATENCY_BOTS)) {
     for (const flavour of FLAVOURS) {
@@ -255,10 +265,12 @@ const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
     }
   }
   for (const flavour of FLAVOURS) printLatency(flavour, samples[flavour]);
-  const [base, meet] = [samples['sandbox mt'], samples['Meet replica']];
-  if (base.length > 0 && meet.length > 0) {
-    const ratio = (pick: (s: LatencySample) => number) => (percentile(meet.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
-    console.log(`   Meet replica / sandbox mt, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
+  const base = samples[BASELINE];
+  for (const flavour of FLAVOURS.slice(1)) {
+    const replica = samples[flavour];
+    if (base.length === 0 || replica.length === 0) continue;
+    const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
+    console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
   }
   console.log('   (nearest-rank percentiles: p95 of 10 is the slowest)');
   failures.forEach((f) => console.log(`   failed: ${f}`));
@@ -561,7 +573,7 @@ const main = async () => {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
     const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads };
     await synthesizePhrases(sandbox);
-    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : { 'sandbox mt': [], 'Meet replica': [] };
+    const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noLatency();
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);
   } finally {

@@ -21,7 +21,7 @@ import type { ReplicaAddress } from './browser/replica-routing';
 import type { BotJob, ControlResult, EndReport } from './contract';
 import type { ControlChannel } from './control/control-channel';
 import { familyForUrl, replicaHosts } from './drivers/families';
-import type { DriverFamily, PageSnapshot, Screen } from './drivers/page-driver';
+import type { DriverFamily, PageSnapshot, Screen, WallKind } from './drivers/page-driver';
 import { isNameRefusal } from './drivers/sandbox/sandbox-hooks';
 import type { EndCause } from './end-codes';
 import type { Phase } from './leave-rules';
@@ -101,6 +101,17 @@ export const joinErrorCause = (joinError: string | null): EndCause => {
   const why = joinError ?? 'unknown reason';
   if (isNameRefusal(why)) return { kind: 'denied', message: `The platform refused the bot's name: ${why}` };
   return { kind: 'cannot_join', message: `Joining failed: ${why}` };
+};
+
+/**
+ * The end cause of a wall: only signed-in users -> the sign-in codes; a platform that keeps bots out
+ * whatever the host does (Zoom's bot wall) -> `CANNOT_JOIN_MEETING`; a refusal of this bot (Meet's "You
+ * can't join this video call") -> `BOT_NOT_ACCEPTED`. `words`: the page's own, as `: "…"` or empty.
+ */
+export const wallCause = (wall: WallKind | null, words: string): EndCause => {
+  if (wall === 'login_required') return { kind: 'login_required', message: `The meeting lets only signed-in users in${words}.` };
+  if (wall === 'cannot_join') return { kind: 'cannot_join', message: `The platform keeps bots out of this meeting${words}.` };
+  return { kind: 'denied', message: `The platform does not let the bot in${words}.` };
 };
 
 class BotRun {
@@ -238,7 +249,7 @@ class BotRun {
     this.tab = tab;
     const inCall = new InCall({
       entryMessage: this.job.entry_message,
-      needsRecordingPermission: platformRules[this.job.platform].needsRecordingPermission,
+      needsRecordingPermission: { ...platformRules[this.job.platform], ...family.platformRules }.needsRecordingPermission,
       driver: tab.driver,
       recordingMode: this.job.recording_mode,
       recorder: tab.recorder,
@@ -309,11 +320,7 @@ class BotRun {
       case 'lobby_expired':
         return this.loop.requestEnd({ kind: 'lobby_expired', message: `Nobody admitted the bot; the platform ended its request to join${words}.` });
       case 'wall':
-        return this.loop.requestEnd(
-          snap.wall === 'login_required'
-            ? { kind: 'login_required', message: `The meeting lets only signed-in users in${words}.` }
-            : { kind: 'denied', message: `The platform does not let the bot in${words}.` },
-        );
+        return this.loop.requestEnd(wallCause(snap.wall, words));
       case 'removed':
         return this.loop.requestEnd({ kind: 'removed' });
       case 'ended':

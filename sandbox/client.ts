@@ -8,6 +8,7 @@
 import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
+import type { ZoomSettings } from './zoom/settings';
 import type { TtsEngine } from './tts';
 
 /** An espeak-ng voice name (the sandbox's first form), or an engine with an optional voice of its own. */
@@ -24,8 +25,10 @@ export class SandboxApiError extends Error {
 }
 
 /** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
-export interface CreateMeetingRequest extends Partial<MeetSettings> {
+export interface CreateMeetingRequest extends Partial<Omit<MeetSettings, 'wall'>>, Partial<Omit<ZoomSettings, 'wall'>> {
   platform: Platform;
+  /** a replica's wall (its settings say which) */
+  wall?: MeetSettings['wall'] | ZoomSettings['wall'];
   lobby?: boolean;
   chat_enabled?: boolean;
   host_present?: boolean;

@@ -86,6 +86,8 @@ export interface MeetingOptions {
   readonly lobby_timeout_ms?: number;
   /** the platform refuses every request to join, with this reason (Meet's "You can't join this video call") */
   readonly join_wall?: string;
+  /** vc: the host starts the meeting by itself this long after it was created (a replica's scenario) */
+  readonly host_starts_after_ms?: number;
 }
 
 export interface Meeting {
@@ -98,6 +100,8 @@ export interface Meeting {
   readonly replica: ReplicaSpec | null;
   readonly lobby_timeout_ms: number | null;
   readonly join_wall: string | null;
+  /** when the host starts the meeting by itself (null: only by a control call) */
+  readonly host_starts_at: number | null;
   readonly created_at: number;
   ended: boolean;
   ended_at: number | null;
@@ -171,6 +175,7 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     replica: options.replica ?? null,
     lobby_timeout_ms: options.lobby_timeout_ms ?? null,
     join_wall: options.join_wall ?? null,
+    host_starts_at: options.host_starts_after_ms === undefined ? null : now + options.host_starts_after_ms,
     created_at: now,
     ended: false,
     ended_at: null,
@@ -275,6 +280,11 @@ export function hostStart(meeting: Meeting, now: number): void {
   }
 }
 
+/** The host starts the meeting by itself once its time has come (`host_starts_after_ms`). */
+export function startHostWhenDue(meeting: Meeting, now: number): void {
+  if (!meeting.ended && !meeting.host_present && meeting.host_starts_at !== null && now >= meeting.host_starts_at) hostStart(meeting, now);
+}
+
 export function admit(meeting: Meeting, participantId: string, now: number): Participant {
   const p = participant(meeting, participantId);
   notEnded(meeting);
@@ -330,6 +340,19 @@ export function setLayout(meeting: Meeting, participantId: string, layout: unkno
   if (typeof layout !== 'string' || !/^[A-Za-z ]{1,40}$/.test(layout)) throw new SandboxError(400, 'layout must be a name of letters and spaces');
   p.layout = layout;
   log(meeting, now, 'layout', participantId, layout);
+  return p;
+}
+
+/** A replica page reports its microphone and camera in the call (a client that changes them on its own, Zoom's on joining audio). */
+export function setMedia(meeting: Meeting, participantId: string, media: JoinMedia, now: number): Participant {
+  const p = participant(meeting, participantId);
+  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call has media to change (state: ${p.state})`);
+  for (const key of ['microphone', 'camera'] as const) {
+    if (media[key] !== undefined && typeof media[key] !== 'boolean') throw new SandboxError(400, `${key} must be a boolean`);
+  }
+  if (typeof media.microphone === 'boolean') p.microphone = media.microphone;
+  if (typeof media.camera === 'boolean') p.camera = media.camera;
+  log(meeting, now, 'media', participantId, `microphone=${p.microphone} camera=${p.camera}`);
   return p;
 }
 

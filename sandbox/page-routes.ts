@@ -15,6 +15,7 @@ import {
   requestRecording,
   SandboxError,
   setLayout,
+  setMedia,
   touch,
   type Platform,
 } from './meeting-state';
@@ -115,6 +116,9 @@ async function handlePageApi(
       break;
     case 'layout':
       setLayout(meeting, pid, body.layout, now);
+      break;
+    case 'media':
+      setMedia(meeting, pid, { microphone: body.microphone, camera: body.camera }, now);
       break;
     case 'chat':
       postChat(meeting, pid, body.text, now);

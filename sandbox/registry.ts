@@ -7,6 +7,7 @@ import {
   newMeetingId,
   pruneUtterances,
   SandboxError,
+  startHostWhenDue,
   sweepStale,
   type Meeting,
   type MeetingOptions,
@@ -93,6 +94,7 @@ export class MeetingRegistry {
     const now = this.now();
     for (const meeting of this.meetings.values()) {
       if (meeting.ended) continue;
+      startHostWhenDue(meeting, now);
       sweepStale(meeting, now, this.staleAfterMs);
       expireLobby(meeting, now);
       pruneUtterances(meeting, now);

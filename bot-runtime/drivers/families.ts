@@ -6,8 +6,9 @@
 import { googleMeetFamily } from './google-meet/family';
 import type { DriverFamily } from './page-driver';
 import { sandboxFamily } from './sandbox/family';
+import { zoomFamily } from './zoom/family';
 
-export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily];
+export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily, zoomFamily];
 
 const hostOf = (meetingUrl: string): string => new URL(meetingUrl).hostname.toLowerCase().replace(/\.$/, '');
 

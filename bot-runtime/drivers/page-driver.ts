@@ -8,6 +8,7 @@ import type { SeenParticipant } from '../attendees';
 import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
 import type { RecordingMode } from '../contract';
+import type { PlatformRules } from '../meeting/platforms';
 
 /** What the page shows, as far as the run cares. */
 export type Screen =
@@ -28,8 +29,12 @@ export type Screen =
   /** the platform will not let this bot in at all (see `wall`) */
   | 'wall';
 
-/** blocked: the platform refuses the bot (Meet's "You can't join this video call"); login_required: only signed-in users */
-export type WallKind = 'blocked' | 'login_required';
+/**
+ * blocked: the platform refuses the bot (Meet's "You can't join this video call"); login_required: only
+ * signed-in users; cannot_join: the platform keeps bots out whatever the host does (Zoom's bot wall
+ * and captcha), so the meeting cannot be joined at all
+ */
+export type WallKind = 'blocked' | 'login_required' | 'cannot_join';
 
 export type RecordingPermission = 'none' | 'pending' | 'granted' | 'denied';
 
@@ -93,5 +98,7 @@ export interface DriverFamily {
   readonly replicaHosts: readonly string[];
   /** the URL to open for a meeting URL (e.g. with the page language pinned) */
   navigationUrl(meetingUrl: string): string;
+  /** where this client differs from its platform's rules (meeting/platforms.ts), e.g. no recording permission to ask */
+  readonly platformRules?: Partial<PlatformRules>;
   open(page: Page, log: BotLog): PageDriver;
 }

@@ -6,6 +6,7 @@
  * must not contain backticks or dollar-brace sequences.
  */
 import { pageSessionScript } from '../pages/page-session';
+import { domBuilderScript } from '../pages/replica-page';
 
 export const meetClientCore = String.raw`
   var cfg = JSON.parse(document.getElementById('replica-config').textContent);
@@ -19,17 +20,7 @@ export const meetClientCore = String.raw`
   var media = { microphone: true, camera: true };
   var onHostChange = null;
 
-  function h(tag, attrs, children) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === 'text') e.textContent = attrs[k];
-      else if (k === 'class') e.className = attrs[k];
-      else if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
-    return e;
-  }
-
+${domBuilderScript}
   function icon(name) { return h('i', { 'class': 'google-material-icons', 'aria-hidden': 'true', text: name }); }
 
 ${pageSessionScript}

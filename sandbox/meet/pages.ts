@@ -4,15 +4,13 @@
  * state (for testing what a driver does with a page it does not recognise).
  */
 import type { Meeting } from '../meeting-state';
+import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
 import { meetClientAudio } from './client-audio';
 import { meetClientCall } from './client-call';
 import { meetClientCore } from './client-core';
 import type { MeetSettings } from './settings';
 import { lobbyWordingTexts, meetTexts } from './texts';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-/** JSON safe inside a <script> element */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 const style = `
   * { box-sizing: border-box; }
@@ -57,12 +55,7 @@ const style = `
   .error { color: #f28b82; }
   .note { opacity: .8; }`;
 
-const shell = (title: string, body: string, script = '') =>
-  `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>${style}</style></head>
-<body>${body}${script}</body></html>`;
+const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
 export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): string {
   const config = {
@@ -74,11 +67,7 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     wording: lobbyWordingTexts[settings.lobby_wording],
     settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
   };
-  const script = `<script type="application/json" id="replica-config">${scriptJson(config)}</script>
-<script>(function () { 'use strict';${meetClientCore}${meetClientCall}${meetClientAudio}
-  startAudio();
-  open();
-})();</script>`;
+  const script = replicaScript(config, [meetClientCore, meetClientCall, meetClientAudio], 'startAudio();\n  open();');
   return shell(`Meet - ${meeting.meeting_id}`, '<div id="app"></div>', script);
 }
 

@@ -3,7 +3,7 @@
  * defaults: Meet's own 10-minute lobby, its first lobby wording, three audio slots, a toolbar that
  * hides after 5 s without pointer movement.
  */
-import { SandboxError } from '../meeting-state';
+import { number, oneOf } from '../replica-settings';
 
 export const meetWalls = ['cannot_join', 'sign_in', 'unrecognised'] as const;
 export type MeetWall = (typeof meetWalls)[number];
@@ -24,18 +24,6 @@ export interface MeetSettings {
 }
 
 export const MEET_LOBBY_TIMEOUT_SECONDS = 600;
-
-const oneOf = <T extends string>(value: unknown, allowed: readonly T[], name: string): T => {
-  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new SandboxError(400, `${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-};
-
-const number = (value: unknown, name: string, min: number, max: number, integer = false): number => {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw new SandboxError(400, `${name} must be a${integer ? ' whole' : ''} number from ${min} to ${max}`);
-  }
-  return value;
-};
 
 export const parseMeetSettings = (body: Readonly<Record<string, unknown>>): MeetSettings => ({
   wall: body.wall === undefined || body.wall === null ? null : oneOf(body.wall, meetWalls, 'wall'),

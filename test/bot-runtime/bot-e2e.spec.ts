@@ -157,6 +157,8 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       const m = await sb.client.createMeeting({ platform: 'mt', lobby: true });
       const bot = track(startBot(m.url, 'mt'));
       const pid = await botParticipant(sb, m.meeting_id, 'lobby');
+      // the bot's waiting clock starts when it sees the lobby, which may be later than the sandbox's
+      await bot.reporter.waitForStatus('in_waiting_room');
       await sleep(1200);
       await sb.client.deny(m.meeting_id, pid);
       const end = await bot.done;

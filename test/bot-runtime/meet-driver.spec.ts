@@ -9,6 +9,7 @@ import { BotLog } from '../../bot-runtime/bot-log';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { MeetDriver } from '../../bot-runtime/drivers/google-meet/meet-driver';
 import { callWithChat, interactivePrejoin, meetPageFixtures } from './fixtures/meet-pages';
+import { itRecognisesEach } from './fixtures/page-fixture';
 
 describe('Google Meet driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
@@ -34,16 +35,10 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
   const show = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    for (const f of meetPageFixtures) {
-      it(f.name, async () => {
-        await show(f.html);
-        const snap = await driver.read(0);
-        assert.equal(snap.screen, f.screen, `evidence: ${snap.evidence}`);
-        assert.equal(snap.wall, f.wall ?? null);
-        if (f.notice) assert.ok(snap.notice?.includes(f.notice), `notice ${JSON.stringify(snap.notice)}`);
-        if (f.screen !== 'unknown') assert.match(snap.evidence ?? '', new RegExp(`^${f.screen}: `), 'says which rule matched');
-      });
-    }
+    itRecognisesEach(meetPageFixtures, async (html) => {
+      await show(html);
+      return driver.read(0);
+    });
   });
 
   it('reads participants (not the effects tile, each once), the bot, the lit speaker and the chat with senders', async () => {

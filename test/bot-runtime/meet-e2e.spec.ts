@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob, EndReport } from '../../bot-runtime/contract';
+import type { BotJob } from '../../bot-runtime/contract';
 import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
 import type { RunOptions } from '../../bot-runtime/run-bot';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, sleep, startBot, type StartedBot } from './support';
+import { endBots, endOutcome, sleep, startReplicaBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Google Meet replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -32,11 +32,11 @@ describe('bot-runtime on the Google Meet replica (in-process, Chromium)', functi
 
   const meet = (options: Partial<CreateMeetingRequest> = {}) => sb.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
   const startMeetBot = (url: string, job: Partial<BotJob> = {}, options: Partial<RunOptions> = {}) => {
-    const bot = startBot(url, 'mt', { trust_sandbox_certificate: false, recording_mode: 'audio_only', ...job }, { sandboxReplicas: { host: '127.0.0.1', port: sb.port }, options });
+    const bot = startReplicaBot(sb, url, 'mt', job, options);
     running.push(bot);
     return bot;
   };
-  const outcome = (end: EndReport) => `${end.outcome} ${end.error_code}`;
+  const outcome = endOutcome;
 
   it('a page the driver does not recognise: a diagnostic (screenshot, HTML without names) and CANNOT_JOIN_MEETING saying so', async () => {
     const m = await meet({ wall: 'unrecognised' });

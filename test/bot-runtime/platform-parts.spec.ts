@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { hostResolverRules, parseReplicaAddress, replicaSettingFromEnv } from '../../bot-runtime/browser/replica-routing';
 import { familyForUrl, replicaHosts } from '../../bot-runtime/drivers/families';
 import { googleMeetFamily } from '../../bot-runtime/drivers/google-meet/family';
+import { zoomFamily } from '../../bot-runtime/drivers/zoom/family';
 import { chatParts } from '../../bot-runtime/meeting/chat-sender';
 import { checkMeetingUrl } from '../../bot-runtime/meeting-url';
 import { replicaHostNames } from '../../sandbox/replicas';
@@ -14,12 +15,33 @@ describe('bot-runtime platform parts', () => {
     assert.equal(familyForUrl('https://meet.google.com/abc-defg-hij')?.name, 'google-meet');
     assert.equal(familyForUrl('https://MEET.google.com./abc-defg-hij')?.name, 'google-meet');
     assert.equal(familyForUrl('https://teams.microsoft.com/l/meetup-join/x'), null);
+    assert.equal(familyForUrl('https://zoom.us/j/85612345678')?.name, 'zoom');
+    assert.equal(familyForUrl('https://us05web.zoom.us/j/85612345678')?.name, 'zoom');
+    assert.equal(familyForUrl('https://zoom.us.evil.example/j/85612345678'), null);
+    assert.equal(familyForUrl('https://notzoom.us/j/85612345678'), null);
     assert.equal(familyForUrl('https://meet.google.com.evil.example/abc-defg-hij'), null);
   });
 
   it('pins the Meet page language unless the URL sets one', () => {
     assert.equal(googleMeetFamily.navigationUrl('https://meet.google.com/abc-defg-hij'), 'https://meet.google.com/abc-defg-hij?hl=en');
     assert.equal(googleMeetFamily.navigationUrl('https://meet.google.com/abc-defg-hij?hl=de'), 'https://meet.google.com/abc-defg-hij?hl=de');
+  });
+
+  it('sends Zoom links to the web client with their pwd (4.1); web-client, webinar and events links stay as they are', () => {
+    const nav = zoomFamily.navigationUrl;
+    assert.equal(nav('https://zoom.us/j/85612345678?pwd=AbC.1'), 'https://app.zoom.us/wc/85612345678/join?pwd=AbC.1');
+    assert.equal(nav('https://us05web.zoom.us/j/85612345678?pwd=AbC.1&uname=x'), 'https://app.zoom.us/wc/85612345678/join?pwd=AbC.1', 'only pwd is kept');
+    assert.equal(nav('https://zoom.us/s/85612345678'), 'https://app.zoom.us/wc/85612345678/join');
+    for (const unchanged of [
+      'https://zoom.us/j/85612345678?pwd=AbC.1&tk=registrant',
+      'https://us06web.zoom.us/w/85612345678?tk=t',
+      'https://zoom.us/wc/join/85612345678?pwd=x',
+      'https://app.zoom.us/wc/85612345678/join?pwd=x',
+      'https://events.zoom.us/j/85612345678',
+    ]) {
+      assert.equal(nav(unchanged), unchanged, unchanged);
+    }
+    assert.equal(checkMeetingUrl('https://zoom.us/j/').ok, false, 'a truncated /j/ is no meeting');
   });
 
   it('routes exactly the hosts the sandbox replicas serve (and the certificate covers)', () => {

@@ -165,3 +165,10 @@ export const mediaFacts = async (file: string): Promise<MediaFacts> => {
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A bot on a replica of `sb` (SANDBOX_REPLICAS' routing), recording audio only unless the job says otherwise. */
+export const startReplicaBot = (sb: RunningSandbox, url: string, platform: Platform, job: Partial<BotJob> = {}, options: Partial<RunOptions> = {}): StartedBot =>
+  startBot(url, platform, { trust_sandbox_certificate: false, recording_mode: 'audio_only', ...job }, { sandboxReplicas: { host: '127.0.0.1', port: sb.port }, options });
+
+/** `outcome error_code` of an end report, e.g. `completed API_REQUEST`. */
+export const endOutcome = (end: EndReport): string => `${end.outcome} ${end.error_code}`;

@@ -5,43 +5,32 @@
  * The sandbox flavours' end-to-end suite (service-bots.spec.ts), on the replica, plus its walls.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import type { RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
-import { apiClient, createTeam } from '../support/http-client';
-import { startTestService, type TestService } from '../support/test-service';
+import { startSandboxAndService, type SandboxAndService } from '../support/sandbox-and-service';
 
 describe('bots created through the API join the Google Meet replica under meet.google.com (service, bot processes, Chromium)', function () {
   this.timeout(180_000);
+  let env: SandboxAndService;
   let sandbox: RunningSandbox;
-  let t: TestService;
-  let api: ReturnType<typeof apiClient>;
+  let api: SandboxAndService['api'];
 
   before(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    t = await startTestService({ botSlots: 4, sandboxReplicas: `127.0.0.1:${sandbox.port}` });
-    api = apiClient(t.url, (await createTeam(t.url, { tokens: 50 })).api_key);
+    env = await startSandboxAndService();
+    ({ sandbox, api } = env);
   });
-  after(async () => {
-    await t?.stop();
-    await sandbox?.stop();
-  });
+  after(() => env?.stop());
 
   const meet = async (options: Partial<CreateMeetingRequest> = {}) => {
     const m = await sandbox.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
     assert.match(m.url, /^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/, 'the real URL form');
     return m;
   };
-  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.createBot(api, url, body);
-  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.waitForBot(api, botId, done);
-  const ended = (botId: string) => waitForBot(botId, bots.hasEnded);
-  const end = (bot: { status: string; error_code: string }) => `${bot.status} ${bot.error_code}`;
-  const artifact = (bot: { artifacts: { artifact_type: string; key: string; url: string }[] }, type: string) => {
-    const found = bot.artifacts.find((a) => a.artifact_type === type);
-    assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
-    return found;
-  };
+  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.botsOf(api).create(url, body);
+  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.botsOf(api).waitFor(botId, done);
+  const ended = (botId: string) => bots.botsOf(api).ended(botId);
+  const end = bots.outcome;
 
   it('admitted from the lobby: records a speaker, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await meet({ lobby: true });
@@ -80,7 +69,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
     const durationSeconds = await bots.checkRecording(api, done);
     assert.ok(durationSeconds > spoken.duration_seconds, `recording ${durationSeconds} s`);
 
-    const chatLog = JSON.parse(readFileSync(await bots.download(artifact(done, 'chat_messages').url, 'chat.json'), 'utf8')) as { sender_id: string | null; sender_name: string; text: string }[];
+    const chatLog = (await bots.artifactJson(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
     const own = (id: string) => id === waiting.participant_id;
     assert.equal(seen.messages.length, 3);
     assert.deepEqual(
@@ -88,7 +77,7 @@ describe('bots created through the API join the Google Meet replica under meet.g
       seen.messages.map((x) => [own(x.participant_id) ? null : x.participant_id, own(x.participant_id) ? 'Recorder Bot' : x.sender_name, x.text]),
       "the chat as the bot read it from Meet's panel, Alice's message with her id",
     );
-    const participants = JSON.parse(readFileSync(await bots.download(artifact(done, 'participants').url, 'participants.json'), 'utf8'));
+    const participants = await bots.artifactJson(done, 'participants');
     const a = participants.participants.find((p: { name: string }) => p.name === 'Alice');
     assert.ok(a && a.speaking.length >= 1, `Alice's speaking turn from the lit tile: ${JSON.stringify(participants)}`);
   });

@@ -6,13 +6,10 @@
  * the end pages.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
-import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
-import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
+import type { Browser, Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { replicaHostNames } from '../../sandbox/replicas';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
 
 const WAIT = { timeout: 10_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -21,17 +18,11 @@ describe('Google Meet replica (Chromium, real host names)', function () {
   this.timeout(40_000);
   let sandbox: RunningSandbox;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const pages = new ReplicaPages(() => browser);
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
-    });
+    browser = await launchReplicaBrowser(sandbox);
   });
 
   after(async () => {
@@ -39,20 +30,11 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     await sandbox?.stop();
   });
 
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
-  });
+  afterEach(() => pages.closeAll());
 
   const meet = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
 
-  const open = async (url: string): Promise<Page> => {
-    const context = await browser.createBrowserContext();
-    contexts.push(context);
-    const page = await context.newPage();
-    const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-    assert.equal(response?.status(), 200, `GET ${url}`);
-    return page;
-  };
+  const open = (url: string) => pages.open(url);
 
   const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
   const waitForText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, WAIT);
@@ -73,9 +55,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     assert.equal(m.replica, 'meet');
     const page = await open(`${m.url}?hl=en`);
     assert.equal(new URL(page.url()).hostname, 'meet.google.com');
-    const context = await browser.createBrowserContext();
-    contexts.push(context);
-    const missing = await context.newPage();
+    const missing = await pages.open();
     const response = await missing.goto('https://meet.google.com/zzz-zzzz-zzz');
     assert.equal(response?.status(), 404);
     assert.match(await bodyText(missing), /Check your meeting code/);

@@ -22,6 +22,8 @@ import {
   requestRecording,
   SandboxError,
   setLayout,
+  setMedia,
+  startHostWhenDue,
   startUtterance,
   sweepStale,
   type Meeting,
@@ -393,7 +395,7 @@ describe('sandbox meeting state', () => {
     });
 
     it('refuses unknown flavours, a flavour of another platform and bad settings', () => {
-      refuses(() => replicaOptions({ replica: 'skype' }, 'mt'), 400, /replica must be one of meet/);
+      refuses(() => replicaOptions({ replica: 'skype' }, 'mt'), 400, /replica must be one of meet, zoom/);
       refuses(() => replicaOptions({ replica: 'meet' }, 'tm'), 400, /mt flavour, not tm/);
       refuses(() => replicaOptions({ replica: 'meet', wall: 'moat' }, 'mt'), 400, /wall must be one of/);
       refuses(() => replicaOptions({ replica: 'meet', lobby_timeout_seconds: 0 }, 'mt'), 400, /lobby_timeout_seconds/);
@@ -432,6 +434,43 @@ describe('sandbox meeting state', () => {
       refuses(() => setLayout(m, 'a', 'Tiled', T0 + 3000), 409);
       endMeeting(m, T0 + 4000);
       assert.deepEqual([m.participants.get('a')!.end_reason, m.participants.get('b')!.end_reason], ['removed', 'meeting ended']);
+    });
+
+    const zoom = (body: Record<string, unknown> = {}) => {
+      const options = parseMeetingOptions({ platform: 'vc', ...body });
+      return createMeeting('123456789', { ...options, ...replicaOptions({ replica: 'zoom', ...body }, 'vc') }, T0);
+    };
+
+    it('takes the Zoom settings: walls after Join as join walls, a host who starts by himself after a delay', () => {
+      const m = zoom();
+      assert.equal(m.replica?.flavour, 'zoom');
+      assert.deepEqual([m.join_wall, m.lobby_timeout_ms, m.host_starts_at], [null, null, null], 'Zoom waits for ever by itself');
+      assert.equal(m.replica?.settings.permission_prompts, 2);
+      assert.equal(zoom({ wall: 'bot' }).join_wall, 'bot');
+      assert.equal(zoom({ wall: 'auth' }).join_wall, null, 'the sign-in wall is a page, before any request');
+      refuses(() => replicaOptions({ replica: 'zoom' }, 'mt'), 400, /vc flavour, not mt/);
+      refuses(() => replicaOptions({ replica: 'zoom', host_absent_page: 'x' }, 'vc'), 400, /host_absent_page/);
+      refuses(() => replicaOptions({ replica: 'zoom', joining_seconds: -1 }, 'vc'), 400, /joining_seconds/);
+
+      const later = zoom({ host_present: false, host_starts_after_seconds: 5 });
+      join(later, 'w', 'Waiter', T0 + 1000);
+      startHostWhenDue(later, T0 + 4999);
+      assert.equal(later.host_present, false);
+      startHostWhenDue(later, T0 + 5000);
+      assert.equal(later.host_present, true);
+      assert.equal(later.participants.get('w')!.state, 'lobby', 'those waiting for the host move on');
+    });
+
+    it('a page in the call reports its microphone and camera as they change', () => {
+      const m = zoom({ lobby: false });
+      join(m, 'a', 'A');
+      assert.equal(setMedia(m, 'a', { microphone: true }, T0 + 2000).microphone, true);
+      const p = setMedia(m, 'a', { microphone: false, camera: false }, T0 + 2100);
+      assert.deepEqual([p.microphone, p.camera], [false, false]);
+      assert.equal(m.events.at(-1)?.detail, 'microphone=false camera=false');
+      refuses(() => setMedia(m, 'a', { microphone: 'on' }, T0 + 2200), 400, /microphone/);
+      remove(m, 'a', T0 + 3000);
+      refuses(() => setMedia(m, 'a', { camera: true }, T0 + 3000), 409);
     });
   });
 });

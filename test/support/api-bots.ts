@@ -1,7 +1,7 @@
 /** Bots through the public API in end-to-end tests: create one, wait for a status, fetch and measure its recording. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -60,3 +60,25 @@ export const checkRecording = async (api: Api, bot: { bot_id: string; artifacts:
   assert.ok(Math.abs(durationSeconds - completed.data.usage.recorded_seconds) <= 1, `recording ${durationSeconds} s, in call ${completed.data.usage.recorded_seconds} s`);
   return durationSeconds;
 };
+
+/** `status error_code` of an ended bot, e.g. `completed API_REQUEST`. */
+export const outcome = (bot: { status: string; error_code: string }): string => `${bot.status} ${bot.error_code}`;
+
+type WithArtifacts = { artifacts: { artifact_type: string; key: string; url: string }[] };
+
+export const artifactOf = (bot: WithArtifacts, type: string) => {
+  const found = bot.artifacts.find((a) => a.artifact_type === type);
+  assert.ok(found, `a ${type} among ${bot.artifacts.map((a) => a.key).join(', ')}`);
+  return found;
+};
+
+/** A JSON artifact (chat_messages, participants), downloaded and parsed. */
+export const artifactJson = async (bot: WithArtifacts, type: string): Promise<any> =>
+  JSON.parse(readFileSync(await download(artifactOf(bot, type).url, `${type}.json`), 'utf8'));
+
+/** The calls above bound to one team's API client. */
+export const botsOf = (api: Api) => ({
+  create: (url: string, body: Record<string, unknown> = {}) => createBot(api, url, body),
+  waitFor: (botId: string, done: (bot: any) => boolean) => waitForBot(api, botId, done),
+  ended: (botId: string) => waitForBot(api, botId, hasEnded),
+});

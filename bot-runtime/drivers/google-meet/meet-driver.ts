@@ -12,7 +12,8 @@ import type { RecordingMode } from '../../contract';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from '../page-actions';
+import { DriverActions } from '../driver-actions';
+import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
@@ -24,18 +25,17 @@ const MEET_CHAT_LIMIT = 500;
 export class MeetDriver implements PageDriver {
   readonly name = 'google-meet';
   readonly chat: ChatControls;
-  private readonly matches: MatchLog;
-  private actions: Promise<unknown> = Promise.resolve();
+  private readonly actions: DriverActions;
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
-    this.matches = new MatchLog(this.name, log);
+    this.actions = new DriverActions(this.name, page, log);
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
-      post: (text) => this.exclusive(() => this.postChat(text)),
+      post: (text) => this.actions.exclusive(() => this.postChat(text)),
       // Meet shows no refusal text the peers know of: an unconfirmed message is the only failure
       error: async () => null,
       countOwn: (selfId, botName, text) => this.countOwn(selfId, botName, text),
@@ -44,22 +44,22 @@ export class MeetDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(meetScan)}, ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}]`)) as [ScanResult, TilesAndChat];
-    this.matches.noteAll(data.matched);
+    this.actions.matches.noteAll(data.matched);
     const { matched: _matched, ...seen } = data;
     return { ...scan, ...seen, recordingPermission: null };
   }
 
   join(botName: string): Promise<void> {
-    return this.exclusive(async () => {
-      await this.clickAway('pre-join interstitial', sel.interstitials);
-      const input = await this.waitFor('name input', sel.nameInput, 10_000);
+    return this.actions.exclusive(async () => {
+      await this.actions.clickAway('pre-join interstitial', sel.interstitials);
+      const input = await this.actions.waitFor('name input', sel.nameInput, 10_000);
       if (!input) throw new Error('the pre-join page has no name input');
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
-      await this.switchOff('microphone', sel.microphone);
-      await this.switchOff('camera', sel.camera);
+      await this.actions.switchOff('microphone', sel.microphone);
+      await this.actions.switchOff('camera', sel.camera);
       // the button may stay disabled until the name is typed
-      const button = await this.waitFor('join button', sel.joinButton(true), 5000);
+      const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join ("${button.candidate.text}")`);
@@ -67,7 +67,7 @@ export class MeetDriver implements PageDriver {
   }
 
   prepareCall(): Promise<void> {
-    return this.exclusive(async () => {
+    return this.actions.exclusive(async () => {
       await this.acceptAdmissionNotices();
       await this.openChatPanel();
     });
@@ -76,7 +76,7 @@ export class MeetDriver implements PageDriver {
   setLayout(mode: RecordingMode): Promise<void> {
     if (mode === 'audio_only') return Promise.resolve();
     const layout = mode === 'gallery_view' ? galleryLayout : speakerLayout;
-    return this.exclusive(async () => {
+    return this.actions.exclusive(async () => {
       const steps: [string, Candidate[]][] = [
         ['more options', sel.moreOptions],
         ['layout menu item', sel.layoutMenuItem],
@@ -84,7 +84,7 @@ export class MeetDriver implements PageDriver {
       ];
       for (const [what, candidates] of steps) {
         await this.wakeToolbar();
-        const found = await this.waitFor(what, candidates, 3000);
+        const found = await this.actions.waitFor(what, candidates, 3000);
         if (!found) {
           this.log.warn(`${this.name}: layout ${layout} not set: no ${what}`);
           await this.page.keyboard.press('Escape').catch(() => undefined);
@@ -92,7 +92,7 @@ export class MeetDriver implements PageDriver {
         }
         await clickElement(found.element);
       }
-      const close = await this.waitFor('close dialog', sel.closeDialog, 1000);
+      const close = await this.actions.waitFor('close dialog', sel.closeDialog, 1000);
       if (close) await clickElement(close.element);
       this.log.info(`${this.name}: layout ${layout} for ${mode}`);
     });
@@ -103,11 +103,11 @@ export class MeetDriver implements PageDriver {
   }
 
   leaveCall(timeoutMs = 3000): Promise<boolean> {
-    return this.exclusive(async () => {
+    return this.actions.exclusive(async () => {
       await this.wakeToolbar();
       const leave = await findFirst(this.page, sel.leaveButton);
       if (!leave) return false;
-      this.matches.note('leave button', describeCandidate(leave.candidate));
+      this.actions.matches.note('leave button', describeCandidate(leave.candidate));
       await clickElement(leave.element);
       const confirm = await waitForFirst(this.page, sel.leaveConfirm, 500, { visible: true });
       if (confirm) await clickElement(confirm.element);
@@ -124,51 +124,13 @@ export class MeetDriver implements PageDriver {
 
   // ---------------------------------------------------------------------------------------------
 
-  private exclusive<T>(action: () => Promise<T>): Promise<T> {
-    const next = this.actions.then(action, action);
-    this.actions = next.catch(() => undefined);
-    return next;
-  }
-
-  private async waitFor(what: string, candidates: readonly Candidate[], timeoutMs: number): Promise<Found | null> {
-    const found = await waitForFirst(this.page, candidates, timeoutMs, { visible: true, enabled: true });
-    if (found) this.matches.note(what, describeCandidate(found.candidate));
-    return found;
-  }
-
-  /** Clicks visible interstitials away (a few at most: one may reveal another). */
-  private async clickAway(what: string, candidates: readonly Candidate[]): Promise<void> {
-    for (let i = 0; i < 3; i++) {
-      const found = await findFirst(this.page, candidates, { visible: true, enabled: true });
-      if (!found) return;
-      this.log.info(`${this.name}: ${what} "${found.candidate.text ?? found.candidate.selector}" clicked away`);
-      await clickElement(found.element);
-      await sleep(200);
-    }
-  }
-
-  /** A toggle labelled "Turn off …" is on: click it, and expect "Turn on …" in its place. */
-  private async switchOff(what: string, toggle: { turnOff: Candidate[]; isOff: Candidate[] }): Promise<void> {
-    const on = await findFirst(this.page, toggle.turnOff, { visible: true });
-    if (!on) {
-      const off = await findFirst(this.page, toggle.isOff);
-      if (off) this.log.info(`${this.name}: ${what} already off (${describeCandidate(off.candidate)})`);
-      else this.log.warn(`${this.name}: no ${what} toggle found`);
-      return;
-    }
-    this.matches.note(`${what} toggle`, describeCandidate(on.candidate));
-    await clickElement(on.element);
-    if (await waitForFirst(this.page, toggle.isOff, 2000)) this.log.info(`${this.name}: ${what} off`);
-    else this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
-  }
-
   /** Recording and transcription notices get their OK; other dialogs (Gemini's consent) are left to people. */
   private async acceptAdmissionNotices(): Promise<void> {
     const notice = (await this.page.evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
     )) as boolean;
     if (!notice) return;
-    const accept = await this.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
+    const accept = await this.actions.waitFor('notice accept button', sel.admissionDialogAccept, 1000);
     if (accept) {
       await clickElement(accept.element);
       this.log.info(`${this.name}: admission notice accepted`);
@@ -184,10 +146,10 @@ export class MeetDriver implements PageDriver {
       this.log.warn(`${this.name}: no chat button`);
       return null;
     }
-    this.matches.note('chat button', describeCandidate(button.candidate));
+    this.actions.matches.note('chat button', describeCandidate(button.candidate));
     await clickElement(button.element);
     const input = await waitForFirst(this.page, sel.chatInput, 3000);
-    if (input) this.matches.note('chat input', describeCandidate(input.candidate));
+    if (input) this.actions.matches.note('chat input', describeCandidate(input.candidate));
     else this.log.warn(`${this.name}: the chat panel did not open`);
     return input;
   }

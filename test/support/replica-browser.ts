@@ -1,0 +1,42 @@
+/** A Chromium that reaches a sandbox's replicas under the real host names, the way a bot with SANDBOX_REPLICAS does. */
+import assert from 'node:assert/strict';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
+import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
+import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
+import { replicaHostNames } from '../../sandbox/replicas';
+import type { RunningSandbox } from '../../sandbox/server';
+
+/** Host-resolver rules to the sandbox and its certificate pinned; audio not muted. */
+export const launchReplicaBrowser = async (sandbox: RunningSandbox): Promise<Browser> => {
+  const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
+  return puppeteer.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    ignoreDefaultArgs: ['--mute-audio'],
+    args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
+  });
+};
+
+/** Pages in their own browser contexts (own cookies, own participant), closed by `closeAll`. */
+export class ReplicaPages {
+  private readonly contexts: BrowserContext[] = [];
+
+  constructor(private readonly browser: () => Browser) {}
+
+  /** A fresh page; with `url`, loaded (HTTP 200 expected). */
+  async open(url?: string): Promise<Page> {
+    const context = await this.browser().createBrowserContext();
+    this.contexts.push(context);
+    const page = await context.newPage();
+    if (url !== undefined) {
+      const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
+      assert.equal(response?.status(), 200, `GET ${url}`);
+    }
+    return page;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const c of this.contexts.splice(0)) await c.close().catch(() => undefined);
+  }
+}
