@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { BotEvent, botStreamName } from '../domain/bot/bot-events';
 import { botMessages, foldBotFacts, messageIdOfEvent, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
+import { callbackEventTypes } from '../domain/webhooks/webhook-event-types';
 import { deliveryStreamName, type CallbackOverride, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { decodeRecordedEvent } from './decode-recorded-event';
@@ -12,16 +13,20 @@ export interface FinalMessage extends OutgoingMessage {
   readonly subject: string;
 }
 
-/** A bot's final event (bot.completed or bot.failed) as it was first sent; null while the bot runs. */
+/**
+ * A bot's final event (bot.completed or bot.failed) as it was first sent; null before it is sent (while the
+ * bot runs, or while its first transcription runs: bot.completed waits for it).
+ */
 export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<FinalMessage | null> => {
   const history = (await deps.eventStore.readStream(botStreamName(botId))).map((r) => ({ recorded: r, event: decodeRecordedEvent(BotEvent, r) }));
-  const endAt = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
-  if (endAt < 0) return null;
-  const end = history[endAt]!;
-  const facts = foldBotFacts(history.slice(0, endAt + 1).map(({ event }) => event));
-  const [message] = facts === null ? [] : botMessages(facts, end.event);
-  if (facts === null || message === undefined) return null;
-  return { ...message, message_id: messageIdOfEvent(end.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
+  const ended = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
+  if (ended < 0) return null;
+  for (let at = ended; at < history.length; at++) {
+    const facts = foldBotFacts(history.slice(0, at + 1).map(({ event }) => event));
+    const message = facts && botMessages(facts, history[at]!.event).find((m) => callbackEventTypes.includes(m.event_type));
+    if (facts && message) return { ...message, message_id: messageIdOfEvent(history[at]!.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
+  }
+  return null;
 };
 
 /**

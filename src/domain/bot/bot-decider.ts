@@ -1,9 +1,10 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
 import type { BotConfig } from './bot-config';
-import type { BotEvent, CreatedBy, Usage } from './bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
+import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
-import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
+import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 
 type Platform = 'vc' | 'tm' | 'mt';
 
@@ -55,6 +56,30 @@ export type BotCommand =
   | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
   /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
   | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
+  /**
+   * Transcribe the completed bot's recording: the first time by itself (`retranscribe` false, only when the
+   * bot asked for transcription), or again at the team's request. One runs at a time; a request id seen
+   * before records nothing more.
+   */
+  | {
+      readonly type: 'RequestTranscription';
+      readonly request_id: string;
+      readonly provider: string;
+      readonly api_key: Sealed | null;
+      readonly custom_params: Record<string, unknown> | null;
+      readonly retranscribe: boolean;
+      readonly now: string;
+    }
+  /** The running transcription's artifacts are stored; a transcription that has already ended records nothing. */
+  | {
+      readonly type: 'CompleteTranscription';
+      readonly request_id: string;
+      readonly provider: string;
+      readonly artifacts: readonly TranscriptArtifact[];
+      readonly utterances: number;
+      readonly now: string;
+    }
+  | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -63,6 +88,13 @@ export type BotCommand =
       readonly usage: Usage;
       readonly now: string;
     };
+
+export interface TranscriptArtifact {
+  readonly artifact_type: string;
+  readonly key: string;
+  readonly content_type: string;
+  readonly size_bytes: number;
+}
 
 export type BotRejection =
   | { readonly code: 'BOT_NOT_FOUND'; readonly message: string }
@@ -89,6 +121,13 @@ export type BotState =
       /** what became of each artifact key */
       readonly artifacts: Readonly<Record<string, ArtifactState>>;
       readonly participantsReported: boolean;
+      /** the bot asked for transcription when it was created */
+      readonly transcriptionWanted: boolean;
+      /** the key of the bot's recording, once reported */
+      readonly recordingKey: string | null;
+      readonly transcriptionRequests: readonly string[];
+      /** the request id of the transcription under way */
+      readonly transcriptionRunning: string | null;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -136,6 +175,29 @@ const endEvent = (
     type: 'BotFailed',
     data: { bot_id: state.bot_id, error_code: command.error_code, error_message: command.error_message, usage: command.usage, at: command.now },
   };
+};
+
+type PresentBot = Extract<BotState, { kind: 'present' }>;
+
+/** The first transcription is due from the bot's end until it is asked for: it counts as running. */
+const runningTranscription = (state: PresentBot): string | null =>
+  state.transcriptionRunning ??
+  (state.transcriptionWanted && state.status === 'completed' && !state.transcriptionRequests.includes(INITIAL_TRANSCRIPTION) ? INITIAL_TRANSCRIPTION : null);
+
+const recordingKept = (state: PresentBot): boolean =>
+  state.recordingKey !== null && (state.artifacts[state.recordingKey] === 'stored' || state.artifacts[state.recordingKey] === 'spilled');
+
+const requestTranscription = (state: PresentBot, command: Extract<BotCommand, { type: 'RequestTranscription' }>) => {
+  if (state.transcriptionRequests.includes(command.request_id)) return noEvents;
+  if (state.status !== 'completed') return statusRejection(state.status, `Only a completed bot's recording can be transcribed (status: ${state.status})`);
+  if (!command.retranscribe) {
+    if (!state.transcriptionWanted || command.request_id !== INITIAL_TRANSCRIPTION) return noEvents;
+  } else {
+    if (runningTranscription(state) !== null) return statusRejection(state.status, 'A transcription of this bot is already running');
+    if (!recordingKept(state)) return statusRejection(state.status, 'The bot has no recording to transcribe (none was made, or it has expired)');
+  }
+  const { type: _type, now, ...request } = command;
+  return emit({ type: 'TranscriptionRequested', data: { bot_id: state.bot_id, ...request, at: now } });
 };
 
 const decide = (command: BotCommand, state: BotState) => {
@@ -235,12 +297,32 @@ const decide = (command: BotCommand, state: BotState) => {
         data: { bot_id, participants: [...command.participants], speakers: [...command.speakers], at: command.now },
       });
 
+    case 'RequestTranscription':
+      return requestTranscription(state, command);
+
+    case 'CompleteTranscription': {
+      if (state.transcriptionRunning !== command.request_id) return noEvents;
+      const { request_id, provider, artifacts, utterances, now } = command;
+      // A re-transcribe writes the same keys again: each is stored anew.
+      const stored = artifacts.map((a): BotEvent => ({ type: 'ArtifactStored', data: { bot_id, ...a, at: now } }));
+      return emit(...stored, { type: 'TranscriptionCompleted', data: { bot_id, request_id, provider, keys: artifacts.map((a) => a.key), utterances, at: now } });
+    }
+
+    case 'FailTranscription': {
+      if (state.transcriptionRunning !== command.request_id) return noEvents;
+      const { request_id, provider, error_message, now } = command;
+      return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
+    }
+
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
       if (isTerminal(state.status)) return noEvents;
       return emit(endEvent(state, command));
   }
 };
+
+const withRecording = (state: PresentBot, artifact: { readonly artifact_type: string; readonly key: string }): PresentBot =>
+  artifact.artifact_type === 'recording' ? { ...state, recordingKey: artifact.key } : state;
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
   if (event.type === 'BotCreated') {
@@ -257,6 +339,10 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       chatMessageIds: [],
       artifacts: {},
       participantsReported: false,
+      transcriptionWanted: event.data.config.transcription !== null,
+      recordingKey: null,
+      transcriptionRequests: [],
+      transcriptionRunning: null,
     };
   }
   if (state.kind === 'absent') return state;
@@ -274,9 +360,9 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'ChatMessageSent':
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
-      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
+      return { ...withRecording(state, event.data), artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
     case 'ArtifactSpilled':
-      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
+      return { ...withRecording(state, event.data), artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
     case 'ArtifactUploadFailed':
       return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'lost' } };
     case 'ArtifactsExpired':
@@ -287,6 +373,11 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       return { ...state, status: 'completed' };
     case 'BotFailed':
       return { ...state, status: 'failed' };
+    case 'TranscriptionRequested':
+      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
+    case 'TranscriptionCompleted':
+    case 'TranscriptionFailed':
+      return { ...state, transcriptionRunning: null };
   }
 };
 

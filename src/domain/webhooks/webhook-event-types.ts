@@ -3,7 +3,7 @@
  * report `complete` and `failed` under their own names). An endpoint subscribed to nothing in particular
  * receives all of them.
  */
-export const webhookEventTypes = ['bot.status_change', 'bot.completed', 'bot.failed'] as const;
+export const webhookEventTypes = ['bot.status_change', 'bot.completed', 'bot.failed', 'bot.transcription_completed', 'bot.transcription_failed'] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const isWebhookEventType = (value: string): value is WebhookEventType => (webhookEventTypes as readonly string[]).includes(value);

@@ -8,6 +8,7 @@ import {
 } from './bot-configs';
 import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, withDefault } from './codec-kit';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { unavailableOptionRefusal } from './unavailable-options';
 
 export const MAX_BOT_NAME_LENGTH = 255;
@@ -131,6 +132,10 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
 export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> =>
   E.chain((request: CreateBotRequest) => {
     const unavailable = unavailableOptionRefusal(request);
-    return unavailable === null ? E.right(request) : E.left(unavailable);
+    if (unavailable !== null) return E.left(unavailable);
+    if (request.transcription_config === null) return E.right(request);
+    // The provider as the service names it, once it is known to take these options.
+    const choice = checkTranscriptionChoice('body/transcription_config', request.transcription_config);
+    return E.map((config: TranscriptionChoice): CreateBotRequest => ({ ...request, transcription_config: config }))(choice);
   })(decodeCreateBotRequestShape(body, options));
 

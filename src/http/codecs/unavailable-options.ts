@@ -22,8 +22,6 @@ export const unavailableOptions: readonly UnavailableOption[] = [
   { field: 'recording_mode', asked: (r) => r.recording_mode === 'gallery_view', feature: 'gallery_view recording' },
   { field: 'streaming_enabled', asked: (r) => r.streaming_enabled, feature: 'audio streaming' },
   { field: 'streaming_config', asked: (r) => r.streaming_config !== null, feature: 'audio streaming' },
-  { field: 'transcription_enabled', asked: (r) => r.transcription_enabled, feature: 'transcription' },
-  { field: 'transcription_config', asked: (r) => r.transcription_config !== null && !r.transcription_enabled, feature: 'transcription' },
   { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
 ];
 

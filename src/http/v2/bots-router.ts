@@ -6,6 +6,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
+import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
@@ -14,8 +15,10 @@ import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
 import { decodeCreateBotRequest } from '../codecs/create-bot-request';
+import { DEFAULT_TRANSCRIPTION_PROVIDER } from '../codecs/bot-configs';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { decodeListQuery } from '../codecs/list-query';
+import { checkTranscriptionChoice, decodeRetranscribeRequest } from '../codecs/transcription-choice';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from './bot-access';
@@ -109,6 +112,31 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     if (E.isLeft(sent)) throw refusalToApiError(sent.left);
     await visible(deps, sent.right.position);
     ctx.body = ok({ message: 'Chat message sent' });
+  });
+
+  /**
+   * Transcribes a completed bot's recording again (docs/decisions.md): with the bot's own provider and key
+   * unless the body names others. A key is reused only for the provider it was given for.
+   */
+  router.post('/:bot_id/retranscribe', async (ctx) => {
+    const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
+    const { transcription: asked } = orThrow(decodeRetranscribeRequest(await readJsonBody(ctx)));
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
+    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const provider = asked?.provider ?? configured?.provider ?? DEFAULT_TRANSCRIPTION_PROVIDER;
+    const sameProvider = configured !== null && configured.provider.toLowerCase() === provider.toLowerCase();
+    const apiKey = asked?.api_key ?? (sameProvider && configured.api_key ? deps.secretBox.open(configured.api_key) : null);
+    const customParams = asked?.custom_params ?? (sameProvider ? configured.custom_params : null);
+    const choice = orThrow(checkTranscriptionChoice('body/transcription', { provider, api_key: apiKey, custom_params: customParams }));
+    const requested = await retranscribeBot(deps.commands, bot.bot_id, {
+      provider: choice.provider,
+      api_key: choice.api_key === null ? null : deps.secretBox.seal(choice.api_key),
+      custom_params: choice.custom_params,
+    });
+    if (E.isLeft(requested)) throw refusalToApiError(requested.left);
+    await visible(deps, requested.right.position);
+    ctx.status = 202;
+    ctx.body = ok({ message: 'Transcription requested', request_id: requested.right.request_id });
   });
 
   return router;
