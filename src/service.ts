@@ -34,6 +34,7 @@ import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
+import { BotScheduler } from './subscribers/queue-scheduled-bots';
 import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
 import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
@@ -57,6 +58,7 @@ export interface RunningService {
   readonly control: BotControlHub;
   readonly signer: Signer;
   readonly dispatcher: BotDispatcher;
+  readonly scheduler: BotScheduler;
   /** uploads the artifacts the service holds for teams' buckets (transient spill) */
   readonly spillUploader: PeriodicSweep;
   /** deletes artifacts whose retention has ended */
@@ -223,6 +225,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     ...overrides.botWatch,
   });
   await botWatch.start();
+  const scheduler = new BotScheduler({ commands, eventStore, readStore, log });
+  await scheduler.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
 
   return {
@@ -236,11 +240,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     signer,
     dispatcher,
+    scheduler,
     spillUploader,
     retention,
     botWatch,
     webhooks,
     stop: async () => {
+      await scheduler.stop();
       await botWatch.stop();
       await dispatcher.stop();
       await new Promise<void>((resolve) => {

@@ -18,9 +18,10 @@ export interface LeaveAccepted {
 export const leaveBot = async (deps: CommandDeps, control: BotControl, botId: string): Promise<E.Either<BotRejection, LeaveAccepted>> => {
   const result = await handleBotCommand(deps, botId, { type: 'RequestLeave', now: nowIso(deps) });
   if (E.isLeft(result)) return result;
-  const { events, position } = result.right;
+  const { events, position, state } = result.right;
   if (events.some((e) => e.type === 'BotFailed')) {
-    return E.right({ message: 'The bot left before joining the meeting', position });
+    const cancelled = state.kind === 'present' && !state.queued;
+    return E.right({ message: cancelled ? 'The scheduled bot was cancelled before its time' : 'The bot left before joining the meeting', position });
   }
   const answer = await control.send(botId, { kind: 'leave' }, LEAVE_ANSWER_TIMEOUT_MS);
   return E.right({

@@ -1,11 +1,13 @@
 import * as E from 'fp-ts/Either';
 import { BotEvent, botStreamName } from '../domain/bot/bot-events';
 import { botMessages, foldBotFacts, messageIdOfEvent, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
-import { callbackEventTypes } from '../domain/webhooks/webhook-event-types';
 import { deliveryStreamName, type CallbackOverride, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { decodeRecordedEvent } from './decode-recorded-event';
 import { handleDeliveryCommand, loadDeliveries } from './webhook-commands';
+
+/** v2's and the legacy API's final events. */
+const finalEventTypes: readonly string[] = ['bot.completed', 'bot.failed', 'complete', 'failed'];
 
 export interface FinalMessage extends OutgoingMessage {
   readonly message_id: string;
@@ -23,7 +25,8 @@ export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, b
   if (ended < 0) return null;
   for (let at = ended; at < history.length; at++) {
     const facts = foldBotFacts(history.slice(0, at + 1).map(({ event }) => event));
-    const message = facts && botMessages(facts, history[at]!.event).find((m) => callbackEventTypes.includes(m.event_type));
+    // The final event is the end's main message (a legacy end sends a status before it).
+    const message = facts && botMessages(facts, history[at]!.event).find((m) => m.id_suffix === undefined && finalEventTypes.includes(m.event_type));
     if (facts && message) return { ...message, message_id: messageIdOfEvent(history[at]!.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
   }
   return null;

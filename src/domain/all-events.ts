@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { BotEvent } from './bot/bot-events';
+import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
 import { StorageEvent } from './storage/storage-events';
@@ -7,7 +8,9 @@ import { TeamEvent } from './team/team-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
-export const DomainEvent = t.union([BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent]);
+export const DomainEvent = t.union([
+  BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent,
+]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];
 

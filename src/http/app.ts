@@ -3,6 +3,7 @@ import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
 import type { AppState } from './app-context';
+import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
@@ -49,7 +50,9 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const routers = [botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps)];
+  const routers = [
+    botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
+  ];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),

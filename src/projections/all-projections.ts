@@ -3,6 +3,7 @@ import { artifactRetentionProjection } from './artifact-retention-view';
 import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
 import { instanceViewProjection } from './instance-view';
+import { legacyBotViewProjection } from './legacy-bot-view';
 import type { Projection } from './projection';
 import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
@@ -23,4 +24,5 @@ export const allProjections: readonly Projection<any>[] = [
   webhookEndpointViewProjection,
   webhookAttemptViewProjection,
   webhookQueueViewProjection,
+  legacyBotViewProjection,
 ];

@@ -49,6 +49,8 @@ export type BotView = {
   readonly leave_requested: boolean;
   /** the last transcription asked for; null when none was (absent in documents written before it) */
   readonly transcription?: TranscriptionView | null;
+  /** a scheduled bot's time (null for a bot created to join at once) */
+  readonly join_at: string | null;
 };
 
 export interface TranscriptionView {
@@ -68,35 +70,59 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
   status_history: [...doc.status_history, { status, created_at: at }],
 });
 
+type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'>;
+
+/** A bot's first document: scheduled for later, or queued at once. */
+const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' | 'queued'; readonly at: string; readonly join_at: string | null }): BotView => ({
+  id: d.bot_id,
+  team_id: d.team_id,
+  bot_id: d.bot_id,
+  status: first.status,
+  meeting_url: d.meeting_url,
+  bot_name: d.bot_name,
+  platform: d.platform,
+  extra: d.extra,
+  error_code: null,
+  error_message: null,
+  created_at: first.at,
+  ended_at: null,
+  status_history: [{ status: first.status, created_at: first.at }],
+  artifacts: [],
+  dispatched: false,
+  worker_id: null,
+  leave_requested: false,
+  join_at: first.join_at,
+  transcription: null,
+});
+
 export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
+  // GET /v2/bots: a team's bots, newest first.
+  indexes: [
+    [
+      { field: 'team_id', direction: 'asc' },
+      { field: 'created_at', direction: 'desc' },
+      { field: 'id', direction: 'desc' },
+    ],
+  ],
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),
   evolve: (doc, event: DomainEvent) => {
-    if (event.type === 'BotCreated') {
-      const d = event.data;
-      return {
-        id: d.bot_id,
-        team_id: d.team_id,
-        bot_id: d.bot_id,
-        status: 'queued',
-        meeting_url: d.meeting_url,
-        bot_name: d.bot_name,
-        platform: d.platform,
-        extra: d.extra,
-        error_code: null,
-        error_message: null,
-        created_at: d.created_at,
-        ended_at: null,
-        status_history: [{ status: 'queued', created_at: d.created_at }],
-        artifacts: [],
-        dispatched: false,
-        worker_id: null,
-        leave_requested: false,
-        transcription: null,
-      };
+    if (event.type === 'BotScheduled') {
+      const { at, join_at } = event.data;
+      return newBotView(event.data, { status: 'scheduled', at, join_at });
     }
+    // A scheduled bot queued at its time keeps its creation time, its join_at and its history.
+    if (event.type === 'BotCreated' && doc !== null) {
+      const { meeting_url, bot_name, platform, extra, created_at } = event.data;
+      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra };
+    }
+    if (event.type === 'BotCreated') return newBotView(event.data, { status: 'queued', at: event.data.created_at, join_at: null });
     if (doc === null) return null;
     switch (event.type) {
+      case 'BotScheduleChanged': {
+        const { meeting_url, bot_name, platform, extra, join_at } = event.data;
+        return { ...doc, meeting_url, bot_name, platform, extra, join_at };
+      }
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };
       case 'BotReassigned':

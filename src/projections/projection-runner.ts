@@ -3,7 +3,7 @@ import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-
 import type { ReadStore } from '../adapters/read-store/port';
 import { DomainEvent, knownEventTypes } from '../domain/all-events';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { applyEventToProjections } from './apply-event';
+import { applyEventToProjections, ensureProjectionIndexes } from './apply-event';
 import type { Projection } from './projection';
 import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
 
@@ -34,6 +34,7 @@ export class ProjectionRunner {
 
   /** Catches up with the whole log before returning, so a freshly started service never serves stale reads. */
   async start(): Promise<void> {
+    await ensureProjectionIndexes(this.readStore, this.projections);
     const checkpoint = await this.readStore.loadCheckpoint(PROJECTIONS_CHECKPOINT);
     this.reached = checkpoint;
     for (;;) {

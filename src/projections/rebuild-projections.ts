@@ -2,7 +2,7 @@ import type { EventStore } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import { DomainEvent, knownEventTypes } from '../domain/all-events';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { applyEventToProjections } from './apply-event';
+import { applyEventToProjections, ensureProjectionIndexes } from './apply-event';
 import type { Projection } from './projection';
 import { PROJECTIONS_CHECKPOINT } from './projection-runner';
 
@@ -23,6 +23,7 @@ export const rebuildProjections = async (
 ): Promise<RebuildReport> => {
   const started = clock();
   await readStore.dropAll();
+  await ensureProjectionIndexes(readStore, projections);
   let read = 0;
   let applied = 0;
   let from: bigint | undefined;

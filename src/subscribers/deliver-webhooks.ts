@@ -7,7 +7,7 @@ import type { CommandDeps } from '../commands/command-deps';
 import { handleDeliveryCommand, handleWebhookEndpointCommand, loadDeliveries } from '../commands/webhook-commands';
 import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
-import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { deliveryStreamName, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
 import { DueStreams } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
@@ -34,7 +34,6 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly jitter?: () => number;
 }
 
-const targetKeyOf = (target: DeliveryTarget): string => (target.kind === 'endpoint' ? `endpoint:${target.endpoint_id}` : `callback:${target.bot_id}`);
 
 const deliveryEventTypes: ReadonlySet<string> = new Set([
   'WebhookMessageQueued', 'WebhookMessageRequeued', 'WebhookDeliveryAttempted', 'WebhookDelivered', 'WebhookDeliveryAbandoned',

@@ -50,7 +50,8 @@ export class BotDispatcher {
 
   async start(fromPosition: bigint | null): Promise<void> {
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
-    for (const bot of active) if (!bot.dispatched) this.queue.push(bot.bot_id);
+    // A scheduled bot is not queued before its time (its BotCreated queues it).
+    for (const bot of active) if (!bot.dispatched && bot.status !== 'scheduled') this.queue.push(bot.bot_id);
     this.subscription = keepSubscribed(
       this.deps.eventStore,
       { name: 'dispatcher', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
@@ -129,10 +130,12 @@ export class BotDispatcher {
   }
 
   private async launch(botId: string): Promise<LaunchedBot> {
-    const [first] = await this.deps.eventStore.readStream(botStreamName(botId));
+    // A scheduled bot's stream starts with its schedule: its BotCreated (at its time) holds what it runs.
+    const created = (await this.deps.eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
+    if (!created) throw new Error(`bot ${botId} has no BotCreated`);
     const token = this.deps.signer.botToken(botId);
-    const created = decodeRecordedEvent(BotCreated, first!);
-    const job = botJobFrom(created, this.deps.uploadTarget(created.data.config.storage, botId, token));
+    const decoded = decodeRecordedEvent(BotCreated, created);
+    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token));
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

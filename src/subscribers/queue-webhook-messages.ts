@@ -5,7 +5,7 @@ import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { handleDeliveryCommand } from '../commands/webhook-commands';
 import type { DomainEvent } from '../domain/all-events';
 import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
-import { botMessages, foldBotFacts, messageIdOfEvent, type BotFacts } from '../domain/webhooks/bot-webhook-messages';
+import { botMessages, foldBotFacts, messageIdOf, type BotFacts } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
@@ -28,7 +28,8 @@ const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnd
 /**
  * Turns bot events into queued messages, one delivery stream per target and bot: the team's endpoints that
  * existed before the event (by log position), are on and subscribe to its kind, and the bot's own callback
- * for its final event. Queueing the same message twice is nothing, so seeing an event again is harmless.
+ * for its final event; a legacy bot with its own webhook_url sends there instead of to the endpoints.
+ * Queueing the same message twice is nothing, so seeing an event again is harmless.
  */
 export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber => {
   const endpointsFor = async (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
@@ -43,6 +44,11 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
   const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
 
+  const targetsFor = async (facts: BotFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
+    if (facts.config.api === 'legacy' && facts.config.webhook_url !== null) return [{ kind: 'bot_webhook', bot_id: facts.bot_id }];
+    return [...(await endpointsFor(facts.team_id, eventType, position)), ...callbackFor(facts, eventType)];
+  };
+
   return {
     name: 'queue-webhook-messages',
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
@@ -54,14 +60,13 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
       const subject = subjectOfBot(facts.bot_id);
       let queuedAny = false;
       for (const message of botMessages(facts, event)) {
-        const targets = [...(await endpointsFor(facts.team_id, message.event_type, recorded.position)), ...callbackFor(facts, message.event_type)];
-        for (const target of targets) {
+        for (const target of await targetsFor(facts, message.event_type, recorded.position)) {
           await handleDeliveryCommand(deps.commands, deliveryStreamName(target, subject), {
             type: 'QueueMessage',
             target,
             subject,
             team_id: facts.team_id,
-            message_id: messageIdOfEvent(recorded.id),
+            message_id: messageIdOf(recorded.id, message),
             callback: null,
             event_type: message.event_type,
             payload: message.payload,

@@ -22,13 +22,15 @@ interface Settlement {
  * settlement of the same bot, so redelivery is harmless.
  */
 export const settleTokensWhenBotEnds = (eventStore: EventStore): Subscriber => {
+  const createdOf = async (botId: string) => (await eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
+
   const settlementOf = async (event: DomainEvent): Promise<{ bot_id: string; settlement: Settlement } | null> => {
     if (event.type === 'BotFailed') {
       const { bot_id, error_code, usage, at } = event.data;
       return { bot_id, settlement: { error_code, usage, transcribed: false, now: at } };
     }
     if (event.type === 'BotCompleted') {
-      const [first] = await eventStore.readStream(botStreamName(event.data.bot_id));
+      const first = await createdOf(event.data.bot_id);
       if (!first || decodeRecordedEvent(BotCreated, first).data.config.transcription !== null) return null;
       const { bot_id, end_reason, usage, at } = event.data;
       return { bot_id, settlement: { error_code: end_reason, usage, transcribed: false, now: at } };
@@ -51,7 +53,9 @@ export const settleTokensWhenBotEnds = (eventStore: EventStore): Subscriber => {
     handle: async (event) => {
       const due = await settlementOf(event);
       if (due === null) return;
-      const [first] = await eventStore.readStream(botStreamName(due.bot_id));
+      // A scheduled bot that ended before its time (cancelled, refused) was never queued: nothing to settle,
+      // and whatever its queueing took was given back by the queueing itself.
+      const first = await createdOf(due.bot_id);
       if (!first) return;
       const created = decodeRecordedEvent(BotCreated, first);
       const { error_code, usage, transcribed, now } = due.settlement;

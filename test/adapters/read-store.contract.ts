@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { FieldValue, FindQuery, ReadDocument, ReadStore } from '../../src/adapters/read-store/port';
+import { compileQuery } from '../../src/adapters/read-store/memory-query';
+import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey } from '../../src/adapters/read-store/port';
 
 /** Unique per test, so that tests sharing one database never see each other's documents. */
 const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(6).toString('hex')}`;
 
 const ids = (docs: readonly ReadDocument[]): string[] => docs.map((d) => d.id);
+
+/** The value at a dotted path, as a caller building a cursor reads it from a returned document. */
+const pathValue = (doc: ReadDocument, path: string): FieldValue => {
+  let value: unknown = doc;
+  for (const segment of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined;
+  return value === undefined ? null : (value as FieldValue);
+};
 
 /** Reads every page of `query` with `pageSize`, using the last document's sort values as the cursor. */
 const readAllPages = async (store: ReadStore, collection: string, query: FindQuery, pageSize: number): Promise<string[]> => {
@@ -17,7 +25,7 @@ const readAllPages = async (store: ReadStore, collection: string, query: FindQue
     seen.push(...ids(docs));
     if (docs.length < pageSize) return seen;
     const last = docs[docs.length - 1];
-    startAfter = fields.map((f) => (last[f] === undefined ? null : (last[f] as FieldValue)));
+    startAfter = fields.map((f) => pathValue(last, f));
   }
   throw new Error('pagination did not end after 100 pages');
 };
@@ -216,6 +224,191 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
       it('compares greaterThan within one type only', async () => {
         assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 0 } })).sort(), ['m2', 'm9']);
         assert.deepEqual(ids(await store.find(collection, { greaterThan: { field: 'value', value: 'a' } })), ['m1']);
+      });
+    });
+
+    describe('paths, ranges, substrings and missing values last', () => {
+      const people = [
+        { id: 'p1', team: 't1', name_folded: 'alice cooper', at: '2025-01-01T10:00:00.000Z', tags: { k_deal: 'b', k_x: 'z' }, speakers: ['ana', 'bo'] },
+        { id: 'p2', team: 't1', name_folded: 'bob (the) [builder]*', at: '2025-01-02T10:00:00.000Z', tags: { k_deal: 'a' }, speakers: [] },
+        { id: 'p3', team: 't1', name_folded: 'zoë ñandú 🎙️ a.b', at: '2025-01-03T10:00:00.000Z', tags: {}, speakers: ['carla ñ'] },
+        { id: 'p4', team: 't1', name_folded: 'nul\u0000byte', at: '2025-01-04T10:00:00.000Z', speakers: ['ana maria'] },
+        { id: 'p5', team: 't2', name_folded: 'alice other team', at: '2025-01-05T10:00:00.000Z', tags: { k_deal: 'c' }, speakers: ['ana'] },
+        { id: 'p6', team: 't1', name_folded: 'with-dash $dollar', at: '2025-01-01T10:00:00.000Z', tags: { k_deal: 'b' }, speakers: ['dan'] },
+      ];
+      beforeEach(async () => {
+        for (const [i, person] of people.entries()) await store.upsert(collection, person, BigInt(i + 1));
+      });
+
+      it('matches where on a path into an embedded object, and null on a missing path', async () => {
+        assert.deepEqual(ids(await store.find(collection, { where: { 'tags.k_deal': 'b' } })).sort(), ['p1', 'p6']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1', 'tags.k_deal': null } })).sort(), ['p3', 'p4']);
+        assert.equal(await store.count(collection, { 'tags.k_deal': 'a' }), 1);
+      });
+
+      it('keeps inclusive bounds, one or both', async () => {
+        const from = { field: 'at', gte: '2025-01-02T10:00:00.000Z' };
+        assert.deepEqual(ids(await store.find(collection, { between: [from] })), ['p2', 'p3', 'p4', 'p5']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ ...from, lte: '2025-01-03T10:00:00.000Z' }] })), ['p2', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'at', lte: '2025-01-01T10:00:00.000Z' }] })), ['p1', 'p6']);
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'at', gte: 5 }] })), [], 'a number bound never matches strings');
+        assert.deepEqual(ids(await store.find(collection, { between: [{ field: 'missing', gte: '' }] })), []);
+      });
+
+      it('finds substrings literally: metacharacters, NUL, non-ASCII, in strings and in arrays of strings', async () => {
+        const found = async (field: string, text: string) => ids(await store.find(collection, { contains: [{ field, text }] })).sort();
+        assert.deepEqual(await found('name_folded', 'alice'), ['p1', 'p5']);
+        assert.deepEqual(await found('name_folded', '(the) [builder]*'), ['p2']);
+        assert.deepEqual(await found('name_folded', '.'), ['p3']);
+        assert.deepEqual(await found('name_folded', '$dollar'), ['p6']);
+        assert.deepEqual(await found('name_folded', 'h-d'), ['p6']);
+        assert.deepEqual(await found('name_folded', 'l\u0000b'), ['p4']);
+        assert.deepEqual(await found('name_folded', 'ñandú 🎙️'), ['p3']);
+        assert.deepEqual(await found('name_folded', 'ALICE'), [], 'the store never folds case');
+        assert.deepEqual(await found('speakers', 'ana'), ['p1', 'p4', 'p5']);
+        assert.deepEqual(await found('speakers', 'a m'), ['p4']);
+        assert.deepEqual(await found('speakers', 'ñ'), ['p3']);
+        assert.deepEqual(await found('tags', 'a'), [], 'an object is neither a string nor an array of strings');
+        const both = await store.find(collection, { where: { team: 't1' }, contains: [{ field: 'name_folded', text: 'a' }, { field: 'speakers', text: 'an' }] });
+        assert.deepEqual(ids(both).sort(), ['p1', 'p6']);
+      });
+
+      const byDeal = (direction: 'asc' | 'desc'): SortKey[] => [
+        { field: 'tags.k_deal', direction, missing: 'last' },
+        { field: 'at', direction: 'desc' },
+        { field: 'id', direction: 'desc' },
+      ];
+
+      it('sorts documents missing the field last, in both directions', async () => {
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('asc') })), ['p2', 'p6', 'p1', 'p4', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('desc') })), ['p6', 'p1', 'p2', 'p4', 'p3']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' }, orderBy: byDeal('asc'), limit: 2 })), ['p2', 'p6']);
+      });
+
+      it('pages through missing-last orders with startAfter, every document exactly once', async () => {
+        for (const direction of ['asc', 'desc'] as const) {
+          const query: FindQuery = { orderBy: byDeal(direction) };
+          const unpaged = ids(await store.find(collection, query));
+          assert.equal(unpaged.length, people.length);
+          for (const size of [1, 2, 4]) assert.deepEqual(await readAllPages(store, collection, query, size), unpaged, `${direction}, page size ${size}`);
+        }
+      });
+
+      it('combines every kind of condition with a cursor', async () => {
+        const query: FindQuery = {
+          where: { team: 't1' },
+          between: [{ field: 'at', gte: '2025-01-01T10:00:00.000Z', lte: '2025-01-04T10:00:00.000Z' }],
+          contains: [{ field: 'speakers', text: 'a' }],
+          orderBy: byDeal('asc'),
+        };
+        assert.deepEqual(ids(await store.find(collection, query)), ['p6', 'p1', 'p4', 'p3']);
+        assert.deepEqual(await readAllPages(store, collection, query, 1), ['p6', 'p1', 'p4', 'p3']);
+      });
+
+      it('answers the same with indexes declared, before or after the documents, as documents move between groups', async () => {
+        const queries: FindQuery[] = [
+          { where: { team: 't1' }, orderBy: byDeal('asc') },
+          { where: { team: 't2' } },
+          { where: { team: 't1' }, contains: [{ field: 'speakers', text: 'a' }], limit: 2 },
+          { where: { 'tags.k_deal': 'b' } },
+          {},
+        ];
+        const answers = async () => Promise.all(queries.map(async (q) => ids(await store.find(collection, q))));
+        const counts = async () => [await store.count(collection, { team: 't1' }), await store.count(collection, { team: 't3' }), await store.count(collection)];
+        const without = await answers();
+        await store.ensureIndexes(collection, [[{ field: 'team', direction: 'asc' }, { field: 'at', direction: 'desc' }]]);
+        assert.deepEqual(await answers(), without);
+        await store.upsert(collection, { ...people[0], team: 't3' }, 100n);
+        await store.upsert(collection, { id: 'p7', team: 't2', at: '2025-01-09T10:00:00.000Z', speakers: [] }, 101n);
+        await store.upsert(collection, { id: 'p8', at: '2025-01-09T10:00:00.000Z' }, 102n);
+        assert.deepEqual(await counts(), [4, 1, 8]);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't3' } })), ['p1']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't2' } })), ['p5', 'p7']);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: null } })), ['p8']);
+        const other = uniqueName('late');
+        for (const [i, person] of people.entries()) await store.upsert(other, person, BigInt(i + 1));
+        await store.ensureIndexes(other, [[{ field: 'team', direction: 'asc' }]]);
+        assert.deepEqual(ids(await store.find(other, { where: { team: 't2' } })), ['p5']);
+        await store.dropAll();
+        await store.ensureIndexes(collection, [[{ field: 'team', direction: 'asc' }]]);
+        await store.upsert(collection, { id: 'q1', team: 't1' }, 1n);
+        assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' } })), ['q1'], 'nothing left from before the drop');
+      });
+
+      it('accepts index definitions, twice', async () => {
+        const indexes = [[{ field: 'team', direction: 'asc' as const }, { field: 'at', direction: 'desc' as const }, { field: 'id', direction: 'desc' as const }]];
+        await store.ensureIndexes(collection, indexes);
+        await store.ensureIndexes(collection, indexes);
+        assert.equal(await store.count(collection), people.length);
+      });
+    });
+
+    describe('a page of a large collection', () => {
+      it('is the first documents of the whole order, whatever the page size', async () => {
+        const docs = Array.from({ length: 300 }, (_, i) => ({ id: `d${String(i).padStart(3, '0')}`, score: (i * 7919) % 101, group: i % 3 === 0 ? 'a' : 'b' }));
+        for (const [i, doc] of docs.entries()) await store.upsert(collection, doc, BigInt(i + 1));
+        const orderBy: SortKey[] = [{ field: 'score', direction: 'desc' }, { field: 'id', direction: 'asc' }];
+        const all = ids(await store.find(collection, { orderBy }));
+        assert.equal(all.length, 300);
+        for (const limit of [1, 3, 10, 37, 299, 300, 400]) assert.deepEqual(ids(await store.find(collection, { orderBy, limit })), all.slice(0, limit), `limit ${limit}`);
+        const groupA = ids(await store.find(collection, { where: { group: 'a' }, orderBy }));
+        assert.deepEqual(ids(await store.find(collection, { where: { group: 'a' }, orderBy, limit: 5 })), groupA.slice(0, 5));
+      });
+    });
+
+    describe('pages among many writes', () => {
+      /** A small deterministic generator (mulberry32), so that a failure replays. */
+      const random = (seed: number) => () => {
+        seed = (seed + 0x6d2b79f5) | 0;
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+      };
+
+      it('every page, after any sequence of writes that move documents between groups and places, is what reading everything gives', async () => {
+        const next = random(20250303);
+        const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+        const texts = ['alpha', 'Beta', 'beta', 'ünïcode', '🎙️ mic', 'z', ''];
+        const makeDoc = (id: string): ReadDocument => {
+          const doc: Record<string, unknown> = { id, g: pick(['a', 'b', 'c']), at: `2025-01-0${1 + Math.floor(next() * 9)}T00:00:00.000Z` };
+          if (next() < 0.8) doc.n = Math.floor(next() * 5);
+          if (next() < 0.7) doc.s = pick(texts);
+          if (next() < 0.6) doc.t = { k: pick(texts) };
+          if (next() < 0.5) doc.tags = [pick(texts), pick(texts)];
+          return doc as ReadDocument;
+        };
+        // Each ends with the id: a cursor carries only the order's own keys, so they must be unique.
+        const orders: SortKey[][] = [
+          [{ field: 'at', direction: 'desc' }, { field: 'n', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+          [{ field: 't.k', direction: 'asc', missing: 'last' }, { field: 'at', direction: 'desc' }, { field: 'id', direction: 'asc' }],
+          [{ field: 't.k', direction: 'desc', missing: 'last' }, { field: 'id', direction: 'asc' }],
+          [{ field: 's', direction: 'asc' }, { field: 'n', direction: 'asc' }, { field: 'id', direction: 'desc' }],
+          [{ field: 'n', direction: 'desc', missing: 'last' }, { field: 'id', direction: 'asc' }],
+        ];
+        const truth = new Map<string, ReadDocument>();
+        await store.ensureIndexes(collection, [[{ field: 'g', direction: 'asc' }, { field: 'at', direction: 'desc' }]]);
+        let position = 0n;
+        const write = async (doc: ReadDocument) => {
+          await store.upsert(collection, doc, ++position);
+          truth.set(doc.id, doc);
+        };
+        for (let i = 0; i < 60; i++) await write(makeDoc(`d${i}`));
+        for (let step = 0; step < 120; step++) {
+          if (next() < 0.6) {
+            // A new document, or a new version of one that may change its group and every sort field.
+            await write(next() < 0.3 ? makeDoc(`d${truth.size}`) : makeDoc(pick([...truth.keys()])));
+            continue;
+          }
+          const query: FindQuery = {
+            where: { g: pick(['a', 'b', 'c']) },
+            orderBy: pick(orders),
+            ...(next() < 0.3 ? { contains: [{ field: pick(['s', 'tags']), text: pick(['a', 'e', 'ü', '🎙️']) }] } : {}),
+            ...(next() < 0.2 ? { between: [{ field: 'at', gte: '2025-01-03T00:00:00.000Z', lte: '2025-01-07T00:00:00.000Z' }] } : {}),
+          };
+          const { matches, compare } = compileQuery(query);
+          const expected = [...truth.values()].filter(matches).sort(compare).map((d) => d.id);
+          assert.deepEqual(await readAllPages(store, collection, query, 1 + Math.floor(next() * 6)), expected, `step ${step}: ${JSON.stringify(query)}`);
+        }
       });
     });
 

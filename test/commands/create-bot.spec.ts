@@ -8,8 +8,7 @@ import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
-import { T0, createTeam, depsOver } from './support';
-import { ForwardingStore } from '../support/forwarding-store';
+import { FailingAppendStore, FailingBotAppendStore, T0, createTeam, depsOver } from './support';
 import { sqliteFiles } from '../support/sqlite-files';
 
 const URL = 'https://vc.localhost/j/555666777';
@@ -22,28 +21,6 @@ const exclusiveBot = (team_id: string, meeting_url = URL): NewBot => ({
   config: { ...defaultBotConfig(), allow_multiple_bots: false },
   created_by: null,
 });
-
-/**
- * The first append to a stream starting with `prefix` fails (`written`: it fails after writing, an
- * answer lost); later appends go through.
- */
-class FailingAppendStore extends ForwardingStore {
-  private failed = false;
-  constructor(inner: ForwardingStore['inner'], private readonly prefix: string, private readonly written: boolean) {
-    super(inner);
-  }
-  override async appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (this.failed || !stream.startsWith(this.prefix)) return super.appendToStream(stream, events, expected);
-    this.failed = true;
-    if (this.written) await super.appendToStream(stream, events, expected);
-    throw new Error(`connection reset while appending to ${this.prefix}`);
-  }
-}
-const FailingBotAppendStore = class extends FailingAppendStore {
-  constructor(inner: ForwardingStore['inner'], written: boolean) {
-    super(inner, 'bot-', written);
-  }
-};
 
 describe('create bot: a creation that stops after locking the meeting leaves no phantom lock', () => {
   let files: ReturnType<typeof sqliteFiles>;

@@ -114,3 +114,25 @@ export class CompetingAppendStore extends ConflictCountingStore {
     return super.appendToStream(stream, events, expected);
   }
 }
+
+/**
+ * The first append to a stream starting with `prefix` fails (`written`: it fails after writing, an
+ * answer lost); later appends go through.
+ */
+export class FailingAppendStore extends ForwardingStore {
+  private failed = false;
+  constructor(inner: ForwardingStore['inner'], private readonly prefix: string, private readonly written: boolean) {
+    super(inner);
+  }
+  override async appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (this.failed || !stream.startsWith(this.prefix)) return super.appendToStream(stream, events, expected);
+    this.failed = true;
+    if (this.written) await super.appendToStream(stream, events, expected);
+    throw new Error(`connection reset while appending to ${this.prefix}`);
+  }
+}
+export const FailingBotAppendStore = class extends FailingAppendStore {
+  constructor(inner: ForwardingStore['inner'], written: boolean) {
+    super(inner, 'bot-', written);
+  }
+};

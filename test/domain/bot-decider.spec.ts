@@ -32,7 +32,10 @@ const botCreated: BotEvent = {
   },
 };
 const dispatched: BotEvent = { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-1', at: at(T0, { s: 1 }) } };
-const statusChanged = (status: BotStatus, minute: number): BotEvent => ({
+/** Every status a bot that was created at once goes through (scheduled bots: scheduled-bot-decider.spec.ts). */
+type RunStatus = Exclude<BotStatus, 'scheduled'>;
+
+const statusChanged = (status: RunStatus, minute: number): BotEvent => ({
   type: 'StatusChanged',
   data: { bot_id: BOT, status, at: at(T0, { m: minute }) },
 });
@@ -44,7 +47,7 @@ const failed: BotEvent = {
 const leaveRequested: BotEvent = { type: 'BotLeaveRequested', data: { bot_id: BOT, at: at(T0, { m: 30 }) } };
 
 /** The shortest history (always through a dispatched bot) that leaves the bot in `status`. */
-const historyTo = (status: BotStatus): BotEvent[] => {
+const historyTo = (status: RunStatus): BotEvent[] => {
   const joining = [botCreated, dispatched, statusChanged('joining_call', 1)];
   const recording = [...joining, statusChanged('in_call_recording', 2)];
   const paused = [...recording, statusChanged('recording_paused', 10)];
@@ -107,8 +110,8 @@ const artifact = (key: string): BotCommand => ({
 
 // ---- the rules, written out (not imported) so that a change to the domain shows up here -----------------
 
-const inCallStatuses: readonly BotStatus[] = ['in_call_not_recording', 'in_call_recording', 'recording_paused', 'recording_resumed'];
-const notInCallStatuses: readonly BotStatus[] = ['queued', 'joining_call', 'in_waiting_room', 'completed', 'failed'];
+const inCallStatuses: readonly RunStatus[] = ['in_call_not_recording', 'in_call_recording', 'recording_paused', 'recording_resumed'];
+const notInCallStatuses: readonly RunStatus[] = ['queued', 'joining_call', 'in_waiting_room', 'completed', 'failed'];
 const reportable: readonly ReportableStatus[] = [
   'joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording', 'recording_paused', 'recording_resumed',
 ];
@@ -427,6 +430,28 @@ describe('bot decider', () => {
 
     it('a repeated report (a retry) records nothing more', () => {
       spec.given([...historyTo('in_call_recording'), reported]).when(participantsCommand).thenNothing();
+    });
+  });
+
+  describe('data access: every read of the bot\'s data (legacy meeting_data) is recorded, with the key that read it', () => {
+    const read = (now: string): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', now });
+    const accessed = (when: string): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', at: when } });
+
+    it('a read of a running bot', () => {
+      spec.given(historyTo('in_call_recording')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('a read of an ended bot (the usual case: its data is complete)', () => {
+      spec.given(historyTo('completed')).when(read(LATER)).then([accessed(LATER)]);
+      spec.given(historyTo('failed')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('a second read is a second access, not a repeat', () => {
+      spec.given([...historyTo('completed'), accessed(LATER)]).when(read(at(LATER, { s: 1 }))).then([accessed(at(LATER, { s: 1 }))]);
+    });
+    it('a read changes nothing else about the bot', () => {
+      assert.deepEqual(stateAfter(botDecider, [...historyTo('in_call_recording'), accessed(LATER)]), stateAfter(botDecider, historyTo('in_call_recording')));
+    });
+    it('a read of a bot that does not exist is refused', () => {
+      spec.given([]).when(read(LATER)).thenRejects({ code: 'BOT_NOT_FOUND' });
     });
   });
 

@@ -4,6 +4,7 @@ import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { handleCommand } from '../../src/commands/handle-command';
+import { claimDeduplicationKey, deduplicationKeyStreamFor } from '../../src/commands/claim-deduplication-key';
 import { meetingLockStreamFor } from '../../src/commands/create-bot';
 import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
 import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-decider';
@@ -16,6 +17,20 @@ import { recordingLogger, temporarySqliteStore, waitFor } from './support';
 
 const CHECKPOINT = 'subscriber:release-orphan-reservations';
 const GRACE_MS = 100;
+
+/** Runs the reconciler over the log until it has released the team's open reservation, then stops it. */
+const reconcileUntilReleased = async (deps: CommandDeps, teamId: string) => {
+  const { log } = recordingLogger();
+  const reconciler = releaseOrphanReservations({ ...deps, log }, GRACE_MS);
+  const runner = new SubscriberRunner(deps.eventStore, new MemoryReadStore(), reconciler, log);
+  await runner.start();
+  try {
+    await waitFor(async () => (await deps.eventStore.readStream(teamStreamName(teamId))).some((e) => e.type === 'TokensReleased'), 'the release');
+  } finally {
+    await runner.stop();
+    reconciler.stop();
+  }
+};
 
 describe('orphan reservations across a restart (checkpoints that persist, as with MongoDB)', () => {
   let sqlite: ReturnType<typeof temporarySqliteStore>;
@@ -97,35 +112,44 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
     if (ledger.kind === 'present') assert.deepEqual([...ledger.reservations.keys()], [created]);
   });
 
-  it('a crash between the meeting registration and the bot: the registration is taken back too, then the reservation', async () => {
-    const { log } = recordingLogger();
-    const eventStore = sqlite.store;
+  /** A team whose one reservation has no bot (a creation that crashed), and the clock the commands read. */
+  const teamWithAnOrphan = async () => {
     let now = new Date('2026-03-01T12:00:00.000Z');
-    const deps: CommandDeps = { eventStore, clock: () => now, newId: () => randomUUID() };
+    const deps: CommandDeps = { eventStore: sqlite.store, clock: () => now, newId: () => randomUUID() };
     const teamId = randomUUID();
     const orphan = randomUUID();
-    const meetingUrl = 'https://meet.google.com/abc-defg-hij';
-    const register = (bot_id: string) =>
-      handleCommand(eventStore, meetingLockStreamFor(teamId, meetingUrl), meetingLockDecider, MeetingLockEvent, {
-        type: 'RegisterBotForMeeting', team_id: teamId, meeting_url: meetingUrl, bot_id, allow_multiple_bots: false, now: now.toISOString(),
-      });
     await handleTeamCommand(deps, teamId, { type: 'CreateTeam', team_id: teamId, name: 'orphans', daily_bot_cap: 10, rate_limit_per_second: 10, initial_tokens: 10_000, now: now.toISOString() });
     await handleTeamCommand(deps, teamId, { type: 'ReserveTokensForBot', bot_id: orphan, now: now.toISOString() });
+    return { deps, teamId, orphan, nowIso: () => now.toISOString(), pass: (ms: number) => (now = new Date(now.getTime() + ms)) };
+  };
+
+  it('a crash between the meeting registration and the bot: the registration is taken back too, then the reservation', async () => {
+    const { deps, teamId, orphan, nowIso, pass } = await teamWithAnOrphan();
+    const meetingUrl = 'https://meet.google.com/abc-defg-hij';
+    const register = (bot_id: string) =>
+      handleCommand(deps.eventStore, meetingLockStreamFor(teamId, meetingUrl), meetingLockDecider, MeetingLockEvent, {
+        type: 'RegisterBotForMeeting', team_id: teamId, meeting_url: meetingUrl, bot_id, allow_multiple_bots: false, now: nowIso(),
+      });
     assert.equal((await register(orphan))._tag, 'Right');
     assert.equal((await register(randomUUID()))._tag, 'Left', 'the orphan blocks an exclusive bot for the meeting');
 
-    now = new Date(now.getTime() + 60 * 1000); // still within the deduplication window, past the grace period
-    const reconciler = releaseOrphanReservations({ ...deps, log }, GRACE_MS);
-    const runner = new SubscriberRunner(eventStore, new MemoryReadStore(), reconciler, log);
-    await runner.start();
-    try {
-      await waitFor(async () => (await eventStore.readStream(teamStreamName(teamId))).some((e) => e.type === 'TokensReleased'), 'the release');
-    } finally {
-      await runner.stop();
-      reconciler.stop();
-    }
-    const lock = await eventStore.readStream(meetingLockStreamFor(teamId, meetingUrl));
+    pass(60 * 1000); // still within the deduplication window, past the grace period
+    await reconcileUntilReleased(deps, teamId);
+    const lock = await deps.eventStore.readStream(meetingLockStreamFor(teamId, meetingUrl));
     assert.deepEqual(lock.map((e) => [e.type, e.data.bot_id]), [['MeetingLocked', orphan], ['MeetingLockReleased', orphan]]);
     assert.equal((await register(randomUUID()))._tag, 'Right', 'the meeting is free for an exclusive bot again');
+  });
+
+  it('a crash between the deduplication key claim and the bot: the claim is taken back too, and the key is free again', async () => {
+    const { deps, teamId, orphan, pass } = await teamWithAnOrphan();
+    const key = 'weekly-sync';
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: orphan }))._tag, 'Right');
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: randomUUID() }))._tag, 'Left', 'the orphan holds the key');
+
+    pass(60 * 1000);
+    await reconcileUntilReleased(deps, teamId);
+    const stream = await deps.eventStore.readStream(deduplicationKeyStreamFor(teamId, key));
+    assert.deepEqual(stream.map((e) => [e.type, e.data.bot_id]), [['DeduplicationKeyClaimed', orphan], ['DeduplicationKeyReleased', orphan]]);
+    assert.equal((await claimDeduplicationKey(deps, { team_id: teamId, deduplication_key: key, bot_id: randomUUID() }))._tag, 'Right');
   });
 });

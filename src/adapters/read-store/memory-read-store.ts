@@ -1,85 +1,6 @@
+import { compileQuery, firstInOrder, whereMatcher, type CompiledQuery } from './memory-query';
+import { firstWhere, OrderedGroup, type Entry } from './memory-ordered-index';
 import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
-
-/**
- * Mixed types sort the way MongoDB sorts them (null and missing < numbers < strings < booleans), so
- * both implementations page through the same data identically. Anything else (objects, arrays, dates)
- * is not a FieldValue; it sorts last, by its JSON, only so that the order stays deterministic.
- */
-const typeRank = (value: unknown): number => {
-  if (value === null || value === undefined) return 0;
-  switch (typeof value) {
-    case 'number':
-      return 1;
-    case 'string':
-      return 2;
-    case 'boolean':
-      return 3;
-    default:
-      return 4;
-  }
-};
-
-/** Code point order, which is MongoDB's (UTF-8 byte) order; `<` on strings compares UTF-16 units. */
-const compareStrings = (a: string, b: string): number => {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i += 1) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
-    if (surrogate(ca) !== surrogate(cb)) return surrogate(ca) ? 1 : -1;
-    return ca - cb;
-  }
-  return a.length - b.length;
-};
-
-export const compareValues = (a: unknown, b: unknown): number => {
-  const rank = typeRank(a) - typeRank(b);
-  if (rank !== 0) return rank;
-  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
-  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  if (typeRank(a) === 0) return 0;
-  return compareStrings(JSON.stringify(a) ?? '', JSON.stringify(b) ?? '');
-};
-
-/** The order a query returns: its keys, then id so that ties are deterministic; by id when it has none. */
-export const effectiveOrder = (orderBy: readonly SortKey[] | undefined): readonly SortKey[] => {
-  const keys = orderBy && orderBy.length > 0 ? orderBy : [{ field: 'id', direction: 'asc' as const }];
-  return keys.some((k) => k.field === 'id') ? keys : [...keys, { field: 'id', direction: 'asc' }];
-};
-
-export const checkStartAfter = (query: FindQuery, order: readonly SortKey[]): void => {
-  const expected = query.orderBy && query.orderBy.length > 0 ? query.orderBy.length : 1;
-  if (query.startAfter && query.startAfter.length !== expected) {
-    throw new Error(`startAfter has ${query.startAfter.length} values for ${expected} sort keys (${order.map((k) => k.field).join(', ')})`);
-  }
-};
-
-/** Built once per query: this runs on every document of the collection. */
-const whereMatcher = (where: FindQuery['where']): ((doc: ReadDocument) => boolean) => {
-  const conditions = Object.entries(where ?? {});
-  return (doc) => {
-    for (const [field, value] of conditions) {
-      if (value === null ? doc[field] != null : doc[field] !== value) return false;
-    }
-    return true;
-  };
-};
-
-/** Like MongoDB's $gt: only values of the same type compare. */
-const greaterThan = (actual: unknown, value: string | number): boolean =>
-  typeof actual === typeof value && compareValues(actual, value) > 0;
-
-const compareByKeys = (a: ReadDocument, b: readonly unknown[] | ReadDocument, keys: readonly SortKey[]): number => {
-  for (let i = 0; i < keys.length; i += 1) {
-    const { field, direction } = keys[i];
-    const right = Array.isArray(b) ? b[i] : (b as ReadDocument)[field];
-    const c = compareValues(a[field], right);
-    if (c !== 0) return direction === 'asc' ? c : -c;
-  }
-  return 0;
-};
 
 /** Undefined top-level fields are dropped, as the MongoDB implementation drops them. */
 const copy = <D extends ReadDocument>(doc: D): D => {
@@ -88,57 +9,127 @@ const copy = <D extends ReadDocument>(doc: D): D => {
   return clone as D;
 };
 
-interface Entry {
-  readonly doc: ReadDocument;
-  readonly position: bigint;
+type Partitionable = string | number | boolean;
+const isPartitionable = (value: unknown): value is Partitionable => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * The documents of a collection grouped by the value of one top-level field (the first field of an index
+ * declared for it, such as `team_id`): a query with equality on that field reads only its group.
+ */
+class Partition {
+  readonly groups = new Map<Partitionable, Map<string, Entry>>();
+  constructor(readonly field: string) {}
+
+  place(id: string, previous: Entry | undefined, next: Entry): void {
+    const before = previous?.doc[this.field];
+    const after = next.doc[this.field];
+    if (isPartitionable(before) && before !== after) this.groups.get(before)?.delete(id);
+    if (!isPartitionable(after)) return;
+    let group = this.groups.get(after);
+    if (group === undefined) {
+      group = new Map();
+      this.groups.set(after, group);
+    }
+    group.set(id, next);
+  }
+}
+
+/** One query order within a partition: its groups in that order, each built the first time it is read. */
+class PartitionOrder {
+  readonly groups = new Map<Partitionable, OrderedGroup>();
+  usedAt = 0;
+  constructor(
+    readonly partition: Partition,
+    readonly compare: CompiledQuery['compare'],
+  ) {}
+
+  group(value: Partitionable): OrderedGroup {
+    let group = this.groups.get(value);
+    if (group === undefined) {
+      group = new OrderedGroup([...(this.partition.groups.get(value)?.values() ?? [])], this.compare);
+      this.groups.set(value, group);
+    }
+    return group;
+  }
+
+  place(previous: Entry | undefined, next: Entry): void {
+    const before = previous?.doc[this.partition.field];
+    const after = next.doc[this.partition.field];
+    const from = isPartitionable(before) ? this.groups.get(before) : undefined;
+    const to = isPartitionable(after) ? this.groups.get(after) : undefined;
+    if (previous !== undefined && from !== undefined && from === to) return from.replace(previous, next);
+    if (previous !== undefined) from?.remove(previous);
+    to?.insert(next);
+  }
+}
+
+/** Orders kept per collection at most; the one used longest ago goes first. */
+const MAX_ORDERS = 8;
+
+interface Collection {
+  readonly documents: Map<string, Entry>;
+  readonly partitions: Map<string, Partition>;
+  readonly orders: Map<string, PartitionOrder>;
 }
 
 /**
  * The embedded read store: plain maps, rebuilt from the event log at every start. Documents are copied
  * in and out so that callers can never change a stored document behind the store's back.
+ *
+ * Declared indexes group documents by their first field (the team). A page (a query with a limit) of one
+ * group is read in its order from a sorted copy of the group, kept for each order queries use, from where
+ * its cursor points until it has its documents: a page of a team's list costs about its size, not the
+ * team's size, unless few documents match.
  */
 export class MemoryReadStore implements ReadStore {
-  private collections = new Map<string, Map<string, Entry>>();
+  private collections = new Map<string, Collection>();
   private checkpoints = new Map<string, bigint>();
+  private uses = 0;
 
   async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
-    const documents = this.collection(collection);
+    const { documents, partitions, orders } = this.collection(collection);
     const stored = documents.get(doc.id);
     if (stored !== undefined && stored.position >= position) return false;
-    documents.set(doc.id, { doc: copy(doc), position });
+    const entry = { doc: copy(doc), position };
+    documents.set(doc.id, entry);
+    for (const partition of partitions.values()) partition.place(doc.id, stored, entry);
+    for (const order of orders.values()) order.place(stored, entry);
     return true;
   }
 
   async get<D extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<D> | null> {
-    const stored = this.collections.get(collection)?.get(id);
+    const stored = this.collections.get(collection)?.documents.get(id);
     return stored === undefined ? null : { doc: copy(stored.doc) as D, position: stored.position };
   }
 
   async find<D extends ReadDocument>(collection: string, query: FindQuery): Promise<readonly D[]> {
-    const order = effectiveOrder(query.orderBy);
-    checkStartAfter(query, order);
-    const startAfter = query.startAfter;
-    // startAfter carries only the caller's keys: the implicit id tie-breaker is not part of the cursor.
-    const cursorKeys = order.slice(0, startAfter?.length ?? 0);
-    const { greaterThan: gt } = query;
-    const matches = whereMatcher(query.where);
-    const found: ReadDocument[] = [];
-    for (const { doc } of this.collections.get(collection)?.values() ?? []) {
-      if (!matches(doc)) continue;
-      if (gt !== undefined && !greaterThan(doc[gt.field], gt.value)) continue;
-      if (startAfter !== undefined && compareByKeys(doc, startAfter, cursorKeys) <= 0) continue;
-      found.push(doc);
-    }
-    found.sort((a, b) => compareByKeys(a, b, order));
-    const limited = query.limit === undefined ? found : found.slice(0, Math.max(0, query.limit));
-    return limited.map((doc) => copy(doc) as D);
+    const compiled = compileQuery(query);
+    const stored = this.collections.get(collection);
+    if (stored === undefined) return [];
+    const page = this.pageOfGroup(stored, query, compiled);
+    if (page !== null) return page.map((doc) => copy(doc) as D);
+    const collector = firstInOrder(compiled.compare, query.limit);
+    for (const { doc } of this.candidates(stored, query.where)) if (compiled.matches(doc)) collector.offer(doc);
+    return collector.result().map((doc) => copy(doc) as D);
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
+    const stored = this.collections.get(collection);
+    if (stored === undefined) return 0;
     const matches = whereMatcher(where);
     let n = 0;
-    for (const { doc } of this.collections.get(collection)?.values() ?? []) if (matches(doc)) n += 1;
+    for (const { doc } of this.candidates(stored, where)) if (matches(doc)) n += 1;
     return n;
+  }
+
+  async ensureIndexes(collection: string, indexes: readonly (readonly SortKey[])[]): Promise<void> {
+    const { documents, partitions } = this.collection(collection);
+    for (const [first] of indexes) {
+      if (first === undefined || first.field.includes('.') || partitions.has(first.field)) continue;
+      const partition = new Partition(first.field);
+      for (const [id, entry] of documents) partition.place(id, undefined, entry);
+      partitions.set(first.field, partition);
+    }
   }
 
   async loadCheckpoint(name: string): Promise<bigint | null> {
@@ -156,12 +147,54 @@ export class MemoryReadStore implements ReadStore {
 
   async close(): Promise<void> {}
 
-  private collection(name: string): Map<string, Entry> {
-    let documents = this.collections.get(name);
-    if (documents === undefined) {
-      documents = new Map();
-      this.collections.set(name, documents);
+  /** The partition a query reads one group of (equality on its field), with that group's value. */
+  private partitionOf(stored: Collection, where: FindQuery['where']): { partition: Partition; value: Partitionable } | null {
+    for (const [field, partition] of stored.partitions) {
+      const value = where?.[field];
+      if (isPartitionable(value)) return { partition, value };
     }
-    return documents;
+    return null;
+  }
+
+  /** A page of one group read in order from its sorted copy; null when the query is not such a page. */
+  private pageOfGroup(stored: Collection, query: FindQuery, compiled: CompiledQuery): ReadDocument[] | null {
+    const limit = query.limit;
+    const target = this.partitionOf(stored, query.where);
+    if (target === null || limit === undefined) return null;
+    if (limit <= 0) return [];
+    const key = `${target.partition.field}\u0000${compiled.orderKey}`;
+    let order = stored.orders.get(key);
+    if (order === undefined) {
+      if (stored.orders.size >= MAX_ORDERS) {
+        const [oldest] = [...stored.orders].sort(([, a], [, b]) => a.usedAt - b.usedAt);
+        if (oldest) stored.orders.delete(oldest[0]);
+      }
+      order = new PartitionOrder(target.partition, compiled.compare);
+      stored.orders.set(key, order);
+    }
+    order.usedAt = ++this.uses;
+    const sorted = order.group(target.value).sorted;
+    const page: ReadDocument[] = [];
+    for (let i = compiled.afterCursor ? firstWhere(sorted, compiled.afterCursor) : 0; i < sorted.length && page.length < limit; i += 1) {
+      const { doc } = sorted[i]!;
+      if (compiled.matches(doc)) page.push(doc);
+    }
+    return page;
+  }
+
+  /** The documents a query has to look at: one group when it asks for equality on a partitioned field. */
+  private candidates(stored: Collection, where: FindQuery['where']): Iterable<Entry> {
+    const target = this.partitionOf(stored, where);
+    if (target === null) return stored.documents.values();
+    return target.partition.groups.get(target.value)?.values() ?? [];
+  }
+
+  private collection(name: string): Collection {
+    let stored = this.collections.get(name);
+    if (stored === undefined) {
+      stored = { documents: new Map(), partitions: new Map(), orders: new Map() };
+      this.collections.set(name, stored);
+    }
+    return stored;
   }
 }

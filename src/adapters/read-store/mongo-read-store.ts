@@ -1,6 +1,6 @@
 import { type Collection, type Document, type Filter, MongoClient, MongoServerError, type Sort } from 'mongodb';
-import { checkStartAfter, effectiveOrder } from './memory-read-store';
-import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
+import { checkStartAfter, effectiveOrder } from './memory-query';
+import type { Between, Contains, FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 
 const CHECKPOINTS = '_checkpoints';
 const DUPLICATE_KEY = 11000;
@@ -38,15 +38,31 @@ const TYPE_ORDER = [null, 'number', 'string', 'bool'] as const;
 const typeIndex = (value: FieldValue): number =>
   value === null ? 0 : typeof value === 'number' ? 1 : typeof value === 'string' ? 2 : 3;
 
-const strictlyAfter = (field: string, value: FieldValue, direction: SortKey['direction']): Filter<Document> => {
+/** A condition no document meets. */
+const NOTHING: Filter<Document> = { _id: { $exists: false } };
+
+const anyOf = (alternatives: Filter<Document>[]): Filter<Document> => {
+  if (alternatives.length === 0) return NOTHING;
+  return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+};
+
+const strictlyAfter = (field: string, value: FieldValue, { direction, missing }: SortKey): Filter<Document> => {
   const index = typeIndex(value);
-  const others = direction === 'asc' ? TYPE_ORDER.slice(index + 1) : TYPE_ORDER.slice(0, index);
   const alternatives: Filter<Document>[] = [];
+  if (missing === 'last') {
+    // Missing and null sort after every value, in both directions; nothing sorts after them.
+    if (value === null) return NOTHING;
+    alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: value } });
+    const others = direction === 'asc' ? TYPE_ORDER.slice(index + 1) : TYPE_ORDER.slice(1, index);
+    for (const type of others) if (type !== null) alternatives.push({ [field]: { $type: type } });
+    alternatives.push({ [field]: null });
+    return anyOf(alternatives);
+  }
+  const others = direction === 'asc' ? TYPE_ORDER.slice(index + 1) : TYPE_ORDER.slice(0, index);
   if (value !== null) alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: value } });
   for (const type of others) alternatives.push(type === null ? { [field]: null } : { [field]: { $type: type } });
-  // Descending, nothing sorts after null: a condition no document meets.
-  if (alternatives.length === 0) return { _id: { $exists: false } };
-  return alternatives.length === 1 ? alternatives[0] : { $or: alternatives };
+  // Descending, nothing sorts after null.
+  return anyOf(alternatives);
 };
 
 /** (k1 after v1) or (k1 = v1 and k2 after v2) or ... */
@@ -54,9 +70,25 @@ const keysetFilter = (keys: readonly SortKey[], values: readonly FieldValue[]): 
   $or: keys.map((key, i) => {
     const equalBefore: Filter<Document> = {};
     for (let j = 0; j < i; j += 1) equalBefore[mongoField(keys[j].field)] = values[j];
-    return { $and: [equalBefore, strictlyAfter(mongoField(key.field), values[i], key.direction)] };
+    return { $and: [equalBefore, strictlyAfter(mongoField(key.field), values[i], key)] };
   }),
 });
+
+const betweenFilter = ({ field, gte, lte }: Between): Filter<Document> => ({
+  [mongoField(field)]: { ...(gte !== undefined ? { $gte: gte } : {}), ...(lte !== undefined ? { $lte: lte } : {}) },
+});
+
+/**
+ * The text as a regular expression that matches exactly it: metacharacters escaped, and NUL written as an
+ * escape because MongoDB refuses a pattern that contains the byte itself.
+ */
+export const literalPattern = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&').replace(/\0/g, '\\x00');
+
+/** $regex on an array field matches when any of its strings matches, as Contains asks. */
+const containsFilter = ({ field, text }: Contains): Filter<Document> => ({ [mongoField(field)]: { $regex: literalPattern(text) } });
+
+/** The computed field that puts missing values last for the i-th sort key. */
+const missingFlag = (i: number): string => `__missing_${i}`;
 
 const toDocument = <D extends ReadDocument>(stored: StoredShape): D => {
   const { _id, _position, ...fields } = stored;
@@ -112,15 +144,42 @@ export class MongoReadStore implements ReadStore {
     if (query.limit !== undefined && query.limit <= 0) return [];
     const conditions: Filter<Document>[] = [whereFilter(query.where)];
     if (query.greaterThan) conditions.push({ [mongoField(query.greaterThan.field)]: { $gt: query.greaterThan.value } });
+    for (const bounds of query.between ?? []) conditions.push(betweenFilter(bounds));
+    for (const condition of query.contains ?? []) conditions.push(containsFilter(condition));
     if (query.startAfter) conditions.push(keysetFilter(order.slice(0, query.startAfter.length), query.startAfter));
-    const sort: Sort = order.map((k): [string, 1 | -1] => [mongoField(k.field), k.direction === 'asc' ? 1 : -1]);
-    let cursor = this.collection(collection).find({ $and: conditions } as Filter<StoredShape>).sort(sort);
-    if (query.limit !== undefined) cursor = cursor.limit(query.limit);
-    return (await cursor.toArray()).map((stored) => toDocument<D>(stored));
+    const filter = { $and: conditions } as Filter<StoredShape>;
+    if (!order.some((k) => k.missing === 'last')) {
+      const sort: Sort = order.map((k): [string, 1 | -1] => [mongoField(k.field), k.direction === 'asc' ? 1 : -1]);
+      let cursor = this.collection(collection).find(filter).sort(sort);
+      if (query.limit !== undefined) cursor = cursor.limit(query.limit);
+      return (await cursor.toArray()).map((stored) => toDocument<D>(stored));
+    }
+    // A sort cannot put missing values last by itself: a computed 0/1 flag per such key sorts before it.
+    const flags: Document = {};
+    const sort: Record<string, 1 | -1> = {};
+    order.forEach((key, i) => {
+      const field = mongoField(key.field);
+      if (key.missing === 'last') {
+        flags[missingFlag(i)] = { $cond: [{ $in: [{ $type: `$${field}` }, ['missing', 'null']] }, 1, 0] };
+        sort[missingFlag(i)] = 1;
+      }
+      sort[field] = key.direction === 'asc' ? 1 : -1;
+    });
+    const pipeline: Document[] = [{ $match: filter }, { $addFields: flags }, { $sort: sort }];
+    if (query.limit !== undefined) pipeline.push({ $limit: query.limit });
+    pipeline.push({ $project: Object.fromEntries(Object.keys(flags).map((name) => [name, 0])) });
+    const stored = await this.collection(collection).aggregate<StoredShape>(pipeline).toArray();
+    return stored.map((doc) => toDocument<D>(doc));
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
     return this.collection(collection).countDocuments(whereFilter(where) as Filter<StoredShape>);
+  }
+
+  async ensureIndexes(collection: string, indexes: readonly (readonly SortKey[])[]): Promise<void> {
+    for (const keys of indexes) {
+      await this.collection(collection).createIndex(Object.fromEntries(keys.map((k) => [mongoField(k.field), k.direction === 'asc' ? 1 : -1])));
+    }
   }
 
   async loadCheckpoint(name: string): Promise<bigint | null> {

@@ -111,6 +111,15 @@ export type BotConfig = t.TypeOf<typeof BotConfigV1>;
 
 /** What a creation request decides; the team's settings (storage, retention) are added when the bot is created. */
 export type RequestedBotConfig = Omit<BotConfig, 'storage' | 'retention_days'>;
+/** The team's settings a bot gets when it is created (for a scheduled bot: when it is queued at its time). */
+export type TeamSettingsOfBot = Pick<BotConfig, 'storage' | 'retention_days'>;
+
+const { storage: _storage, retention_days: _retention, ...requestedProps } = BotConfigV1.props;
+/**
+ * What a scheduled bot keeps until its time: the request's part of the config. The team's settings are
+ * fixed into it when it is queued, as for a bot created then.
+ */
+export const RequestedBotConfigCodec: t.Type<RequestedBotConfig, unknown, unknown> = t.type(requestedProps);
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 

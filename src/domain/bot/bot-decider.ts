@@ -1,12 +1,25 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
-import type { BotConfig } from './bot-config';
+import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-config';
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
 import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
+import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
+
+/**
+ * What a bot is asked to do, as a scheduled bot keeps it until its time (PATCH replaces it whole); the
+ * team's settings (storage, retention) join its config when it is queued.
+ */
+export interface BotDefinition {
+  readonly meeting_url: string;
+  readonly platform: Platform;
+  readonly bot_name: string;
+  readonly extra: Record<string, unknown> | null;
+  readonly config: RequestedBotConfig;
+}
 
 export type BotCommand =
   | {
@@ -21,6 +34,25 @@ export type BotCommand =
       readonly created_by: CreatedBy | null;
       readonly now: string;
     }
+  | ({
+      readonly type: 'ScheduleBot';
+      readonly bot_id: string;
+      readonly team_id: string;
+      readonly created_by: CreatedBy | null;
+      readonly join_at: string;
+      readonly now: string;
+    } & BotDefinition)
+  /** PATCH: the whole new definition and time, decided against the version the caller read (no lost update). */
+  | ({ readonly type: 'ChangeSchedule'; readonly schedule_version: number; readonly join_at: string; readonly now: string } & BotDefinition)
+  /**
+   * The scheduler queues the bot at its time, once its reservation and meeting registration are taken for
+   * the definition of `schedule_version`: a definition changed in between is refused (SCHEDULE_CHANGED).
+   */
+  | { readonly type: 'QueueScheduledBot'; readonly schedule_version: number; readonly settings: TeamSettingsOfBot; readonly now: string }
+  /** Queueing at its time was refused (daily cap, tokens, duplicate) or came too late: the bot ends failed. */
+  | { readonly type: 'RefuseScheduledBot'; readonly error_code: string; readonly error_message: string; readonly now: string }
+  /** DELETE /v2/bots/scheduled/{id}: only before its time. */
+  | { readonly type: 'CancelScheduledBot'; readonly now: string }
   | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
   /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
   | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
@@ -80,6 +112,8 @@ export type BotCommand =
       readonly now: string;
     }
   | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
+  /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
+  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -99,7 +133,16 @@ export interface TranscriptArtifact {
 export type BotRejection =
   | { readonly code: 'BOT_NOT_FOUND'; readonly message: string }
   | { readonly code: 'BOT_STATUS'; readonly message: string; readonly status: BotStatus }
-  | { readonly code: 'INVALID_TRANSITION'; readonly message: string; readonly status: BotStatus };
+  | { readonly code: 'INVALID_TRANSITION'; readonly message: string; readonly status: BotStatus }
+  | { readonly code: 'INVALID_JOIN_AT'; readonly message: string }
+  | { readonly code: 'SCHEDULE_CHANGED'; readonly message: string };
+
+/** A scheduled bot before its time: what it will be and when, and how many times that was set. */
+export interface Schedule {
+  readonly join_at: string;
+  readonly definition: BotDefinition & { readonly created_by: CreatedBy | null };
+  readonly version: number;
+}
 
 /** stored: in the bot's storage; spilled: held by the service until its bucket accepts it; lost; expired. */
 export type ArtifactState = 'stored' | 'spilled' | 'lost' | 'expired';
@@ -112,6 +155,10 @@ export type BotState =
       readonly team_id: string;
       readonly platform: Platform;
       readonly status: BotStatus;
+      /** reserved and queued (BotCreated): every immediate bot from the start, a scheduled bot at its time */
+      readonly queued: boolean;
+      /** set while a scheduled bot waits for its time */
+      readonly schedule: Schedule | null;
       readonly dispatched: boolean;
       /** the instance that runs (or watches) the bot, once dispatched */
       readonly workerId: string | null;
@@ -138,6 +185,62 @@ const statusRejection = (status: BotStatus, message: string) =>
   E.left<BotRejection, readonly BotEvent[]>({ code: 'BOT_STATUS', message, status });
 
 const noUsage: Usage = { recorded_seconds: 0, waiting_room_seconds: 0 };
+
+type Present = Extract<BotState, { kind: 'present' }>;
+
+const failedBeforeStart = (state: Present, error_code: string, error_message: string, now: string) =>
+  emit({ type: 'BotFailed', data: { bot_id: state.bot_id, error_code, error_message, usage: noUsage, at: now } });
+
+const CANCELLED_MESSAGE = 'The scheduled bot was cancelled before its time.';
+
+const notScheduled = (state: Present, what: string) =>
+  statusRejection(state.status, `${what} only before the bot starts (status: ${state.status})`);
+
+const invalidJoinAt = (joinAt: string, now: string) => {
+  const problem = joinAtProblem(joinAt, now);
+  return problem === null ? null : E.left<BotRejection, readonly BotEvent[]>({ code: 'INVALID_JOIN_AT', message: `join_at ${problem}` });
+};
+
+/** The scheduled bot's own commands: before its time it is a definition and a time, nothing more. */
+const decideScheduled = (
+  command: Extract<BotCommand, { type: 'ChangeSchedule' | 'QueueScheduledBot' | 'RefuseScheduledBot' | 'CancelScheduledBot' }>,
+  state: Present,
+) => {
+  const { schedule } = state;
+  switch (command.type) {
+    case 'ChangeSchedule': {
+      if (schedule === null || state.status !== 'scheduled') return notScheduled(state, 'A scheduled bot can be changed');
+      if (command.schedule_version !== schedule.version) {
+        return E.left<BotRejection, readonly BotEvent[]>({ code: 'SCHEDULE_CHANGED', message: 'The scheduled bot was changed by another request meanwhile' });
+      }
+      // A time kept as it was is no problem even when it is close (the bot may be being queued: that decides).
+      const invalid = command.join_at === schedule.join_at ? null : invalidJoinAt(command.join_at, command.now);
+      if (invalid) return invalid;
+      const { meeting_url, platform, bot_name, extra, config, join_at, now } = command;
+      return emit({ type: 'BotScheduleChanged', data: { bot_id: state.bot_id, meeting_url, platform, bot_name, extra, config, join_at, at: now } });
+    }
+    case 'QueueScheduledBot': {
+      // A retry after the bot was queued (a lost answer, a second scheduler) finds it done.
+      if (state.queued) return noEvents;
+      if (schedule === null || state.status !== 'scheduled') return notScheduled(state, 'A scheduled bot is queued');
+      if (command.schedule_version !== schedule.version) {
+        return E.left<BotRejection, readonly BotEvent[]>({ code: 'SCHEDULE_CHANGED', message: 'The scheduled bot was changed after its queueing began' });
+      }
+      const { created_by, config, ...definition } = schedule.definition;
+      return emit({
+        type: 'BotCreated',
+        data: { bot_id: state.bot_id, team_id: state.team_id, ...definition, config: { ...config, ...command.settings }, created_by, created_at: command.now },
+      });
+    }
+    case 'RefuseScheduledBot':
+      if (isTerminal(state.status)) return noEvents;
+      if (state.status !== 'scheduled') return notScheduled(state, 'Queueing of a scheduled bot can be refused');
+      return failedBeforeStart(state, command.error_code, command.error_message, command.now);
+    case 'CancelScheduledBot':
+      if (state.status !== 'scheduled') return notScheduled(state, 'A scheduled bot can be cancelled');
+      return failedBeforeStart(state, EXITING_MEETING_BEFORE_RECORD, CANCELLED_MESSAGE, command.now);
+  }
+};
 
 /**
  * The spec's pre-recording stop: "EXITING_MEETING_BEFORE_RECORD (left through the API, scheduled bot
@@ -207,12 +310,26 @@ const decide = (command: BotCommand, state: BotState) => {
     const { type: _type, now, ...data } = command;
     return emit({ type: 'BotCreated', data: { ...data, created_at: now } });
   }
+  if (command.type === 'ScheduleBot') {
+    if (state.kind === 'present') return noEvents;
+    const invalid = invalidJoinAt(command.join_at, command.now);
+    if (invalid) return invalid;
+    const { type: _type, now, ...data } = command;
+    return emit({ type: 'BotScheduled', data: { ...data, at: now } });
+  }
   if (state.kind === 'absent') return E.left<BotRejection, readonly BotEvent[]>({ code: 'BOT_NOT_FOUND', message: 'Bot not found' });
   const bot_id = state.bot_id;
 
   switch (command.type) {
+    case 'ChangeSchedule':
+    case 'QueueScheduledBot':
+    case 'RefuseScheduledBot':
+    case 'CancelScheduledBot':
+      return decideScheduled(command, state);
+
     case 'DispatchBot':
-      if (state.dispatched || isTerminal(state.status)) return noEvents;
+      // A scheduled bot is not in the queue before its time: nothing to run yet.
+      if (state.dispatched || isTerminal(state.status) || state.status === 'scheduled') return noEvents;
       return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
 
     case 'ReassignBot':
@@ -236,6 +353,8 @@ const decide = (command: BotCommand, state: BotState) => {
 
     case 'RequestLeave':
       if (isTerminal(state.status)) return statusRejection(state.status, `Bot has already ended (${state.status})`);
+      // The spec: leave on a scheduled bot that has not started cancels it.
+      if (state.status === 'scheduled') return failedBeforeStart(state, EXITING_MEETING_BEFORE_RECORD, CANCELLED_MESSAGE, command.now);
       // Nothing runs the bot yet, so there is nobody to ask: it ends here, before any recording.
       if (!state.dispatched) {
         return emit({
@@ -313,6 +432,8 @@ const decide = (command: BotCommand, state: BotState) => {
       const { request_id, provider, error_message, now } = command;
       return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
     }
+    case 'RecordDataAccess':
+      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
 
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
@@ -324,29 +445,48 @@ const decide = (command: BotCommand, state: BotState) => {
 const withRecording = (state: PresentBot, artifact: { readonly artifact_type: string; readonly key: string }): PresentBot =>
   artifact.artifact_type === 'recording' ? { ...state, recordingKey: artifact.key } : state;
 
+/** A bot that has just come to be: scheduled for later (with its schedule), or created and queued. */
+const newBot = (data: { readonly bot_id: string; readonly team_id: string; readonly platform: Platform }, schedule: Schedule | null): PresentBot => ({
+  kind: 'present',
+  bot_id: data.bot_id,
+  team_id: data.team_id,
+  platform: data.platform,
+  status: schedule === null ? 'queued' : 'scheduled',
+  queued: schedule === null,
+  schedule,
+  dispatched: false,
+  workerId: null,
+  leaveRequested: false,
+  everRecorded: false,
+  chatMessageIds: [],
+  artifacts: {},
+  participantsReported: false,
+  transcriptionWanted: false,
+  recordingKey: null,
+  transcriptionRequests: [],
+  transcriptionRunning: null,
+});
+
 const evolve = (state: BotState, event: BotEvent): BotState => {
-  if (event.type === 'BotCreated') {
-    return {
-      kind: 'present',
-      bot_id: event.data.bot_id,
-      team_id: event.data.team_id,
-      platform: event.data.platform,
-      status: 'queued',
-      dispatched: false,
-      workerId: null,
-      leaveRequested: false,
-      everRecorded: false,
-      chatMessageIds: [],
-      artifacts: {},
-      participantsReported: false,
-      transcriptionWanted: event.data.config.transcription !== null,
-      recordingKey: null,
-      transcriptionRequests: [],
-      transcriptionRunning: null,
-    };
+  if (event.type === 'BotScheduled') {
+    if (state.kind === 'present') return state;
+    const { bot_id: _bot, team_id: _team, join_at, at: _at, ...definition } = event.data;
+    return newBot(event.data, { join_at, definition, version: 1 });
   }
+  // For a scheduled bot too: queued at its time, it is from then on a bot like any other.
+  if (event.type === 'BotCreated') return { ...newBot(event.data, null), transcriptionWanted: event.data.config.transcription !== null };
   if (state.kind === 'absent') return state;
   switch (event.type) {
+    case 'BotScheduleChanged': {
+      if (state.schedule === null) return state;
+      const { bot_id: _bot, join_at, at: _at, ...definition } = event.data;
+      const { created_by } = state.schedule.definition;
+      return {
+        ...state,
+        platform: definition.platform,
+        schedule: { join_at, definition: { ...definition, created_by }, version: state.schedule.version + 1 },
+      };
+    }
     case 'BotDispatched':
       return { ...state, dispatched: true, workerId: event.data.worker_id };
     case 'BotReassigned':
@@ -354,6 +494,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'StatusChanged':
       return { ...state, status: event.data.status, everRecorded: state.everRecorded || hasStartedRecording(event.data.status) };
     case 'CallEnded':
+    case 'BotDataAccessed':
       return state;
     case 'BotLeaveRequested':
       return { ...state, leaveRequested: true };
@@ -372,7 +513,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':
-      return { ...state, status: 'failed' };
+      return { ...state, status: 'failed', schedule: null };
     case 'TranscriptionRequested':
       return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
     case 'TranscriptionCompleted':

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
-import { BotConfigCodec } from './bot-config';
+import { BotConfigCodec, RequestedBotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
   queued: null, joining_call: null, in_waiting_room: null, in_call_not_recording: null,
@@ -15,17 +15,47 @@ const Platform = t.keyof({ vc: null, tm: null, mt: null });
 export const CreatedBy = t.type({ key_id: t.string, api_key: Sealed });
 export type CreatedBy = t.TypeOf<typeof CreatedBy>;
 
-/** What the team asked for, in the domain's own terms (BotConfig): the bot's audit replays it. */
-export const BotCreated = eventCodec('BotCreated', {
-  bot_id: t.string,
-  team_id: t.string,
+/** What a bot is asked to do, in the domain's own terms (BotConfig), wherever its events carry it. */
+const botDefinition = {
   meeting_url: t.string,
   platform: Platform,
   bot_name: t.string,
   extra: t.union([t.UnknownRecord, t.null]),
   config: BotConfigCodec,
+};
+
+/** What the team asked for: the bot's audit replays it. */
+export const BotCreated = eventCodec('BotCreated', {
+  bot_id: t.string,
+  team_id: t.string,
+  ...botDefinition,
   created_by: nullableField(CreatedBy),
   created_at: IsoInstant,
+});
+
+/**
+ * A bot for later (POST /v2/bots/scheduled): what was asked (the config without the team's storage and
+ * retention, fixed when it is queued) and its time. It reserves nothing and counts towards no cap: at its
+ * time the scheduler queues it like a new bot, and only then does its stream get its BotCreated ("reserved
+ * and queued now", for every bot alike).
+ */
+export const BotScheduled = eventCodec('BotScheduled', {
+  bot_id: t.string,
+  team_id: t.string,
+  ...botDefinition,
+  config: RequestedBotConfigCodec,
+  created_by: nullableField(CreatedBy),
+  join_at: IsoInstant,
+  at: IsoInstant,
+});
+
+/** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
+export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
+  bot_id: t.string,
+  ...botDefinition,
+  config: RequestedBotConfigCodec,
+  join_at: IsoInstant,
+  at: IsoInstant,
 });
 
 export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
@@ -97,6 +127,12 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
   at: IsoInstant,
 });
 
+/**
+ * The bot's data was read through the legacy `meeting_data` endpoint: the legacy list counts these
+ * (`access_count`, `last_accessed_at`), and the bot's audit shows every read.
+ */
+export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+
 const Usage = t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number });
 
 export const BotCompleted = eventCodec('BotCompleted', {
@@ -150,12 +186,13 @@ export const TranscriptionFailed = eventCodec('TranscriptionFailed', {
 });
 
 export const BotEvent = t.union([
-  BotCreated, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested, ChatMessageSent, ArtifactStored,
-  ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed, ArtifactsExpired,
-  TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed,
+  BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
+  ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
+  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;
+export type BotScheduledEvent = t.TypeOf<typeof BotScheduled>;
 export type Usage = t.TypeOf<typeof Usage>;
 
 /** The request id of the transcription asked for when a bot with transcription ends completed. */

@@ -11,7 +11,12 @@ export const terminalStatuses = ['completed', 'failed'] as const;
 
 export type ActiveStatus = (typeof activeStatuses)[number];
 export type TerminalStatus = (typeof terminalStatuses)[number];
-export type BotStatus = ActiveStatus | TerminalStatus;
+/**
+ * A scheduled bot before its time: nothing reserved, nothing queued, no process. Beyond the spec's list of
+ * statuses (docs/decisions.md); it becomes `queued` at its time, or ends `failed` (cancelled or refused).
+ */
+export type ScheduledStatus = 'scheduled';
+export type BotStatus = ScheduledStatus | ActiveStatus | TerminalStatus;
 
 /** Statuses a running bot reports itself (queued is set at creation, terminal ones by the end). */
 export const reportableStatuses = activeStatuses.filter((s) => s !== 'queued') as Exclude<ActiveStatus, 'queued'>[];
@@ -50,4 +55,4 @@ const allowedNext: Record<ActiveStatus, readonly ActiveStatus[]> = {
 };
 
 export const canMoveTo = (from: BotStatus, to: ActiveStatus): boolean =>
-  !isTerminal(from) && allowedNext[from].includes(to);
+  from !== 'scheduled' && !isTerminal(from) && allowedNext[from].includes(to);

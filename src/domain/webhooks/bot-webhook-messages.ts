@@ -1,11 +1,14 @@
-import type { BotConfig } from '../bot/bot-config';
+import type { RequestedBotConfig } from '../bot/bot-config';
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from '../bot/bot-events';
 import { artifactLink } from './artifact-link';
+import { legacyBotMessages } from './legacy-bot-messages';
 
 /** A message to send: its kind and its body (`{event, data}`), with artifact links as placeholders. */
 export interface OutgoingMessage {
   readonly event_type: string;
   readonly payload: Record<string, unknown>;
+  /** set on a message an event sends before its main one (a legacy end status): its id gets this suffix */
+  readonly id_suffix?: string;
 }
 
 interface ArtifactFact {
@@ -19,12 +22,17 @@ export interface BotFacts {
   readonly bot_id: string;
   readonly team_id: string;
   readonly extra: Record<string, unknown> | null;
-  readonly config: BotConfig;
+  /** what the bot was asked (a scheduled bot that never started has no storage or retention fixed) */
+  readonly config: RequestedBotConfig;
   readonly created_by: CreatedBy | null;
   readonly joined_at: string | null;
   readonly artifacts: readonly ArtifactFact[];
   readonly participants: readonly string[];
   readonly speakers: readonly string[];
+  /** the bot reported leaving the call (the legacy `call_ended`) */
+  readonly call_ended: boolean;
+  /** a leave was asked through the API */
+  readonly leave_requested: boolean;
   /** the bot's end, once completed */
   readonly completed: { readonly end_reason: string; readonly usage: Usage; readonly at: string } | null;
   /** the last transcription asked for, and how it went */
@@ -51,12 +59,17 @@ const admittedStatuses: readonly string[] = ['in_call_not_recording', 'in_call_r
 export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
   let facts: BotFacts | null = null;
   for (const event of events) {
-    if (event.type === 'BotCreated') {
+    // A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team.
+    if (event.type === 'BotCreated' || event.type === 'BotScheduled') {
       const { bot_id, team_id, extra, config, created_by } = event.data;
-      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], completed: null, transcription: null };
+      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false, completed: null, transcription: null };
       continue;
     }
     if (facts === null) continue;
+    if (event.type === 'BotScheduleChanged') {
+      facts = { ...facts, extra: event.data.extra, config: event.data.config };
+      continue;
+    }
     if (event.type === 'StatusChanged' && facts.joined_at === null && admittedStatuses.includes(event.data.status)) {
       facts = { ...facts, joined_at: event.data.at };
     } else if (event.type === 'ArtifactStored') {
@@ -77,6 +90,10 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
       facts = { ...facts, transcription: { ...facts.transcription, status: 'completed' } };
     } else if (event.type === 'TranscriptionFailed' && facts.transcription) {
       facts = { ...facts, transcription: { ...facts.transcription, status: 'failed', error_code: event.data.error_code, error_message: event.data.error_message } };
+    } else if (event.type === 'CallEnded') {
+      facts = { ...facts, call_ended: true };
+    } else if (event.type === 'BotLeaveRequested') {
+      facts = { ...facts, leave_requested: true };
     }
   }
   return facts;
@@ -149,10 +166,15 @@ export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly Outgoi
 };
 
 /** The messages of a bot event, in the shape of the API that created the bot. */
-export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => (facts.config.api === 'v2' ? v2BotMessages(facts, event) : []);
+export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] =>
+  facts.config.api === 'v2' ? v2BotMessages(facts, event) : legacyBotMessages(facts, event);
 
 /**
  * One Standard Webhooks `webhook-id` per event that caused a message: the same for every target and every
  * attempt, and the same again when the event is seen again (its id in the log is stable).
  */
 export const messageIdOfEvent = (eventId: string): string => `msg_${eventId.replace(/-/g, '')}`;
+
+/** The id of one of an event's messages: the event's, with the message's suffix when it has one. */
+export const messageIdOf = (eventId: string, message: OutgoingMessage): string =>
+  message.id_suffix === undefined ? messageIdOfEvent(eventId) : `${messageIdOfEvent(eventId)}_${message.id_suffix}`;

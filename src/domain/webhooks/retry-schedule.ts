@@ -8,11 +8,15 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-export type DeliveryTargetKind = 'endpoint' | 'callback';
+export type DeliveryTargetKind = 'endpoint' | 'callback' | 'bot_webhook';
+
+const accountWebhookWaits = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 
 const waitsAfterFailure: Record<DeliveryTargetKind, readonly number[]> = {
-  endpoint: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
+  endpoint: accountWebhookWaits,
   callback: [1 * SECOND, 5 * SECOND, 15 * SECOND, 1 * MINUTE],
+  // A legacy bot's own webhook_url stands in for the team's endpoints: it is retried as they are.
+  bot_webhook: accountWebhookWaits,
 };
 
 export const JITTER = 0.2;

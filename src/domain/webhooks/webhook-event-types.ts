@@ -11,5 +11,9 @@ export const isWebhookEventType = (value: string): value is WebhookEventType => 
 /** Only the final events of a bot go to its own callback. */
 export const callbackEventTypes: readonly string[] = ['bot.completed', 'bot.failed'];
 
+/** A legacy bot's final events, under their legacy names, are the kinds an endpoint subscribes to. */
+const subscriptionKindOf: Readonly<Record<string, string>> = { complete: 'bot.completed', failed: 'bot.failed' };
+
 /** Whether an endpoint that subscribed to `subscribed` (empty: everything) receives an event of `type`. */
-export const endpointWants = (subscribed: readonly string[], type: string): boolean => subscribed.length === 0 || subscribed.includes(type);
+export const endpointWants = (subscribed: readonly string[], type: string): boolean =>
+  subscribed.length === 0 || subscribed.includes(subscriptionKindOf[type] ?? type);

@@ -153,5 +153,14 @@ export const firstError = (location: string, errors: t.Errors): ApiError => {
   return validationError([location, ...path].join('/'), first.message ?? `must be ${last?.type.name ?? 'valid'}`);
 };
 
+/** Passes a decoded value on unless `problem` names one (a rule relating fields, an option not delivered). */
+export const unlessProblem =
+  <A>(problem: (value: A) => ApiError | null) =>
+  (decoded: E.Either<ApiError, A>): E.Either<ApiError, A> =>
+    E.chain((value: A) => {
+      const found = problem(value);
+      return found === null ? E.right(value) : E.left(found);
+    })(decoded);
+
 export const decodeWith = <A>(codec: t.Decoder<unknown, A>, location: string, input: unknown): E.Either<ApiError, A> =>
   E.mapLeft((errors: t.Errors) => firstError(location, errors))(codec.decode(input));

@@ -6,7 +6,7 @@ import {
   BotImage, BotImageConfig, CallbackConfig, IgnoredParticipantNames, LoginConfig, OBF_SOURCES, RECORDING_MODES,
   StreamingConfig, TimeoutConfig, TranscriptionConfig, VcConfig, DEFAULT_TRANSCRIPTION_PROVIDER, defaultTimeoutConfig,
 } from './bot-configs';
-import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, withDefault } from './codec-kit';
+import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { tmGuestNameProblem } from './tm-guest-name';
 import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { unavailableOptionRefusal } from './unavailable-options';
@@ -19,7 +19,7 @@ const MAX_MEETING_URL_LENGTH = 2048;
  * Every meeting_url failure says INVALID_MEETING_URL, the spec's error code for it, so a client that
  * matches on the code finds it here as well as in a bot's `error_code`.
  */
-const meetingUrl = (sandboxHosts: boolean) =>
+export const meetingUrl = (sandboxHosts: boolean) =>
   leaf<string>('meeting_url', (u) => {
     const invalid = (why: string) => E.left(`INVALID_MEETING_URL: ${why}`);
     if (typeof u !== 'string') return invalid('must be string');
@@ -40,7 +40,7 @@ const meetingUrl = (sandboxHosts: boolean) =>
   });
 
 /** NFC so that a decomposed "Zoë" is the same name (and passes the same tm rules) as a composed one. */
-const BotName = leaf<string>('bot_name', (u) => {
+export const BotName = leaf<string>('bot_name', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   const name = u.normalize('NFC');
   if (name.length > 0 && name.trim() === '') return E.left('must NOT be whitespace only');
@@ -48,7 +48,7 @@ const BotName = leaf<string>('bot_name', (u) => {
 });
 
 /** Nothing can be posted for an empty or blank message, so it reads as "no entry message". */
-const EntryMessage = leaf<string | null>('entry_message', (u) => {
+export const EntryMessage = leaf<string | null>('entry_message', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   return E.map((s: string) => (s.trim() === '' ? null : s))(checkLength(u, 0, MAX_ENTRY_MESSAGE_LENGTH));
 });
@@ -121,8 +121,7 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
       decoded.right.transcription_config ??
       (decoded.right.transcription_enabled ? { provider: DEFAULT_TRANSCRIPTION_PROVIDER, api_key: null, custom_params: null } : null),
   };
-  const problem = crossFieldProblem(request);
-  return problem === null ? E.right(request) : E.left(problem);
+  return unlessProblem(crossFieldProblem)(E.right(request));
 };
 
 /**
@@ -131,11 +130,9 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
  */
 export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> =>
   E.chain((request: CreateBotRequest) => {
-    const unavailable = unavailableOptionRefusal(request);
-    if (unavailable !== null) return E.left(unavailable);
     if (request.transcription_config === null) return E.right(request);
     // The provider as the service names it, once it is known to take these options.
     const choice = checkTranscriptionChoice('body/transcription_config', request.transcription_config);
     return E.map((config: TranscriptionChoice): CreateBotRequest => ({ ...request, transcription_config: config }))(choice);
-  })(decodeCreateBotRequestShape(body, options));
+  })(unlessProblem(unavailableOptionRefusal)(decodeCreateBotRequestShape(body, options)));
 

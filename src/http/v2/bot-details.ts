@@ -14,6 +14,8 @@ export const toBotSummary = (view: BotView) => ({
   error_code: view.error_code,
   created_at: view.created_at,
   ended_at: view.ended_at,
+  /** a scheduled bot's time; null for a bot created to join at once (documents written before it lack it) */
+  join_at: view.join_at ?? null,
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
@@ -30,3 +32,18 @@ export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
     }),
   };
 };
+
+/** A scheduled bot as GET /v2/bots/scheduled shows it: its time and where it stands. */
+export const toScheduledBot = (view: BotView) => ({
+  bot_id: view.bot_id,
+  status: view.status,
+  join_at: view.join_at,
+  meeting_url: view.meeting_url,
+  bot_name: view.bot_name,
+  platform: view.platform,
+  extra: view.extra,
+  error_code: view.error_code,
+  error_message: view.error_message,
+  created_at: view.created_at,
+  ended_at: view.ended_at,
+});

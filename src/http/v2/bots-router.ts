@@ -4,7 +4,6 @@ import type { BotControl } from '../../adapters/bot-control/port';
 import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
-import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
 import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
@@ -14,18 +13,19 @@ import { BOTS, type BotView } from '../../projections/bot-view';
 import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
-import { decodeCreateBotRequest } from '../codecs/create-bot-request';
 import { DEFAULT_TRANSCRIPTION_PROVIDER } from '../codecs/bot-configs';
-import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { decodeListQuery } from '../codecs/list-query';
 import { checkTranscriptionChoice, decodeRetranscribeRequest } from '../codecs/transcription-choice';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
+import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
+import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
 import { newestFirstPage } from './newest-first-page';
-import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
+import { addScheduledBotRoutes } from './scheduled-bots-router';
+import type { WebhookTargets } from './webhook-targets';
 
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
@@ -48,26 +48,11 @@ const visible = async (deps: BotsRouterDeps, position: bigint | null) => {
 export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   const router = new Router<AppState>({ prefix: '/v2/bots' });
 
-  router.post('/', async (ctx) => {
-    const caller = callerOf(ctx);
-    const request = orThrow(decodeCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
-    if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
-    const { meeting_url, platform, bot_name, extra } = request;
-    const seal = (plain: string) => deps.secretBox.seal(plain);
-    const created = await createBot(deps.commands, {
-      team_id: caller.team_id,
-      meeting_url,
-      platform,
-      bot_name,
-      extra,
-      config: botConfigFromV2Request(request, seal),
-      created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
-    });
-    if (E.isLeft(created)) throw refusalToApiError(created.left);
-    await visible(deps, created.right.position);
-    ctx.status = 201;
-    ctx.body = ok({ bot_id: created.right.bot_id });
-  });
+  router.post('/', oneBotRoute(deps, (requester, body) => createBotFromBody(deps, requester, body)));
+  router.post('/batch', batchRoute(deps, (requester, item) => createBotFromBody(deps, requester, item)));
+
+  // Before the `/:bot_id` routes: `scheduled` is a path, not a bot id.
+  addScheduledBotRoutes(router, deps);
 
   router.get('/', async (ctx) => {
     const caller = callerOf(ctx);

@@ -5,7 +5,9 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { finalMessageOfBot, redeliverFinalMessage, type FinalMessage } from '../../commands/redeliver-final-webhook';
 import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
-import { BotCreated, botStreamName } from '../../domain/bot/bot-events';
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
+import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
+import { foldBotFacts } from '../../domain/webhooks/bot-webhook-messages';
 import { endpointWants } from '../../domain/webhooks/webhook-event-types';
 import type { CallbackOverride } from '../../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
@@ -27,6 +29,15 @@ export interface RedeliveryRouterDeps {
 }
 
 const ok = (data: unknown) => ({ success: true, data });
+
+/**
+ * What the bot was asked to do (its callback, a legacy bot's webhook_url) as it stands: a scheduled bot's
+ * may have been changed before its time, and one that never started has no BotCreated.
+ */
+const configOf = async (deps: RedeliveryRouterDeps, botId: string): Promise<RequestedBotConfig | null> => {
+  const history = await deps.commands.eventStore.readStream(botStreamName(botId));
+  return foldBotFacts(history.map((r) => decodeRecordedEvent(BotEvent, r)))?.config ?? null;
+};
 
 const notEnded = (status: string) => conflict('FST_ERR_BOT_STATUS', `The bot has not ended yet (status: ${status}): it has no final event to send`);
 
@@ -52,6 +63,14 @@ export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> =
     const caller = callerOf(ctx);
     const bot = await findBotOfCaller(deps.readStore, caller, orThrow(parseBotIdParam(ctx.params.bot_id)));
     const final = await finalMessageOf(deps, bot.bot_id, bot.status);
+    const config = await configOf(deps, bot.bot_id);
+    if (config?.api === 'legacy' && config.webhook_url !== null) {
+      // A legacy bot's webhooks go to its own webhook_url, and so does their resend.
+      const queued = await redeliverFinalMessage(deps.commands, final, { kind: 'bot_webhook', bot_id: bot.bot_id }, { request_id: randomUUID(), callback: null });
+      deps.queued();
+      ctx.body = ok({ message: `The final webhook (${final.event_type}) is being sent again`, message_id: final.message_id, endpoints: 0, queued: queued ? 1 : 0 });
+      return;
+    }
     const endpoints = (await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: caller.team_id, deleted: false, enabled: true } }))
       .filter((e) => endpointWants(e.events, final.event_type));
     if (endpoints.length === 0) throw badRequest('FST_ERR_NO_WEBHOOK_ENDPOINT', `No enabled webhook endpoint of the team receives ${final.event_type}`);
@@ -84,8 +103,7 @@ export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> =
  * unchanged). A bot created without a callback needs at least a URL.
  */
 const callbackForRetry = async (deps: RedeliveryRouterDeps, botId: string, overrides: RetryCallbackRequest): Promise<CallbackOverride | null> => {
-  const [first] = await deps.commands.eventStore.readStream(botStreamName(botId));
-  const own = first ? decodeRecordedEvent(BotCreated, first).data.config.callback : null;
+  const own = (await configOf(deps, botId))?.callback ?? null;
   const url = overrides.url ?? own?.url;
   if (url === undefined) throw badRequest('FST_ERR_NO_CALLBACK', 'The bot has no callback: give a url in the body');
   if (Object.keys(overrides).length === 0) return null;

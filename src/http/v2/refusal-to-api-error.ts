@@ -1,4 +1,4 @@
-import { ApiError, conflict, insufficientTokens, notFound, tooManyRequests } from '../api-error';
+import { ApiError, conflict, insufficientTokens, notFound, tooManyRequests, validationError } from '../api-error';
 
 type Refusal = { readonly code: string; readonly message: string; readonly retry_after_seconds?: number };
 
@@ -10,6 +10,10 @@ export const refusalToApiError = (refusal: Refusal): ApiError => {
     case 'BOT_STATUS':
     case 'INVALID_TRANSITION':
       return conflict('FST_ERR_BOT_STATUS', refusal.message);
+    case 'SCHEDULE_CHANGED':
+      return conflict('FST_ERR_BOT_STATUS', refusal.message);
+    case 'INVALID_JOIN_AT':
+      return validationError('body/join_at', refusal.message.replace(/^join_at /, ''));
     case 'BOT_ALREADY_EXISTS':
       return conflict('FST_ERR_BOT_ALREADY_EXISTS', refusal.message);
     case 'DAILY_BOT_CAP_REACHED':

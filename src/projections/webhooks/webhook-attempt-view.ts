@@ -40,7 +40,7 @@ export const webhookAttemptViewProjection: Projection<WebhookAttemptView> = {
       id: attemptId(d),
       team_id: d.team_id,
       endpoint_id: d.target.kind === 'endpoint' ? d.target.endpoint_id : null,
-      bot_id: d.target.kind === 'callback' ? d.target.bot_id : botOfSubject(d.subject),
+      bot_id: d.target.kind === 'endpoint' ? botOfSubject(d.subject) : d.target.bot_id,
       subject: d.subject,
       webhook_id: d.message_id,
       event_type: d.event_type,

@@ -30,7 +30,7 @@ export const webhookEndpointViewProjection: Projection<WebhookEndpointView> = {
     if (event.type === 'WebhookDeliveryAttempted' && event.data.target.kind === 'endpoint') return event.data.target.endpoint_id;
     return null;
   },
-  evolve: (doc, event, position) => {
+  evolve: (doc, event, { position }) => {
     if (event.type === 'WebhookEndpointAdded') {
       const { endpoint_id, team_id, url, events, description, at } = event.data;
       return {

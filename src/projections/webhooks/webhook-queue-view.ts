@@ -1,4 +1,4 @@
-import { deliveryStreamName } from '../../domain/webhooks/webhook-delivery-events';
+import { deliveryStreamName, targetKeyOf } from '../../domain/webhooks/webhook-delivery-events';
 import type { Projection } from '../projection';
 
 /**
@@ -8,7 +8,7 @@ import type { Projection } from '../projection';
 export type WebhookQueueView = {
   readonly id: string;
   readonly team_id: string;
-  /** `endpoint:<id>` or `callback:<bot id>`: deliveries to one target share its concurrency */
+  /** targetKeyOf: deliveries to one target share its concurrency */
   readonly target_key: string;
   readonly pending_message_ids: readonly string[];
   readonly pending: boolean;
@@ -27,7 +27,7 @@ export const webhookQueueViewProjection: Projection<WebhookQueueView> = {
   evolve: (doc, event) => {
     if (!('target' in event.data) || !('message_id' in event.data)) return null;
     const { target, subject, team_id, message_id } = event.data as { target: Parameters<typeof deliveryStreamName>[0]; subject: string; team_id: string; message_id: string };
-    const target_key = target.kind === 'endpoint' ? `endpoint:${target.endpoint_id}` : `callback:${target.bot_id}`;
+    const target_key = targetKeyOf(target);
     const current = doc ?? { id: deliveryStreamName(target, subject), team_id, target_key, pending_message_ids: [], pending: false };
     const ids =
       event.type === 'WebhookMessageQueued' || event.type === 'WebhookMessageRequeued'

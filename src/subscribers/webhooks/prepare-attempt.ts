@@ -6,7 +6,8 @@ import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
 import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
-import { BotCreated, botStreamName, type BotCreatedEvent } from '../../domain/bot/bot-events';
+import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
+import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
@@ -25,16 +26,16 @@ export type Prepared =
   | { readonly kind: 'send'; readonly request: WebhookRequest; readonly endpoint: WebhookEndpointView | null }
   | { readonly kind: 'abandon'; readonly reason: AbandonReason };
 
-const botCreated = async (eventStore: EventStore, botId: string | null): Promise<BotCreatedEvent | null> => {
+/** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
+const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
   if (botId === null) return null;
-  const [first] = await eventStore.readStream(botStreamName(botId));
-  return first ? decodeRecordedEvent(BotCreated, first) : null;
+  return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
 };
 
 /**
  * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that created the bot,
  * and the Standard Webhooks headers signed with the endpoint's secret(s) at `nowMs`, or with the callback's
- * own secret (also sent as `x-callback-secret`).
+ * own secret (also sent as `x-callback-secret`); a legacy bot's own webhook_url gets no signature.
  */
 export const prepareAttempt = async (
   deps: PrepareDeps,
@@ -44,7 +45,7 @@ export const prepareAttempt = async (
   nowMs: number,
 ): Promise<Prepared> => {
   const botId = botOfSubject(subject);
-  const created = await botCreated(deps.eventStore, botId);
+  const created = await botFacts(deps.eventStore, botId);
   const keys = artifactKeysIn(message.payload);
   const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
   const body = JSON.stringify(renderPayload(message.payload, links));
@@ -55,7 +56,7 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  if (created?.data.created_by) headers['x-service-api-key'] = deps.secretBox.open(created.data.created_by.api_key);
+  if (created?.created_by) headers['x-service-api-key'] = deps.secretBox.open(created.created_by.api_key);
 
   if (target.kind === 'endpoint') {
     const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
@@ -67,7 +68,14 @@ export const prepareAttempt = async (
     return { kind: 'send', endpoint: view, request: { url: endpoint.url, method: 'POST', headers, body } };
   }
 
-  const callback = message.callback ?? created?.data.config.callback ?? null;
+  if (target.kind === 'bot_webhook') {
+    // A legacy bot's own URL has no secret to sign with: it is told who sends by x-service-api-key (the spec's header).
+    const url = created?.config.webhook_url ?? null;
+    if (url === null) return { kind: 'abandon', reason: 'no_webhook_url' };
+    return { kind: 'send', endpoint: null, request: { url, method: 'POST', headers, body } };
+  }
+
+  const callback = message.callback ?? created?.config.callback ?? null;
   if (callback === null) return { kind: 'abandon', reason: 'no_callback' };
   if (callback.secret !== null) {
     const secret = deps.secretBox.open(callback.secret);

@@ -1,0 +1,46 @@
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
+import type { LegacyCreateBotRequest } from './legacy-create-bot-request';
+import type { Seal } from './v2-bot-config';
+
+const sealed = (seal: Seal, value: string | null) => (value === null ? null : seal(value));
+
+/**
+ * A validated legacy creation request in the domain's terms (`api: 'legacy'`: the bot's webhooks take the
+ * legacy shape). Secrets (OBF token, SDK password, speech-to-text key) are sealed here.
+ */
+export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal): RequestedBotConfig => {
+  const asksForVc = r.vc_obf_token !== null || r.vc_obf_token_url !== null || r.vc_obf_token_user_id !== null || r.vc_sdk_id !== null;
+  return {
+    version: 1,
+    api: 'legacy',
+    recording_mode: r.recording_mode,
+    timeouts: {
+      grace_period: 0,
+      no_one_joined_timeout: r.automatic_leave.noone_joined_timeout,
+      silence_timeout: r.automatic_leave.silence_timeout,
+      waiting_room_timeout: r.automatic_leave.waiting_room_timeout,
+      max_recording_duration: null,
+    },
+    entry_message: r.entry_message,
+    ignored_participant_names: [],
+    allow_multiple_bots: true,
+    deduplication_key: r.deduplication_key,
+    bot_image: r.bot_image === null ? null : { urls: [r.bot_image], mode: 'cycle', interval_seconds: 10 },
+    callback: null,
+    webhook_url: r.webhook_url,
+    streaming: null,
+    transcription: r.speech_to_text && { provider: r.speech_to_text.provider, api_key: sealed(seal, r.speech_to_text.api_key), custom_params: null },
+    login: null,
+    vc: asksForVc
+      ? {
+          credential_id: null,
+          credential_user_id: r.vc_obf_token_user_id,
+          obf_token: sealed(seal, r.vc_obf_token),
+          obf_token_url: r.vc_obf_token_url,
+          zak_token_url: null,
+          sdk_id: r.vc_sdk_id,
+          sdk_pwd: sealed(seal, r.vc_sdk_pwd),
+        }
+      : null,
+  };
+};

@@ -1,0 +1,90 @@
+import * as E from 'fp-ts/Either';
+import type * as t from 'io-ts';
+import { platformOfMeetingUrl, type Platform } from '../../domain/meeting-url';
+import { type ApiError, validationError } from '../api-error';
+import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } from './bot-configs';
+import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, unlessProblem, withDefault } from './codec-kit';
+import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
+import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
+import { tmGuestNameProblem } from './tm-guest-name';
+import { TargetUrl } from './webhook-requests';
+
+/**
+ * The legacy creation request (`POST /bots`): the spec's legacy table, plus `deduplication_key` and
+ * `automatic_leave.silence_timeout` (both in the legacy bot record). Field rules are v2's where the
+ * field is the same (meeting_url, bot_name, entry_message, extra, timeouts in seconds).
+ */
+
+const seconds = (fallback: number) => withDefault(int(0, MAX_TIMEOUT_SECONDS), () => fallback);
+
+const AutomaticLeave = strictObject('automatic_leave', {
+  waiting_room_timeout: seconds(600),
+  noone_joined_timeout: seconds(600),
+  silence_timeout: seconds(600),
+});
+type AutomaticLeave = t.TypeOf<typeof AutomaticLeave>;
+
+const defaultAutomaticLeave = (): AutomaticLeave => ({ waiting_room_timeout: 600, noone_joined_timeout: 600, silence_timeout: 600 });
+
+const SpeechToText = strictObject('speech_to_text', {
+  provider: withDefault(str(1, 100), () => DEFAULT_TRANSCRIPTION_PROVIDER),
+  api_key: nullable(str(1, 1024)),
+});
+
+const bodyCodec = (sandboxHosts: boolean) =>
+  strictObject('LegacyCreateBotRequest', {
+    meeting_url: meetingUrl(sandboxHosts),
+    bot_name: BotName,
+    recording_mode: withDefault(oneOf(RECORDING_MODES), () => 'speaker_view' as const),
+    bot_image: nullable(httpsUrl),
+    entry_message: nullable(EntryMessage),
+    speech_to_text: nullable(SpeechToText),
+    automatic_leave: withDefault(AutomaticLeave, defaultAutomaticLeave),
+    webhook_url: nullable(TargetUrl),
+    extra: nullable(jsonObject),
+    vc_obf_token: nullable(str(1, 8192)),
+    vc_obf_token_url: nullable(httpsUrl),
+    vc_obf_token_user_id: nullable(str(1, 255)),
+    vc_sdk_id: nullable(str(1, 255)),
+    vc_sdk_pwd: nullable(str(1, 1024)),
+    deduplication_key: nullable(str(1, 255)),
+  });
+
+export type LegacyCreateBotRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCodec>> & { platform: Platform }>;
+
+const codecs = { sandbox: bodyCodec(true), production: bodyCodec(false) };
+
+export const LEGACY_OBF_SOURCES = ['vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id'] as const;
+const VC_FIELDS = [...LEGACY_OBF_SOURCES, 'vc_sdk_id', 'vc_sdk_pwd'] as const;
+
+const crossFieldProblem = (r: LegacyCreateBotRequest): ApiError | null => {
+  if (r.platform === 'tm') {
+    const problem = tmGuestNameProblem(r.bot_name);
+    if (problem !== null) return validationError('body/bot_name', problem);
+  }
+  const vcField = VC_FIELDS.find((field) => r[field] !== null);
+  if (vcField !== undefined && r.platform !== 'vc') {
+    return validationError(`body/${vcField}`, `is only allowed for vc meetings (meeting_url is a ${r.platform} meeting)`);
+  }
+  // The spec's own code for it, after the path, as INVALID_MEETING_URL is for meeting_url.
+  if ((r.vc_sdk_id === null) !== (r.vc_sdk_pwd === null)) {
+    const missing = r.vc_sdk_id === null ? 'vc_sdk_id' : 'vc_sdk_pwd';
+    return validationError(`body/${missing}`, 'SET_VC_ID_AND_PWD_TOGETHER: vc_sdk_id and vc_sdk_pwd must be given together');
+  }
+  const sources = LEGACY_OBF_SOURCES.filter((field) => r[field] !== null);
+  if (sources.length > 1) return validationError(`body/${sources[1]}`, `must NOT be given with ${sources[0]} (one OBF token source per bot)`);
+  return null;
+};
+
+/** Every rule of the legacy request's shape and its cross-field rules. */
+export const decodeLegacyCreateBotRequestShape = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, LegacyCreateBotRequest> => {
+  const decoded = decodeWith(options.sandboxHosts ? codecs.sandbox : codecs.production, 'body', body);
+  if (E.isLeft(decoded)) return decoded;
+  const platform = platformOfMeetingUrl(decoded.right.meeting_url, options);
+  if (platform === null) return E.left(validationError('body/meeting_url', 'INVALID_MEETING_URL: host is not a meeting host'));
+  return unlessProblem(crossFieldProblem)(E.right({ ...decoded.right, platform }));
+};
+
+/** A legacy creation request the service can carry out: well formed, and asking only for what it delivers. */
+export const decodeLegacyCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, LegacyCreateBotRequest> =>
+  unlessProblem(legacyUnavailableOptionRefusal)(decodeLegacyCreateBotRequestShape(body, options));

@@ -1,0 +1,75 @@
+import Router from '@koa/router';
+import * as E from 'fp-ts/Either';
+import { handleBotCommand } from '../../commands/bot-commands';
+import { nowIso } from '../../commands/command-deps';
+import { createBot } from '../../commands/create-bot';
+import { leaveBot } from '../../commands/leave-bot';
+import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
+import { notFound, orThrow } from '../api-error';
+import { callerOf, type AppState } from '../app-context';
+import { decodeBotsWithMetadataQuery } from '../codecs/bots-with-metadata-query';
+import { botConfigFromLegacyRequest } from '../codecs/legacy-bot-config';
+import { decodeLegacyCreateBotRequest } from '../codecs/legacy-create-bot-request';
+import { decodeMeetingDataQuery } from '../codecs/meeting-data-query';
+import { parseBotIdParam } from '../codecs/path-uuid';
+import { readJsonBody } from '../read-json-body';
+import { findBotOfCaller } from '../v2/bot-access';
+import type { BotsRouterDeps } from '../v2/bots-router';
+import { refusalToApiError } from '../v2/refusal-to-api-error';
+import { checkWebhookTarget } from '../v2/webhook-targets';
+import { botsWithMetadataPage } from './bots-with-metadata';
+import { toMeetingData } from './meeting-data';
+
+/**
+ * The legacy bot endpoints at the root paths: the same commands as v2 (creation, leave), their own views
+ * (legacy-bot-view.ts). Errors use the same envelope as v2 (docs/decisions.md).
+ */
+export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
+  const router = new Router<AppState>({ prefix: '/bots' });
+
+  router.post('/', async (ctx) => {
+    const caller = callerOf(ctx);
+    const request = orThrow(decodeLegacyCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
+    if (request.webhook_url !== null) await checkWebhookTarget(deps.webhookTargets, 'body/webhook_url', request.webhook_url);
+    const seal = (plain: string) => deps.secretBox.seal(plain);
+    const created = await createBot(deps.commands, {
+      team_id: caller.team_id,
+      meeting_url: request.meeting_url,
+      platform: request.platform,
+      bot_name: request.bot_name,
+      extra: request.extra,
+      config: botConfigFromLegacyRequest(request, seal),
+      created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
+    });
+    if (E.isLeft(created)) throw refusalToApiError(created.left);
+    await deps.projections.waitForPosition(created.right.position);
+    ctx.body = { bot_id: created.right.bot_id };
+  });
+
+  router.get('/bots_with_metadata', async (ctx) => {
+    const query = orThrow(decodeBotsWithMetadataQuery(ctx.query));
+    ctx.body = await botsWithMetadataPage(deps.readStore, callerOf(ctx).team_id, query, nowIso(deps.commands));
+  });
+
+  router.get('/meeting_data', async (ctx) => {
+    const caller = callerOf(ctx);
+    const query = orThrow(decodeMeetingDataQuery(ctx.query));
+    const stored = await deps.readStore.get<LegacyBotView>(LEGACY_BOTS, query.bot_id);
+    if (!stored || stored.doc.team_id !== caller.team_id) throw notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found');
+    // Every read is an access: counted in the list, kept in the bot's audit.
+    const accessed = await handleBotCommand(deps.commands, query.bot_id, { type: 'RecordDataAccess', key_id: caller.key_id, now: nowIso(deps.commands) });
+    if (E.isLeft(accessed)) throw refusalToApiError(accessed.left);
+    await deps.projections.waitForPosition(accessed.right.position);
+    ctx.body = await toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });
+  });
+
+  router.delete('/:bot_id', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    const left = await leaveBot(deps.commands, deps.control, bot.bot_id);
+    if (E.isLeft(left)) throw refusalToApiError(left.left);
+    await deps.projections.waitForPosition(left.right.position);
+    ctx.body = { ok: true };
+  });
+
+  return router;
+};

@@ -1,0 +1,98 @@
+import { legacyErrorString } from '../../domain/bot/legacy-error-strings';
+import type { LegacyBotView } from '../../projections/legacy-bot-view';
+import type { ArtifactLinks } from '../v2/bot-details';
+
+/** One transcript segment of the legacy shape; none exist until the service transcribes. */
+export interface LegacyTranscript {
+  readonly bot_id: number;
+  readonly end_time: number;
+  readonly id: number;
+  readonly lang: string;
+  readonly speaker: string;
+  readonly start_time: number;
+  readonly user_id: number | null;
+  readonly words: readonly { readonly bot_id: number; readonly end_time: number; readonly id: number; readonly start_time: number; readonly text: string; readonly user_id: number | null }[];
+}
+
+
+/**
+ * The bot record of `meeting_data` (`bot_data.bot`), every field the spec lists; null where the bot has
+ * none. Secrets the request carried (OBF token, SDK password, speech-to-text key) are write-only: null.
+ */
+const botRecord = (bot: LegacyBotView) => {
+  const s = bot.settings;
+  return {
+    account_id: bot.team_id,
+    bot_exited_at: bot.exited_at,
+    bot_image: s.bot_image,
+    bot_joined_at: bot.joined_at,
+    bot_name: bot.bot_name,
+    bot_param_id: null,
+    created_at: bot.created_at,
+    deduplication_key: s.deduplication_key,
+    diarization_fails: 0,
+    diarization_v2: false,
+    ended_at: bot.ended_at,
+    enter_message: s.entry_message,
+    errors:
+      bot.status === 'failed' && bot.end_code !== null
+        ? [{ error: legacyErrorString(bot.end_code), error_code: bot.end_code, message: bot.error_message }]
+        : null,
+    event_id: null,
+    extra: bot.extra,
+    id: bot.legacy_id,
+    is_stopped: bot.stopped,
+    meeting_url: bot.meeting_url,
+    mp4_s3_path: bot.recording?.key ?? null,
+    noone_joined_timeout: s.noone_joined_timeout,
+    recording_mode: s.recording_mode,
+    reserved: false,
+    scheduled_bot_id: null,
+    session_id: bot.session_id,
+    silence_timeout: s.silence_timeout,
+    speech_to_text_api_key: null,
+    speech_to_text_provider: s.speech_to_text_provider,
+    streaming_audio_frequency: s.streaming_audio_frequency,
+    streaming_input: s.streaming_input,
+    streaming_output: s.streaming_output,
+    transcription_custom_parameters: s.transcription_custom_parameters,
+    transcription_fails: 0,
+    transcription_payloads: null,
+    user_reported_error: null,
+    uuid: bot.id,
+    waiting_room_timeout: s.waiting_room_timeout,
+    webhook_url: s.webhook_url,
+    vc_access_token_url: s.vc_access_token_url,
+    vc_obf_token: null,
+    vc_obf_token_url: s.vc_obf_token_url,
+    vc_obf_token_user_id: s.vc_obf_token_user_id,
+    vc_sdk_id: s.vc_sdk_id,
+    vc_sdk_pwd: null,
+  };
+};
+
+/**
+ * `GET /bots/meeting_data`: links are signed for 2 hours from this read. `mp4` is the recording whatever
+ * its format (an MP3 for audio_only, as the spec's recording_mode says); `audio` is that same file when the
+ * recording is audio only.
+ */
+export const toMeetingData = async (bot: LegacyBotView, links: ArtifactLinks, options: { readonly includeTranscripts: boolean }) => {
+  const keys = [bot.recording?.key ?? null, bot.participants_file].filter((key): key is string => key !== null);
+  const minted = keys.length === 0 ? new Map() : await links.linksFor(bot.id, keys);
+  const link = (key: string | null): string | null => (key === null ? null : (minted.get(key)?.url ?? null));
+  const recording = link(bot.recording?.key ?? null);
+  const transcripts: LegacyTranscript[] = [];
+  return {
+    audio: bot.recording?.content_type.startsWith('audio/') ? recording : null,
+    mp4: recording,
+    duration: bot.duration,
+    meeting_participants_file: link(bot.participants_file),
+    speaker_diarization_file: null,
+    speaker_diarization_file_network: null,
+    bot_data: {
+      bot: botRecord(bot),
+      event_uuid: null,
+      transcripts: options.includeTranscripts ? transcripts : [],
+    },
+  };
+};

@@ -1,0 +1,83 @@
+import * as E from 'fp-ts/Either';
+import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { CommandDeps } from '../../commands/command-deps';
+import { createBot } from '../../commands/create-bot';
+import { scheduleBot } from '../../commands/schedule-bot';
+import type { CreatedBy } from '../../domain/bot/bot-events';
+import { orThrow } from '../api-error';
+import type { Caller } from '../app-context';
+import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-bot-request';
+import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
+import { botConfigFromV2Request } from '../codecs/v2-bot-config';
+import { refusalToApiError } from './refusal-to-api-error';
+import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
+
+export interface BotRequestDeps {
+  readonly commands: CommandDeps;
+  readonly sandboxHosts: boolean;
+  readonly secretBox: SecretBox;
+  readonly webhookTargets: WebhookTargets;
+}
+
+/** Who asks: the team, and the key that created the bot, sealed (its webhooks carry it). */
+export interface Requester {
+  readonly caller: Caller;
+  readonly createdBy: CreatedBy;
+}
+
+export interface MadeBot {
+  readonly bot_id: string;
+  readonly position: bigint | null;
+}
+
+/** The key of the request, sealed once per request (a batch shares it). */
+export const requesterOf = (secretBox: SecretBox, caller: Caller, apiKey: string): Requester => ({
+  caller,
+  createdBy: { key_id: caller.key_id, api_key: secretBox.seal(apiKey) },
+});
+
+/** A callback the service would never send to is refused at once, as POST /v2/bots refuses it. */
+export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTargets'>, request: CreateBotRequest): Promise<void> => {
+  if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
+};
+
+/** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
+export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
+  meeting_url: request.meeting_url,
+  platform: request.platform,
+  bot_name: request.bot_name,
+  extra: request.extra,
+  config: botConfigFromV2Request(request, (plain) => deps.secretBox.seal(plain)),
+});
+
+/**
+ * One POST /v2/bots body, decoded, admitted and created; a refusal is thrown as the ApiError the endpoint
+ * answers. A batch item goes through exactly this.
+ */
+export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
+  const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
+  await checkCallbackTarget(deps, request);
+  const created = await createBot(deps.commands, {
+    team_id: requester.caller.team_id,
+    ...definitionOf(deps, request),
+    created_by: requester.createdBy,
+  });
+  if (E.isLeft(created)) throw refusalToApiError(created.left);
+  return created.right;
+};
+
+/** One POST /v2/bots/scheduled body, decoded and scheduled (nothing is reserved or checked against caps now). */
+export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
+  const { join_at, request } = orThrow(
+    decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
+  );
+  await checkCallbackTarget(deps, request);
+  const scheduled = await scheduleBot(deps.commands, {
+    team_id: requester.caller.team_id,
+    ...definitionOf(deps, request),
+    created_by: requester.createdBy,
+    join_at,
+  });
+  if (E.isLeft(scheduled)) throw refusalToApiError(scheduled.left);
+  return scheduled.right;
+};
