@@ -67,10 +67,10 @@ describe('transcription through the API (a hosted provider’s fake)', function 
   };
 
   /** A stand-in bot: records from `start`, stores a recording and participants.json with two speaking turns, ends API_REQUEST. */
-  const runBot = async (api: ReturnType<typeof apiClient>, body: Record<string, unknown>) => {
-    const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', ...body });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const botId = created.body.data.bot_id as string;
+  const runBot = async (api: ReturnType<typeof apiClient>, body: Record<string, unknown>, legacy = false) => {
+    const created = await api.post(legacy ? '/bots' : '/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', ...body });
+    assert.equal(created.status, legacy ? 200 : 201, JSON.stringify(created.body));
+    const botId = (legacy ? created.body.bot_id : created.body.data.bot_id) as string;
     const bot = asBot(await launcher.waitForLaunch(botId));
     const start = Date.now();
     const at = (seconds: number) => new Date(start + seconds * 1000).toISOString();
@@ -209,5 +209,45 @@ describe('transcription through the API (a hosted provider’s fake)', function 
     assert.match(badBody.body.message, /region/);
     const other = apiClient(t.url, (await createTeam(t.url)).api_key);
     assert.equal((await other.post(`/v2/bots/${botId}/retranscribe`)).status, 404);
+  });
+
+  it('legacy: speech_to_text gives `complete` its transcript and speakers, meeting_data its transcripts (honouring include_transcripts); POST /bots/retranscribe ends with transcription_complete', async () => {
+    const { api, rx } = await teamWithEndpoint();
+    const botId = await runBot(api, { speech_to_text: { provider: 'Gladia', api_key: 'refused-first' } }, true);
+    const failedFirst = bodyOf(await rx.waitFor(eventNamed('complete')), 'complete');
+    assert.deepEqual(failedFirst.speakers, ['Alice', 'Bob']);
+    assert.equal(failedFirst.transcript, undefined, 'no transcript: the provider refused the key');
+    assert.deepEqual((await api.get(`/bots/meeting_data?bot_id=${botId}`)).body.bot_data.transcripts, []);
+
+    const asked = await api.post('/bots/retranscribe', { bot_uuid: botId, speech_to_text: { provider: 'Gladia', api_key: GLADIA_KEY } });
+    assert.equal(asked.status, 202, JSON.stringify(asked.body));
+    const done = bodyOf(await rx.waitFor(eventNamed('transcription_complete')), 'transcription_complete');
+    assert.deepEqual(done, { bot_id: botId });
+    const data = (await api.get(`/bots/meeting_data?bot_id=${botId}`)).body.bot_data;
+    assert.deepEqual(
+      data.transcripts.map((s: any) => [s.speaker, s.start_time, s.end_time, s.words.map((w: any) => w.text).join(' '), s.bot_id === data.bot.id]),
+      [
+        ['Alice', 0.6, 1.4, 'Good morning.', true],
+        ['Bob', 3.2, 4.1, 'Hello Alice.', true],
+      ],
+    );
+    assert.deepEqual((await api.get(`/bots/meeting_data?bot_id=${botId}&include_transcripts=false`)).body.bot_data.transcripts, []);
+    assert.equal(data.bot.speech_to_text_api_key, null);
+
+    // a bot whose first transcription works: complete carries the transcript
+    const second = await runBot(api, { speech_to_text: { provider: 'gladia', api_key: GLADIA_KEY } }, true);
+    const completes = await rx.waitFor((r) => r.filter((x) => x.body.event === 'complete').length === 2);
+    const complete = completes.filter((x) => x.body.event === 'complete')[1]!.body.data;
+    assert.equal(complete.bot_id, second);
+    assert.deepEqual(complete.transcript, [
+      { speaker: 'Alice', start_time: 0.6, end_time: 1.4, words: [{ start: 0.6, end: 0.9, word: 'Good' }, { start: 1.0, end: 1.4, word: 'morning.' }] },
+      { speaker: 'Bob', start_time: 3.2, end_time: 4.1, words: [{ start: 3.2, end: 3.6, word: 'Hello' }, { start: 3.7, end: 4.1, word: 'Alice.' }] },
+    ]);
+    const refused = await api.post('/bots', { meeting_url: MEETING, bot_name: 'x', speech_to_text: { provider: 'Runpod' } });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.message, /^body\/speech_to_text\/provider/);
+    const noUuid = await api.post('/bots/retranscribe', { speech_to_text: 'Default' });
+    assert.equal(noUuid.status, 400);
+    assert.match(noUuid.body.message, /bot_uuid/);
   });
 });

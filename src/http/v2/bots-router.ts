@@ -13,9 +13,8 @@ import { BOTS, type BotView } from '../../projections/bot-view';
 import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
-import { DEFAULT_TRANSCRIPTION_PROVIDER } from '../codecs/bot-configs';
 import { decodeListQuery } from '../codecs/list-query';
-import { checkTranscriptionChoice, decodeRetranscribeRequest } from '../codecs/transcription-choice';
+import { decodeRetranscribeRequest } from '../codecs/transcription-choice';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
@@ -23,6 +22,7 @@ import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
+import { transcriptionOrderFor } from './transcription-order';
 import { newestFirstPage } from './newest-first-page';
 import { addScheduledBotRoutes } from './scheduled-bots-router';
 import type { WebhookTargets } from './webhook-targets';
@@ -108,16 +108,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const { transcription: asked } = orThrow(decodeRetranscribeRequest(await readJsonBody(ctx)));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
     const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
-    const provider = asked?.provider ?? configured?.provider ?? DEFAULT_TRANSCRIPTION_PROVIDER;
-    const sameProvider = configured !== null && configured.provider.toLowerCase() === provider.toLowerCase();
-    const apiKey = asked?.api_key ?? (sameProvider && configured.api_key ? deps.secretBox.open(configured.api_key) : null);
-    const customParams = asked?.custom_params ?? (sameProvider ? configured.custom_params : null);
-    const choice = orThrow(checkTranscriptionChoice('body/transcription', { provider, api_key: apiKey, custom_params: customParams }));
-    const requested = await retranscribeBot(deps.commands, bot.bot_id, {
-      provider: choice.provider,
-      api_key: choice.api_key === null ? null : deps.secretBox.seal(choice.api_key),
-      custom_params: choice.custom_params,
-    });
+    const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/transcription', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await visible(deps, requested.right.position);
     ctx.status = 202;
