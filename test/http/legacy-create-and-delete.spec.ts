@@ -71,8 +71,6 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
     it('refuses every option the service does not deliver yet by its legacy name, and creates nothing', async () => {
       const { api, team_id } = await team();
       const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ speech_to_text: { provider: 'Default' } }, 'speech_to_text', /transcription/],
-        [{ speech_to_text: { provider: 'Gladia', api_key: 'secret' } }, 'speech_to_text', /transcription/],
         [{ bot_image: 'https://images.example.com/bot.png' }, 'bot_image', /picture/],
         [{ recording_mode: 'gallery_view' }, 'recording_mode', /gallery_view/],
         [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
