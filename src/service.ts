@@ -138,7 +138,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   });
   const transcriptions = new SubscriberRunner(eventStore, checkpoints, transcriber, log);
-  await transcriptions.start();
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
 
@@ -200,6 +199,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   publicUrl = config.publicUrl ?? url;
+  // Hosted providers fetch the recording from a link to this service: it starts once the address is known.
+  await transcriptions.start();
   const dispatcher = new BotDispatcher({
     commands,
     eventStore,

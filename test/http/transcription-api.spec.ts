@@ -8,6 +8,7 @@
  * (the real bot runtime is tested end to end in test/e2e/transcription-api-content.spec.ts).
  */
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { GladiaFake } from '../fakes/transcription/gladia-fake';
 import type { ScriptedWord } from '../fakes/transcription/fake-provider-kit';
 import { asBot } from '../support/as-bot';
@@ -249,5 +250,84 @@ describe('transcription through the API (a hosted provider’s fake)', function 
     const noUuid = await api.post('/bots/retranscribe', { speech_to_text: 'Default' });
     assert.equal(noUuid.status, 400);
     assert.match(noUuid.body.message, /bot_uuid/);
+  });
+});
+
+describe('transcription survives a restart (progress is the bot’s stream)', function () {
+  this.timeout(60_000);
+  let t: TestService;
+  let gladia: GladiaFake;
+  let rx: WebhookReceiver;
+  let dataDir: string | null = null;
+
+  before(async () => {
+    gladia = await new GladiaFake(GLADIA_KEY).start();
+    rx = await new WebhookReceiver().start();
+  });
+  after(async () => {
+    await t?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await gladia?.stop();
+    await rx?.stop();
+  });
+
+  const start = async (launcher: ScriptedLauncher, dataDir?: string) =>
+    startTestService({
+      botSlots: 10,
+      ...(dataDir ? { dataDir } : {}),
+      overrides: {
+        launcher,
+        webhookDelivery: { pollMs: 20 },
+        transcription: {
+          urls: { gladia: gladia.url, deepgram: 'http://127.0.0.1:9', assemblyai: 'http://127.0.0.1:9' },
+          hosted: { poll: { intervalMs: 50, timeoutMs: 60_000 }, http: { attempts: 2, backoffMs: 20, requestTimeoutMs: 5000 } },
+        },
+      },
+    });
+
+  it('a transcription cut off by a stop runs again after the restart, once; a later restart runs nothing again', async () => {
+    // the job stays "processing" until the service is stopped
+    gladia.setScript({ words: WORDS, pendingLooks: 1_000_000 });
+    const launcher = new ScriptedLauncher();
+    t = await start(launcher);
+    const team = await createTeam(t.url, { tokens: 100 });
+    let api = apiClient(t.url, team.api_key);
+    assert.equal((await api.post('/v2/webhooks', { url: rx.url })).status, 201);
+    const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: GLADIA_KEY } });
+    const botId = created.body.data.bot_id as string;
+    const bot = asBot(await launcher.waitForLaunch(botId));
+    const now = new Date().toISOString();
+    for (const status of ['joining_call', 'in_call_recording']) await bot.report({ kind: 'status', status, at: now });
+    const recording = Buffer.from('ID3 stand-in recording');
+    assert.equal((await bot.upload('recording.mp3', recording, 'audio/mpeg')).status, 204);
+    await bot.report({ kind: 'artifact', artifact_type: 'recording', key: 'recording.mp3', content_type: 'audio/mpeg', size_bytes: recording.length, at: now });
+    await bot.report({ kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: 'done', recorded_seconds: 10, waiting_room_seconds: 0, at: now });
+
+    const jobsCreated = () => gladia.requests.filter((r) => r.method === 'POST' && r.url === '/v2/pre-recorded').length;
+    const deadline = Date.now() + 20_000;
+    while (jobsCreated() === 0 || gladia.requests.filter((r) => r.method === 'GET').length < 3) {
+      assert.ok(Date.now() < deadline, 'the first transcription started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    dataDir = t.dataDir;
+    await t.service.stop();
+    assert.equal(rx.events().includes('bot.completed'), false, 'bot.completed waits for the transcript');
+
+    gladia.setScript({ words: WORDS, pendingLooks: 1 });
+    t = await start(new ScriptedLauncher(), dataDir!);
+    api = apiClient(t.url, team.api_key);
+    await rx.waitFor((r) => r.some((x) => x.body.event === 'bot.completed'));
+    assert.equal(jobsCreated(), 2, 'run again from the start after the restart');
+    assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.transcription.error_message, null);
+    const types = async () => ((await api.get(`/v2/bots/${botId}/events`)).body.data.events as { type: string }[]).map((e) => e.type).filter((type) => type.startsWith('Transcription'));
+    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionCompleted']);
+
+    await t.service.stop();
+    t = await start(new ScriptedLauncher(), dataDir!);
+    api = apiClient(t.url, team.api_key);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(jobsCreated(), 2, 'an ended transcription is never run again');
+    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionCompleted']);
+    assert.equal(rx.events().filter((e) => e === 'bot.completed').length, 1);
   });
 });
