@@ -29,6 +29,21 @@ const WORDS: ScriptedWord[] = [
   { word: 'Alice.', start: 3.7, end: 4.1, speaker: 1 },
 ];
 
+/** The whole service with stand-in bots, Gladia's fake as Gladia, and quick polls. */
+const serviceWithGladia = (gladia: GladiaFake, launcher: ScriptedLauncher, dataDir?: string): Promise<TestService> =>
+  startTestService({
+    botSlots: 10,
+    ...(dataDir ? { dataDir } : {}),
+    overrides: {
+      launcher,
+      webhookDelivery: { pollMs: 20 },
+      transcription: {
+        urls: { gladia: gladia.url, deepgram: 'http://127.0.0.1:9', assemblyai: 'http://127.0.0.1:9' },
+        hosted: { poll: { intervalMs: 50, timeoutMs: 60_000 }, http: { attempts: 2, backoffMs: 20, requestTimeoutMs: 5000 } },
+      },
+    },
+  });
+
 describe('transcription through the API (a hosted provider’s fake)', function () {
   this.timeout(60_000);
   let t: TestService;
@@ -39,17 +54,7 @@ describe('transcription through the API (a hosted provider’s fake)', function 
   before(async () => {
     gladia = await new GladiaFake(GLADIA_KEY).start();
     gladia.setScript({ words: WORDS, pendingLooks: 1 });
-    t = await startTestService({
-      botSlots: 10,
-      overrides: {
-        launcher,
-        webhookDelivery: { pollMs: 20 },
-        transcription: {
-          urls: { gladia: gladia.url, deepgram: 'http://127.0.0.1:9', assemblyai: 'http://127.0.0.1:9' },
-          hosted: { poll: { intervalMs: 50, timeoutMs: 20_000 }, http: { attempts: 2, backoffMs: 20, requestTimeoutMs: 5000 } },
-        },
-      },
-    });
+    t = await serviceWithGladia(gladia, launcher);
   });
   after(async () => {
     await t?.stop();
@@ -271,19 +276,7 @@ describe('transcription survives a restart (progress is the bot’s stream)', fu
     await rx?.stop();
   });
 
-  const start = async (launcher: ScriptedLauncher, dataDir?: string) =>
-    startTestService({
-      botSlots: 10,
-      ...(dataDir ? { dataDir } : {}),
-      overrides: {
-        launcher,
-        webhookDelivery: { pollMs: 20 },
-        transcription: {
-          urls: { gladia: gladia.url, deepgram: 'http://127.0.0.1:9', assemblyai: 'http://127.0.0.1:9' },
-          hosted: { poll: { intervalMs: 50, timeoutMs: 60_000 }, http: { attempts: 2, backoffMs: 20, requestTimeoutMs: 5000 } },
-        },
-      },
-    });
+  const start = (launcher: ScriptedLauncher, dataDir?: string) => serviceWithGladia(gladia, launcher, dataDir);
 
   it('a transcription cut off by a stop runs again after the restart, once; a later restart runs nothing again', async () => {
     // the job stays "processing" until the service is stopped
