@@ -18,8 +18,6 @@ describe('an option the service does not deliver yet is refused by name, never a
     ['recording_mode gallery_view', vcBody({ recording_mode: 'gallery_view' }), 'recording_mode'],
     ['streaming_enabled', vcBody({ streaming_enabled: true, streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_enabled'],
     ['a streaming_config kept with the flag off', vcBody({ streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_config'],
-    ['transcription_enabled', vcBody({ transcription_enabled: true }), 'transcription_enabled'],
-    ['a transcription_config kept with the flag off', vcBody({ transcription_config: { provider: 'Gladia' } }), 'transcription_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
   ];
   for (const [what, body, field] of cases) {
@@ -35,6 +33,12 @@ describe('an option the service does not deliver yet is refused by name, never a
   it('the defaults and explicit "off" values ask for nothing and are accepted', () => {
     const off = vcBody({ bot_image_config: null, streaming_enabled: false, transcription_enabled: false, vc_config: null, recording_mode: 'speaker_view' });
     assert.ok(E.isRight(decodeCreateBotRequest(off, { sandboxHosts: false })));
+  });
+
+  it('transcription is delivered: the Default provider by itself, a hosted one with its key (the name as the service writes it)', () => {
+    assert.ok(E.isRight(decodeCreateBotRequest(vcBody({ transcription_enabled: true }), { sandboxHosts: false })));
+    const hosted = decodeCreateBotRequest(vcBody({ transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: 'k' } }), { sandboxHosts: false });
+    assert.equal(E.isRight(hosted) && hosted.right.transcription_config?.provider, 'Gladia');
   });
 
   it('what the service delivers is accepted: callback, entry message, timeouts, audio_only, ignored names, extra', () => {
