@@ -4,8 +4,9 @@
  *
  *   1. seconds from `POST /v2/bots` to `in_call_recording`, bots one after another, and each bot's memory
  *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the replicas of
- *      Google Meet (https://meet.google.com/<code>) and Zoom's web client (https://zoom.us/j/<id>?pwd=…),
- *      reached through SANDBOX_REPLICAS, alternating;
+ *      Google Meet (https://meet.google.com/<code>), Microsoft Teams (its meetup-join link on
+ *      teams.microsoft.com, past the AV-confirm modal) and Zoom's web client
+ *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
@@ -70,12 +71,13 @@ const SETTLE_MS = 3000;
 
 /** Where part 1's bots join: the sandbox's own mt pages (the baseline) and each replica under its real host. */
 const BASELINE = 'sandbox mt';
-const FLAVOURS = [BASELINE, 'Meet replica', 'Zoom replica'] as const;
+const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', 'Zoom replica'] as const;
 type Flavour = (typeof FLAVOURS)[number];
 /** Each flavour's meeting: no lobby, so the bot records as soon as it is in. */
 const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'sandbox mt': { platform: 'mt', lobby: false },
   'Meet replica': { platform: 'mt', lobby: false, replica: 'meet' },
+  'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
 };
 

@@ -298,7 +298,9 @@ class BotRun {
           try {
             await this.loop.unlessEnded(tab.driver.join(this.job.bot_name));
           } catch (err) {
-            return this.loop.requestEnd({ kind: 'cannot_join', message: `Could not ask to join: ${(err as Error).message}` });
+            // the driver did not find its way through the page: what it saw is kept, as for an unrecognised page
+            const kept = await this.keepDiagnostic(tab);
+            return this.loop.requestEnd({ kind: 'cannot_join', message: `Could not ask to join: ${(err as Error).message}${kept}` });
           }
         }
         this.expectJoinWithinTimeout(now, 'the meeting did not answer the join request');
@@ -353,19 +355,24 @@ class BotRun {
   private async onUnrecognisedPage(now: number, tab: MeetingTab): Promise<void> {
     const seconds = this.opts.unrecognisedPageSeconds;
     if (now - this.recognisedAt < seconds * 1000) return;
-    const names = [this.job.bot_name, ...this.job.ignored_participant_names, ...this.notes.knownNames()];
-    const stored = await storePageDiagnostic(tab, this.artifacts, this.log, names);
+    const kept = await this.keepDiagnostic(tab);
     let host = '?';
     try {
       host = new URL(tab.page.url()).hostname;
     } catch {
       // no URL to show
     }
-    const kept = stored.length ? `; kept for diagnosis: ${stored.join(', ')}` : '';
     this.loop.requestEnd({
       kind: 'unrecognised_page',
       message: `The ${tab.driver.name} driver recognised nothing on the meeting page (${host}) for ${seconds} s${kept}.`,
     });
+  }
+
+  /** Stores the page's diagnostic; `; kept for diagnosis: <keys>` for the end message, or '' when nothing could be kept. */
+  private async keepDiagnostic(tab: MeetingTab): Promise<string> {
+    const names = [this.job.bot_name, ...this.job.ignored_participant_names, ...this.notes.knownNames()];
+    const stored = await storePageDiagnostic(tab, this.artifacts, this.log, names);
+    return stored.length ? `; kept for diagnosis: ${stored.join(', ')}` : '';
   }
 
   private expectJoinWithinTimeout(now: number, what: string): void {

@@ -8,6 +8,7 @@
 import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
+import type { TeamsSettings } from './teams/settings';
 import type { ZoomSettings } from './zoom/settings';
 import type { TtsEngine } from './tts';
 
@@ -24,11 +25,8 @@ export class SandboxApiError extends Error {
   }
 }
 
-/** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
-export interface CreateMeetingRequest extends Partial<Omit<MeetSettings, 'wall'>>, Partial<Omit<ZoomSettings, 'wall'>> {
+interface MeetingBasics {
   platform: Platform;
-  /** a replica's wall (its settings say which) */
-  wall?: MeetSettings['wall'] | ZoomSettings['wall'];
   lobby?: boolean;
   chat_enabled?: boolean;
   host_present?: boolean;
@@ -37,6 +35,9 @@ export interface CreateMeetingRequest extends Partial<Omit<MeetSettings, 'wall'>
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
 }
+
+/** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
+export type CreateMeetingRequest = MeetingBasics & (Partial<MeetSettings> | Partial<TeamsSettings> | Partial<ZoomSettings>);
 
 export interface CreatedMeeting {
   meeting_id: string;

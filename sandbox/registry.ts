@@ -54,7 +54,7 @@ export class MeetingRegistry {
 
   /** The meeting's URL: the sandbox host's, or the real platform's for a replica meeting. */
   urlOf(meeting: Meeting): string {
-    return meeting.replica ? replicaFlavour(meeting.replica.flavour).meetingUrl(meeting.meeting_id) : this.urlFor(meeting.platform, meeting.meeting_id);
+    return meeting.replica ? replicaFlavour(meeting.replica.flavour).meetingUrl(meeting.meeting_id, meeting.replica.settings) : this.urlFor(meeting.platform, meeting.meeting_id);
   }
 
   create(options: MeetingOptions, requestedId?: unknown): Meeting {

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { meetReplica } from './meet/flavour';
+import { teamsReplica } from './teams/flavour';
 import { zoomReplica } from './zoom/flavour';
 import { SandboxError, type MeetingOptions, type Platform } from './meeting-state';
 import type { MeetingRegistry } from './registry';
@@ -27,14 +28,14 @@ export interface ReplicaFlavour {
   readonly platform: Platform;
   /** the real host names it answers for (the certificate covers them) */
   readonly hosts: readonly string[];
-  /** the real URL of a meeting, e.g. https://meet.google.com/abc-defg-hij */
-  meetingUrl(meetingId: string): string;
+  /** the real URL of a meeting, e.g. https://meet.google.com/abc-defg-hij (`settings`: the meeting's, which may pick the URL's form) */
+  meetingUrl(meetingId: string, settings?: Readonly<Record<string, unknown>>): string;
   /** its settings from a create request (400 on bad ones), and what they change in the shared rules */
   options(body: Readonly<Record<string, unknown>>): Pick<MeetingOptions, 'replica' | 'lobby_timeout_ms' | 'join_wall' | 'host_starts_after_ms'>;
   handle(request: ReplicaRequest): Promise<void>;
 }
 
-export const replicaFlavours: readonly ReplicaFlavour[] = [meetReplica, zoomReplica];
+export const replicaFlavours: readonly ReplicaFlavour[] = [meetReplica, teamsReplica, zoomReplica];
 
 export const replicaFlavour = (name: string): ReplicaFlavour => {
   const flavour = replicaFlavours.find((f) => f.name === name);

@@ -1,16 +1,37 @@
 /**
  * What page drivers of real web clients do the same way: one action at a time (two clicks on a panel
  * toggle would close it again), waiting for an element by candidates and logging which one matched,
- * clicking interstitials away, and turning a labelled toggle off.
+ * clicking interstitials away, turning a labelled toggle off, opening a side panel, leaving by a button,
+ * and counting the bot's own chat messages in what a read of the page found.
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
+import type { SeenChatMessage } from '../chat-log';
+import { normaliseText } from './in-page/state-scan';
 import { clickElement, describeCandidate, findFirst, MatchLog, waitForFirst, type Candidate, type Found } from './page-actions';
 
 /** A toggle whose label says what a click does: `turnOff` matches it while on, `isOff` once off. */
 export interface Toggle {
   readonly turnOff: readonly Candidate[];
   readonly isOff: readonly Candidate[];
+}
+
+export interface PanelParts {
+  /** what the panel holds that the driver uses (the chat's input), present once it is open */
+  readonly input: readonly Candidate[];
+  readonly toggle: readonly Candidate[];
+  /** names in the log, e.g. `chat input`, `chat button` */
+  readonly inputName: string;
+  readonly toggleName: string;
+}
+
+export interface LeaveOptions {
+  /** how long a confirmation may take to show */
+  readonly confirmWaitMs?: number;
+  /** the leave button must be visible (a toolbar may hide it) */
+  readonly visible?: boolean;
+  /** click the confirmation through the DOM (where Enter, or a mouse click, would cancel it) */
+  readonly domClickConfirm?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,4 +97,47 @@ export class DriverActions {
     this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
     return false;
   }
+
+  /** The panel's input, opening the panel by its toggle when it is not there yet (`beforeToggle`: e.g. show a hidden toolbar). */
+  async openPanel(parts: PanelParts, options: { visible?: boolean; beforeToggle?: () => Promise<void> } = {}): Promise<Found | null> {
+    const visible = options.visible ?? false;
+    const open = await findFirst(this.page, parts.input, { visible });
+    if (open) return open;
+    await options.beforeToggle?.();
+    const toggle = await findFirst(this.page, parts.toggle, { visible });
+    if (!toggle) {
+      this.log.warn(`${this.name}: no ${parts.toggleName}`);
+      return null;
+    }
+    this.matches.note(parts.toggleName, describeCandidate(toggle.candidate));
+    await clickElement(toggle.element);
+    const input = await waitForFirst(this.page, parts.input, 3000, { visible });
+    if (input) this.matches.note(parts.inputName, describeCandidate(input.candidate));
+    else this.log.warn(`${this.name}: the panel with the ${parts.inputName} did not open`);
+    return input;
+  }
+
+  /**
+   * Clicks the leave button (noted as `what`) and a confirmation if one shows, then waits up to
+   * `timeoutMs` while `inCall()`; false when there is no leave button.
+   */
+  async leaveBy(what: string, leave: readonly Candidate[], confirm: readonly Candidate[], inCall: () => Promise<boolean>, timeoutMs: number, options: LeaveOptions = {}): Promise<boolean> {
+    const button = await findFirst(this.page, leave, { visible: options.visible ?? false });
+    if (!button) return false;
+    this.matches.note(what, describeCandidate(button.candidate));
+    await clickElement(button.element);
+    const confirmation = await waitForFirst(this.page, confirm, options.confirmWaitMs ?? 500, { visible: true });
+    if (confirmation && options.domClickConfirm) await confirmation.element.evaluate((e) => (e as HTMLElement).click());
+    else if (confirmation) await clickElement(confirmation.element);
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline && (await inCall())) await sleep(100);
+    return true;
+  }
 }
+
+/** Messages with exactly `text` (spaces normalised) sent by the bot: by participant id when known, else by name. */
+export const countOwnMessages = (chat: readonly SeenChatMessage[], selfId: string | null, botName: string, text: string): number => {
+  const want = text.replace(/\s+/g, ' ').trim();
+  const own = (m: SeenChatMessage) => (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
+  return chat.filter((m) => own(m) && m.text === want).length;
+};

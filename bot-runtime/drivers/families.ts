@@ -4,11 +4,12 @@
  * cannot read.
  */
 import { googleMeetFamily } from './google-meet/family';
+import { microsoftTeamsFamily } from './microsoft-teams/family';
 import type { DriverFamily } from './page-driver';
 import { sandboxFamily } from './sandbox/family';
 import { zoomFamily } from './zoom/family';
 
-export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily, zoomFamily];
+export const driverFamilies: readonly DriverFamily[] = [sandboxFamily, googleMeetFamily, microsoftTeamsFamily, zoomFamily];
 
 const hostOf = (meetingUrl: string): string => new URL(meetingUrl).hostname.toLowerCase().replace(/\.$/, '');
 

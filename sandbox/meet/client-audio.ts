@@ -3,10 +3,10 @@
  * small pool of `<audio autoplay>` elements, present from the lobby on, each playing a live
  * MediaStream (a WebAudio destination). A speaker's speech goes to a free slot, the least recently
  * used one, so slots rotate between speakers ("channel is not speaker"); the speaker's tile is lit
- * while it plays. Shares its closure with client-core.ts and client-call.ts.
+ * while it plays. Shares its closure with client-core.ts and client-call.ts (and pages/utterance-player.ts).
  */
 export const meetClientAudio = String.raw`
-  var audio = { ctx: null, slots: [], sources: [], played: {} };
+  var audio = { ctx: null, slots: [] };
 
   function startAudio() {
     try { audio.ctx = new AudioContext(); } catch (e) { return; }
@@ -27,45 +27,15 @@ export const meetClientAudio = String.raw`
     return from.reduce(function (a, b) { return b.lastUsed < a.lastUsed ? b : a; });
   }
 
-  function acknowledge(u, blocked) {
-    api('POST', '/played', { participant_id: pid, seq: u.seq, blocked: blocked }).catch(function () {});
+  function slotForSpeech() {
+    if (!audio.slots.length) return null;
+    var slot = pickSlot();
+    slot.busy++;
+    slot.lastUsed = performance.now();
+    return { node: slot.dest, release: function () { slot.busy--; } };
   }
 
-  function playUtterance(u) {
-    if (audio.played[u.seq]) return;
-    audio.played[u.seq] = true;
-    var fetchedAt = performance.now();
-    if (!audio.ctx || !audio.slots.length) { acknowledge(u, true); return; }
-    fetch(u.audio_url).then(function (r) { return r.arrayBuffer(); }).then(function (bytes) {
-      return audio.ctx.decodeAudioData(bytes);
-    }).then(function (buffer) {
-      if (!call) { acknowledge(u, true); return; }
-      var slot = pickSlot();
-      var source = audio.ctx.createBufferSource();
-      source.buffer = buffer;
-      source.connect(slot.dest);
-      slot.busy++;
-      slot.lastUsed = performance.now();
-      var speaker = u.participant_id;
-      call.speaking[speaker] = (call.speaking[speaker] || 0) + 1;
-      audio.sources.push(source);
-      source.onended = function () {
-        slot.busy--;
-        audio.sources = audio.sources.filter(function (s) { return s !== source; });
-        if (call && call.speaking[speaker]) call.speaking[speaker]--;
-        showSpeakers();
-      };
-      // joined late: start where the speaker is now
-      var late = (u.elapsed_ms + performance.now() - fetchedAt) / 1000;
-      source.start(0, late > 1.5 ? Math.min(late, buffer.duration) : 0);
-      acknowledge(u, false);
-      showSpeakers();
-    }).catch(function () { acknowledge(u, true); });
-  }
+  function playSpeech(u) { playUtterance(u, audio.ctx, slotForSpeech); }
 
-  function stopAudio() {
-    audio.sources.forEach(function (s) { try { s.stop(); } catch (e) { /* already stopped */ } });
-    audio.sources = [];
-    audio.slots.forEach(function (s) { s.busy = 0; });
-  }
+  function stopAudio() { stopUtterances(); }
 `;

@@ -77,7 +77,7 @@ export const meetClientCall = String.raw`
 
   function updateCall(v) {
     var c = call;
-    var key = v.participants.map(function (p) { return p.participant_id + '\u0000' + p.name; }).join('\u0001');
+    var key = participantsKey(v);
     if (key !== c.key) {
       c.key = key;
       c.tiles = {};
@@ -87,18 +87,13 @@ export const meetClientCall = String.raw`
       c.count.textContent = String(v.participants.length);
       if (c.panel === 'people') renderPeople();
     }
-    var start = v.message_count - v.messages.length;
-    for (var i = 0; i < v.messages.length; i++) {
-      var index = start + i;
-      if (index !== since) continue;
-      var m = v.messages[i];
+    takeNewMessages(v, function (m, index) {
       c.messages.push({ id: 'm-' + index, sender: m.sender_name, text: m.text });
-      since++;
       if (c.panel === 'chat') appendMessage(c.messages[c.messages.length - 1]);
       else if (!c.unread) { c.unread = true; c.chatButton.setAttribute('aria-label', T.chatNewMessage); }
-    }
+    });
     if (c.input) c.input.disabled = !v.meeting.chat_enabled;
-    v.utterances.forEach(function (u) { if (u.active) playUtterance(u); });
+    v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
     showSpeakers();
   }
 

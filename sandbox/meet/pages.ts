@@ -5,12 +5,12 @@
  */
 import type { Meeting } from '../meeting-state';
 import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
+import { utterancePlayerScript } from '../pages/utterance-player';
 import { meetClientAudio } from './client-audio';
 import { meetClientCall } from './client-call';
 import { meetClientCore } from './client-core';
 import type { MeetSettings } from './settings';
 import { lobbyWordingTexts, meetTexts } from './texts';
-
 
 const style = `
   * { box-sizing: border-box; }
@@ -67,7 +67,7 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     wording: lobbyWordingTexts[settings.lobby_wording],
     settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
   };
-  const script = replicaScript(config, [meetClientCore, meetClientCall, meetClientAudio], 'startAudio();\n  open();');
+  const script = replicaScript(config, [meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio], 'startAudio();\n  open();');
   return shell(`Meet - ${meeting.meeting_id}`, '<div id="app"></div>', script);
 }
 

@@ -71,7 +71,7 @@ ${pageSessionScript}
   }
 
   function renderCall() {
-    var c = { rows: {}, listKey: '' };
+    var c = { rows: {}, tiles: {}, spot: null, listKey: '' };
     c.speaker = h('span', { testid: 'active-speaker', 'data-name': '', 'class': 'speaker' });
     c.list = h('ul', { testid: 'participant-list', 'class': 'participants' });
     c.messages = h('div', { 'class': 'messages' });
@@ -83,7 +83,10 @@ ${pageSessionScript}
     leave.addEventListener('click', function () {
       api('POST', '/leave', { participant_id: pid }).then(apply).catch(function () {});
     });
-    var bar = [h('span', { 'class': 'brand', text: cfg.text.brand }), h('span', { 'class': 'label', text: 'Speaking:' }), c.speaker];
+    c.layout = 'speaker';
+    c.stage = h('div', { testid: 'stage', 'class': 'stage-tiles', 'data-layout': c.layout });
+    c.layoutBox = h('span', { testid: 'layout', 'data-layout': c.layout, 'class': 'layouts' }, [layoutButton('speaker'), layoutButton('gallery')]);
+    var bar = [h('span', { 'class': 'brand', text: cfg.text.brand }), h('span', { 'class': 'label', text: 'Speaking:' }), c.speaker, c.layoutBox];
     if (cfg.platform === 'vc') {
       c.rec = h('span', { testid: 'recording-permission', 'data-state': 'none', 'class': 'rec', text: 'recording: none' });
       var ask = h('button', { testid: 'request-recording', text: 'Request recording permission' });
@@ -104,6 +107,7 @@ ${pageSessionScript}
     chatChildren.push(c.messages, c.input, c.send, c.chatError);
     var view = h('div', { testid: 'call-view', 'class': 'call' }, [
       h('header', { 'class': 'bar' }, bar),
+      c.stage,
       h('main', { 'class': 'stage' }, [
         h('aside', { 'class': 'people' }, [h('h3', { text: 'Participants' }), c.list]),
         h('section', { testid: 'chat-panel', 'class': 'chat' }, chatChildren)
@@ -113,6 +117,20 @@ ${pageSessionScript}
     since = 0;
     show('in_call', view);
     call = c;
+  }
+
+  // two layouts: the speaker's tile alone, or everyone's tiles (what speaker_view and gallery_view record)
+  function layoutButton(layout) {
+    var b = h('button', { testid: 'layout-' + layout, text: layout === 'speaker' ? 'Speaker view' : 'Gallery view' });
+    b.addEventListener('click', function () {
+      if (!call) return;
+      call.layout = layout;
+      call.stage.setAttribute('data-layout', layout);
+      call.layoutBox.setAttribute('data-layout', layout);
+      api('POST', '/layout', { participant_id: pid, layout: layout }).catch(function () {});
+      updateSpeaker();
+    });
+    return b;
   }
 
   function chatError(text) {
@@ -134,30 +152,28 @@ ${pageSessionScript}
 
   function updateCall(v) {
     var c = call;
-    var key = v.participants.map(function (p) { return p.participant_id + '\u0000' + p.name; }).join('\u0001');
+    var key = participantsKey(v);
     if (key !== c.listKey) {
       c.listKey = key;
       c.rows = {};
+      c.tiles = {};
       c.list.replaceChildren.apply(c.list, v.participants.map(function (p) {
         var row = h('li', { testid: 'participant', 'data-name': p.name, 'data-participant-id': p.participant_id, text: p.name });
         if (p.participant_id === pid) row.classList.add('me');
         c.rows[p.participant_id] = row;
         return row;
       }));
+      c.stage.replaceChildren.apply(c.stage, v.participants.map(function (p) {
+        return (c.tiles[p.participant_id] = h('div', { testid: 'tile', 'class': 'tile', 'data-name': p.name }, [h('span', { text: p.name })]));
+      }));
     }
-    var start = v.message_count - v.messages.length;
-    for (var i = 0; i < v.messages.length; i++) {
-      var index = start + i;
-      if (index < since) continue;
-      if (index > since) break;
-      var m = v.messages[i];
+    takeNewMessages(v, function (m) {
       c.messages.appendChild(h('div', { 'class': 'message' }, [
         h('span', { 'class': 'sender', text: m.sender_name }),
         h('div', { testid: 'chat-message', 'data-sender': m.sender_name, 'data-participant-id': m.participant_id, text: m.text })
       ]));
-      since++;
       c.messages.scrollTop = c.messages.scrollHeight;
-    }
+    });
     if (c.rec && c.rec.getAttribute('data-state') !== v.me.recording_permission) {
       c.rec.setAttribute('data-state', v.me.recording_permission);
       c.rec.textContent = 'recording: ' + v.me.recording_permission;
@@ -223,6 +239,10 @@ ${pageSessionScript}
       var speaking = id === speakerId ? 'true' : 'false';
       if (call.rows[id].getAttribute('data-speaking') !== speaking) call.rows[id].setAttribute('data-speaking', speaking);
     });
+    // speaker view: the speaker's tile, else the last one who spoke, else the first other participant
+    if (speakerId) call.spot = speakerId;
+    var spot = call.spot && call.tiles[call.spot] ? call.spot : Object.keys(call.tiles).find(function (id) { return id !== pid; }) || pid;
+    Object.keys(call.tiles).forEach(function (id) { call.tiles[id].classList.toggle('spot', id === spot); });
   }
 
   function apply(v) {

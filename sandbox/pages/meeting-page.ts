@@ -120,7 +120,13 @@ function style(t: Theme): string {
   .chat { display: flex; flex-direction: column; gap: 8px; }
   .messages { max-height: 40vh; overflow-y: auto; display: flex; flex-direction: column; gap: 6px; }
   .message .sender { font-size: .8em; opacity: .75; }
-  .audio-box { display: none; }`;
+  .audio-box { display: none; }
+  .layouts { margin-left: auto; display: flex; gap: 6px; }
+  .layouts[data-layout=speaker] [data-testid=layout-speaker], .layouts[data-layout=gallery] [data-testid=layout-gallery] { background: var(--accent); }
+  .stage-tiles { display: flex; flex-wrap: wrap; gap: 24px; margin-top: 12px; }
+  .tile { width: 200px; height: 120px; background: var(--accent); color: #fff; border-radius: 6px; padding: 8px; }
+  .stage-tiles[data-layout=speaker] .tile:not(.spot) { display: none; }
+  .stage-tiles[data-layout=speaker] .tile.spot { width: 560px; height: 300px; }`;
 }
 
 export function meetingPage(platform: Platform, meetingId: string): string {

@@ -1,8 +1,9 @@
 /**
  * The part of every meeting page's script (the sandbox's and the replicas') that talks to the
  * sandbox's page API: JSON calls, polling it (ticks from a Web Worker: a hidden page's timers are
- * throttled, a worker's are not), and leaving when the page goes away. It expects in its closure
- * `cfg` (apiBase, pollMs), `pid`, `since`, `stopped` and `apply(view)`. Plain browser JavaScript: no
+ * throttled, a worker's are not), taking the messages of a view it has not shown yet, and leaving when
+ * the page goes away. It expects in its closure `cfg` (apiBase, pollMs), `pid`, `since`, `stopped` and
+ * `apply(view)`. Plain browser JavaScript: no
  * backticks or dollar-brace sequences.
  */
 export const pageSessionScript = String.raw`
@@ -40,6 +41,23 @@ export const pageSessionScript = String.raw`
     } catch (e) {
       var timer = setInterval(function () { if (stopped) clearInterval(timer); else poll(); }, cfg.pollMs);
     }
+  }
+
+  // the messages of a view the page has not shown yet, in order (each moves since on); a gap waits for the next view
+  function takeNewMessages(v, take) {
+    var start = v.message_count - v.messages.length;
+    for (var i = 0; i < v.messages.length; i++) {
+      var index = start + i;
+      if (index < since) continue;
+      if (index > since) break;
+      since++;
+      take(v.messages[i], index);
+    }
+  }
+
+  // changes whenever someone joins, leaves or is renamed
+  function participantsKey(v) {
+    return v.participants.map(function (p) { return p.participant_id + '\u0000' + p.name; }).join('\u0001');
   }
 
   window.addEventListener('pagehide', function () {

@@ -253,7 +253,7 @@ export const zoomClientCall = String.raw`
       since++;
     }
     enableComposer();
-    v.utterances.forEach(function (u) { if (u.active) playUtterance(u); });
+    v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
   }
 
   // speaker view: the main tile shows the latest speaker and keeps them when they stop (4.5); gallery: every tile

@@ -5,6 +5,7 @@
  */
 import type { Meeting } from '../meeting-state';
 import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
+import { utterancePlayerScript } from '../pages/utterance-player';
 import { zoomClientAudio } from './client-audio';
 import { zoomClientCall } from './client-call';
 import { zoomClientCore } from './client-core';
@@ -104,6 +105,6 @@ export function zoomWebClientPage(meeting: Meeting, settings: ZoomSettings, clie
     waitingRoom: waitingRoomWordingTexts[settings.waiting_room_wording],
     settings,
   };
-  const script = replicaScript(config, [zoomClientCore, zoomClientCall, zoomClientAudio], 'open();');
+  const script = replicaScript(config, [zoomClientCore, zoomClientCall, utterancePlayerScript, zoomClientAudio], 'open();');
   return shell('Zoom', '<div id="app"></div>', script);
 }

@@ -90,12 +90,13 @@ describe('bots created through the API join the Google Meet replica under meet.g
     assert.equal(end(await ended(botId)), 'failed BOT_NOT_ACCEPTED');
   });
 
-  it('removed while recording -> completed BOT_REMOVED', async () => {
+  it('removed while recording (gallery_view: the Tiled layout) -> completed BOT_REMOVED', async () => {
     const m = await meet({ lobby: false });
     await sandbox.client.addSimulated(m.meeting_id, 'Carol');
-    const botId = await createBot(m.url);
+    const botId = await createBot(m.url, { recording_mode: 'gallery_view' });
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
     const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'in_call', 10_000, 'Recorder Bot');
+    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.participant_id === bot.participant_id && p.layout === 'Tiled'), 10_000, 'gallery_view picks the Tiled layout');
     await sandbox.client.remove(m.meeting_id, bot.participant_id);
     assert.equal(end(await ended(botId)), 'completed BOT_REMOVED');
   });

@@ -72,7 +72,6 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       const { api, team_id } = await team();
       const cases: [Record<string, unknown>, string, RegExp][] = [
         [{ bot_image: 'https://images.example.com/bot.png' }, 'bot_image', /picture/],
-        [{ recording_mode: 'gallery_view' }, 'recording_mode', /gallery_view/],
         [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_url: 'https://tokens.example.com/obf' }, 'vc_obf_token_url', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_user_id: 'vc-user-1' }, 'vc_obf_token_user_id', /OBF/],
@@ -90,6 +89,14 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       // Their "off" values ask for nothing.
       const off = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Off', speech_to_text: null, bot_image: null, recording_mode: 'speaker_view', vc_sdk_id: null });
       assert.equal(off.status, 200);
+    });
+
+    it('takes gallery_view, which every driver delivers', async () => {
+      const { api } = await team();
+      const created = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Gallery', recording_mode: 'gallery_view' });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const { config } = (await events(api, created.body.bot_id))[0].data;
+      assert.equal(config.recording_mode, 'gallery_view');
     });
 
     it('answers SET_VC_ID_AND_PWD_TOGETHER when only one of vc_sdk_id and vc_sdk_pwd is given', async () => {

@@ -115,8 +115,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         { meeting_url: MEETING, bot_name: 'x', silence_timout: 5 },
         { meeting_url: MEETING, bot_name: 'x', bot_image: 'https://example.com/a.png' },
         { meeting_url: MEETING, bot_name: 'x', transcription_enabled: true, transcription_config: { provider: 'gladia' } },
-        { meeting_url: MEETING, bot_name: 'x', streaming_enabled: true, streaming_config: { output_url: 'wss://example.com/out' } },
-        { meeting_url: MEETING, bot_name: 'x', recording_mode: 'gallery_view' },
+        { meeting_url: MEETING, bot_name: 'x', streaming_enabled: true },
         { meeting_url: MEETING, bot_name: 'x', callback_enabled: true },
       ];
       for (const body of bodies) {

@@ -395,7 +395,7 @@ describe('sandbox meeting state', () => {
     });
 
     it('refuses unknown flavours, a flavour of another platform and bad settings', () => {
-      refuses(() => replicaOptions({ replica: 'skype' }, 'mt'), 400, /replica must be one of meet, zoom/);
+      refuses(() => replicaOptions({ replica: 'skype' }, 'mt'), 400, /replica must be one of meet, teams, zoom/);
       refuses(() => replicaOptions({ replica: 'meet' }, 'tm'), 400, /mt flavour, not tm/);
       refuses(() => replicaOptions({ replica: 'meet', wall: 'moat' }, 'mt'), 400, /wall must be one of/);
       refuses(() => replicaOptions({ replica: 'meet', lobby_timeout_seconds: 0 }, 'mt'), 400, /lobby_timeout_seconds/);

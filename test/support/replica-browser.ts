@@ -24,14 +24,15 @@ export class ReplicaPages {
 
   constructor(private readonly browser: () => Browser) {}
 
-  /** A fresh page; with `url`, loaded (HTTP 200 expected). */
-  async open(url?: string): Promise<Page> {
+  /** A fresh page; with `url`, loaded (HTTP `status` expected, 200 unless said), after `prepare` (e.g. scripts for every document). */
+  async open(url?: string, options: { status?: number; prepare?: (page: Page) => Promise<unknown> } = {}): Promise<Page> {
     const context = await this.browser().createBrowserContext();
     this.contexts.push(context);
     const page = await context.newPage();
+    await options.prepare?.(page);
     if (url !== undefined) {
       const response = await page.goto(url, { waitUntil: 'domcontentloaded' });
-      assert.equal(response?.status(), 200, `GET ${url}`);
+      assert.equal(response?.status(), options.status ?? 200, `GET ${url}`);
     }
     return page;
   }

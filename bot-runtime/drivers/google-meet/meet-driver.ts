@@ -9,11 +9,11 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
+import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { DriverActions } from '../driver-actions';
-import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
+import { clickElement, type Candidate, type Found } from '../page-actions';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
@@ -38,7 +38,7 @@ export class MeetDriver implements PageDriver {
       post: (text) => this.actions.exclusive(() => this.postChat(text)),
       // Meet shows no refusal text the peers know of: an unconfirmed message is the only failure
       error: async () => null,
-      countOwn: (selfId, botName, text) => this.countOwn(selfId, botName, text),
+      countOwn: async (selfId, botName, text) => countOwnMessages((await this.readTilesAndChat(0)).chat, selfId, botName, text),
     };
   }
 
@@ -105,15 +105,8 @@ export class MeetDriver implements PageDriver {
   leaveCall(timeoutMs = 3000): Promise<boolean> {
     return this.actions.exclusive(async () => {
       await this.wakeToolbar();
-      const leave = await findFirst(this.page, sel.leaveButton);
-      if (!leave) return false;
-      this.actions.matches.note('leave button', describeCandidate(leave.candidate));
-      await clickElement(leave.element);
-      const confirm = await waitForFirst(this.page, sel.leaveConfirm, 500, { visible: true });
-      if (confirm) await clickElement(confirm.element);
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call') await sleep(100);
-      return true;
+      const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
+      return this.actions.leaveBy('leave button', sel.leaveButton, sel.leaveConfirm, inCall, timeoutMs);
     });
   }
 
@@ -137,21 +130,8 @@ export class MeetDriver implements PageDriver {
     }
   }
 
-  private async openChatPanel(): Promise<Found | null> {
-    const open = await findFirst(this.page, sel.chatInput);
-    if (open) return open;
-    await this.wakeToolbar();
-    const button = await findFirst(this.page, sel.chatButton);
-    if (!button) {
-      this.log.warn(`${this.name}: no chat button`);
-      return null;
-    }
-    this.actions.matches.note('chat button', describeCandidate(button.candidate));
-    await clickElement(button.element);
-    const input = await waitForFirst(this.page, sel.chatInput, 3000);
-    if (input) this.actions.matches.note('chat input', describeCandidate(input.candidate));
-    else this.log.warn(`${this.name}: the chat panel did not open`);
-    return input;
+  private openChatPanel(): Promise<Found | null> {
+    return this.actions.openPanel({ input: sel.chatInput, toggle: sel.chatButton, inputName: 'chat input', toggleName: 'chat button' }, { beforeToggle: () => this.wakeToolbar() });
   }
 
   private async postChat(text: string): Promise<void> {
@@ -167,14 +147,6 @@ export class MeetDriver implements PageDriver {
     await input.element.press('Enter');
   }
 
-  private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
-    const { chat } = await this.readTilesAndChat(0);
-    const want = text.replace(/\s+/g, ' ').trim();
-    const own = (m: { participant_id: string | null; sender_name: string }) =>
-      (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
-    return chat.filter((m) => own(m) && m.text === want).length;
-  }
-
   private async readTilesAndChat(since: number): Promise<TilesAndChat> {
     return (await this.page.evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat;
   }
@@ -187,4 +159,3 @@ export class MeetDriver implements PageDriver {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -30,6 +30,8 @@ export interface StateRule {
   readonly any: readonly Condition[];
   /** …and each of these holds too */
   readonly all?: readonly Condition[];
+  /** …and none of these holds */
+  readonly none?: readonly Condition[];
   /** the notice is the text of this element (else the text of the element that matched) */
   readonly noticeFrom?: string;
 }
@@ -120,6 +122,7 @@ function (config) {
     for (var j = 0; j < rule.any.length && !match; j++) match = holds(rule.any[j]);
     if (!match) continue;
     if (rule.all && !rule.all.every(function (c) { return holds(c) !== null; })) continue;
+    if (rule.none && rule.none.some(function (c) { return holds(c) !== null; })) continue;
     var notice = null;
     if (rule.noticeFrom) { var n = all(rule.noticeFrom)[0]; notice = n ? text(n) : null; }
     else if (match.el) notice = text(match.el);

@@ -30,7 +30,7 @@ export interface ChatReaderConfig {
   readonly row: string;
   /** the message text inside a row (else the row's text without its buttons) */
   readonly text: readonly string[];
-  /** the sender's name: the nearest such element before the row in its group */
+  /** the sender's name: inside the row, else the nearest such element before the row in its group */
   readonly sender: readonly string[];
   /** the message composer (disabled: chat is off) */
   readonly composer: readonly string[];
@@ -92,6 +92,10 @@ function (tiles, chat, since) {
   participants.forEach(function (p) { var k = low(p.name); idByName[k] = idByName[k] === undefined ? p.id : null; });
   var rows = all(document, chat.row);
   var senderOf = function (row) {
+    for (var k = 0; k < chat.sender.length; k++) {
+      var inside = all(row, chat.sender[k])[0];
+      if (inside && clean(inside.textContent)) { matched.sender = chat.sender[k]; return clean(inside.textContent); }
+    }
     for (var a = row.parentElement, depth = 0; a && depth < 6; a = a.parentElement, depth++) {
       for (var i = 0; i < chat.sender.length; i++) {
         var before = all(a, chat.sender[i]).filter(function (s) {

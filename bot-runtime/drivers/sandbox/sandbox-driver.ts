@@ -1,11 +1,12 @@
 /**
  * The driver of the sandbox's own flavours (vc, tm, mt on `*.localhost`): reads the DOM hooks of
  * sandbox/CONTRACT.md and performs the few actions a participant needs (type the name, join, ask for
- * recording, chat, leave). The sandbox has no microphone, camera or layout controls.
+ * recording, chat, leave, choose the layout). The sandbox has no microphone or camera controls.
  */
 import type { Page } from 'puppeteer-core';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import type { RecordingMode } from '../../contract';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';
 
@@ -45,8 +46,10 @@ export class SandboxDriver implements PageDriver {
     // the chat panel is always open and there are no dialogs
   }
 
-  async setLayout(): Promise<void> {
-    // one layout only
+  /** `layout-speaker` / `layout-gallery`; audio_only leaves it. */
+  async setLayout(mode: RecordingMode): Promise<void> {
+    if (mode === 'audio_only') return;
+    await this.page.click(tid(mode === 'gallery_view' ? 'layout-gallery' : 'layout-speaker'));
   }
 
   async requestRecording(): Promise<void> {

@@ -15,7 +15,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { RecordingMode } from '../../contract';
-import { DriverActions } from '../driver-actions';
+import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TileReaderConfig, type TilesAndChat } from '../in-page/tiles-and-chat';
@@ -146,16 +146,9 @@ export class ZoomDriver implements PageDriver {
   leaveCall(timeoutMs = 3000): Promise<boolean> {
     return this.actions.exclusive(async () => {
       await this.wakeFooter();
-      const leave = await findFirst(this.page, sel.leaveButton);
-      if (!leave) return false;
-      this.actions.matches.note('leave button', describeCandidate(leave.candidate));
-      await clickElement(leave.element);
+      const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER).catch(() => null))?.screen === 'in_call';
       // the dialog's button has no label and Enter cancels the dialog (4.6): a click, through the DOM
-      const confirm = await waitForFirst(this.page, sel.leaveConfirm, 1000, { visible: true });
-      if (confirm) await confirm.element.evaluate((e) => (e as HTMLElement).click());
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline && (await this.read(Number.MAX_SAFE_INTEGER).catch(() => null))?.screen === 'in_call') await sleep(100);
-      return true;
+      return this.actions.leaveBy('leave button', sel.leaveButton, sel.leaveConfirm, inCall, timeoutMs, { confirmWaitMs: 1000, domClickConfirm: true });
     });
   }
 
@@ -221,20 +214,8 @@ export class ZoomDriver implements PageDriver {
   }
 
   /** Opens a pane by its toggle unless what it shows is there already. */
-  private async openPane(what: string, toggle: readonly Candidate[], content: readonly Candidate[]): Promise<Found | null> {
-    const open = await findFirst(this.page, content);
-    if (open) return open;
-    await this.wakeFooter();
-    const button = await findFirst(this.page, toggle);
-    if (!button) {
-      this.log.warn(`${this.name}: no toggle for the ${what}`);
-      return null;
-    }
-    this.actions.matches.note(`${what} toggle`, describeCandidate(button.candidate));
-    await clickElement(button.element);
-    const shown = await waitForFirst(this.page, content, 3000);
-    if (!shown) this.log.warn(`${this.name}: the ${what} did not open`);
-    return shown;
+  private openPane(what: string, toggle: readonly Candidate[], content: readonly Candidate[]): Promise<Found | null> {
+    return this.actions.openPanel({ input: content, toggle, inputName: what, toggleName: `${what} toggle` }, { beforeToggle: () => this.wakeFooter() });
   }
 
   private async postChat(text: string): Promise<void> {
@@ -253,10 +234,7 @@ export class ZoomDriver implements PageDriver {
 
   private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
     const [chat, seen] = (await this.page.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
-    const want = text.replace(/\s+/g, ' ').trim();
-    const own = (m: { participant_id: string | null; sender_name: string }) =>
-      (selfId !== null && m.participant_id === selfId) || normaliseText(m.sender_name) === normaliseText(botName);
-    return withIds(chat.chat, seen).filter((m) => own(m) && m.text === want).length;
+    return countOwnMessages(withIds(chat.chat, seen), selfId, botName, text);
   }
 
   private async scan(): Promise<ScanResult> {

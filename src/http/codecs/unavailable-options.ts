@@ -19,7 +19,6 @@ export const unavailableOptions: readonly UnavailableOption[] = [
   { field: 'bot_image_config', asked: (r) => r.bot_image_config !== null, feature: "the bot's picture" },
   { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
   { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
-  { field: 'recording_mode', asked: (r) => r.recording_mode === 'gallery_view', feature: 'gallery_view recording' },
   { field: 'streaming_enabled', asked: (r) => r.streaming_enabled, feature: 'audio streaming' },
   { field: 'streaming_config', asked: (r) => r.streaming_config !== null, feature: 'audio streaming' },
   { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },

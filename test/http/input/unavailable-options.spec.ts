@@ -15,7 +15,6 @@ describe('an option the service does not deliver yet is refused by name, never a
     ['bot_image_config', vcBody({ bot_image_config: { mode: 'static' } }), 'bot_image_config'],
     ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
     ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
-    ['recording_mode gallery_view', vcBody({ recording_mode: 'gallery_view' }), 'recording_mode'],
     ['streaming_enabled', vcBody({ streaming_enabled: true, streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_enabled'],
     ['a streaming_config kept with the flag off', vcBody({ streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
@@ -39,6 +38,12 @@ describe('an option the service does not deliver yet is refused by name, never a
     assert.ok(E.isRight(decodeCreateBotRequest(vcBody({ transcription_enabled: true }), { sandboxHosts: false })));
     const hosted = decodeCreateBotRequest(vcBody({ transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: 'k' } }), { sandboxHosts: false });
     assert.equal(E.isRight(hosted) && hosted.right.transcription_config?.provider, 'Gladia');
+  });
+
+  it('gallery_view is accepted on every platform: every driver sets the layout it asks for', () => {
+    for (const body of [vcBody({ recording_mode: 'gallery_view' }), tmBody({ recording_mode: 'gallery_view' }), mtBody({ recording_mode: 'gallery_view' })]) {
+      assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })), JSON.stringify(body));
+    }
   });
 
   it('what the service delivers is accepted: callback, entry message, timeouts, audio_only, ignored names, extra', () => {

@@ -1,0 +1,315 @@
+/**
+ * The Microsoft Teams driver: reads Teams' page by the rules of teams-states.ts and the candidates of
+ * teams-selectors.ts, and acts on it like an anonymous guest: past the launcher ("Continue on this
+ * browser") and the AV-confirm modal (before the pre-join, or only after "Join now"), types its name,
+ * turns camera and microphone off, keeps computer audio (to hear the meeting), joins; in the call it
+ * opens the chat panel and keeps it open, picks the layout, chats and leaves.
+ *
+ * Teams' tiles carry the display name, not a participant id (3.5): a participant's id here is their
+ * name without Teams' "(Unverified)"/"(Guest)"/"(External)" suffix, and the bot's own tile is the one
+ * with its name. Actions run one at a time.
+ */
+import type { Page } from 'puppeteer-core';
+import type { BotLog } from '../../bot-log';
+import type { RecordingMode } from '../../contract';
+import { countOwnMessages, DriverActions } from '../driver-actions';
+import { redactedHtmlExpression } from '../in-page/redacted-html';
+import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
+import { clickElement, describeCandidate, findFirst, type Found } from '../page-actions';
+import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
+import * as sel from './teams-selectors';
+import { teamsScan } from './teams-states';
+import { nameSuffixes } from './teams-texts';
+
+/**
+ * The note gives no length limit for Teams chat messages; the sandbox's replica takes 4096 characters
+ * (sandbox/meeting-state.ts), and longer messages go in parts.
+ */
+const TEAMS_CHAT_LIMIT = 4000;
+/** how long the launcher and the AV-confirm modal may take to give way to the pre-join */
+const PREJOIN_WAIT_MS = 15_000;
+/** how long the join click may take to show its outcome (the AV-confirm modal comes right after it) */
+const AFTER_JOIN_MS = 10_000;
+
+/** A display name without Teams' suffixes for anonymous and outside people. */
+export const teamsDisplayName = (name: string): string => {
+  let clean = name.replace(/\s+/g, ' ').trim();
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const suffix of nameSuffixes) {
+      if (clean.toLowerCase().endsWith(suffix.toLowerCase())) {
+        clean = clean.slice(0, -suffix.length).trim();
+        changed = true;
+      }
+    }
+  }
+  return clean;
+};
+
+interface TeamsRead {
+  readonly scan: ScanResult;
+  readonly data: TilesAndChat;
+  readonly blueSpeaker: string | null;
+  readonly chatOff: boolean;
+  readonly blockedLinks: string[];
+}
+
+export class TeamsDriver implements PageDriver {
+  readonly name = 'microsoft-teams';
+  readonly chat: ChatControls;
+  private readonly actions: DriverActions;
+  /** the name the bot joined with: its own tile and messages carry it */
+  private botName: string | null = null;
+  private readonly blockedLinks = new Set<string>();
+
+  constructor(
+    private readonly page: Page,
+    private readonly log: BotLog,
+  ) {
+    this.actions = new DriverActions(this.name, page, log);
+    this.chat = {
+      maxLength: TEAMS_CHAT_LIMIT,
+      disabled: async () => (await this.readPage(Number.MAX_SAFE_INTEGER)).chatDisabled,
+      post: (text) => this.actions.exclusive(() => this.postChat(text)),
+      // Teams shows no refusal text the peers know of: an unconfirmed message is the only failure
+      error: async () => null,
+      countOwn: async (selfId, botName, text) => countOwnMessages((await this.readPage(0)).chat, selfId, botName, text),
+    };
+    // before any Teams page loads (the tab navigates after the driver exists): no msteams: deep link
+    page.evaluateOnNewDocument(appLinkGuardSource).catch((err: Error) => log.warn(`${this.name}: app-link guard not installed: ${err.message}`));
+  }
+
+  read(chatSince: number): Promise<PageSnapshot> {
+    return this.readPage(chatSince);
+  }
+
+  join(botName: string): Promise<void> {
+    this.botName = botName;
+    return this.actions.exclusive(async () => {
+      const input = await this.reachPrejoin();
+      if (input) {
+        await input.element.click({ clickCount: 3 });
+        await input.element.type(botName);
+      } else this.log.warn(`${this.name}: no name input (a signed-in pre-join?): joining without typing a name`);
+      await this.switchOff('camera', sel.camera);
+      await this.switchOff('microphone', sel.microphone);
+      await this.keepComputerAudio();
+      const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
+      if (!button) throw new Error('the join button did not become clickable');
+      await clickElement(button.element);
+      this.log.info(`${this.name}: asked to join`);
+      await this.afterJoinClick();
+    });
+  }
+
+  prepareCall(): Promise<void> {
+    return this.actions.exclusive(async () => {
+      await this.openChatPanel();
+    });
+  }
+
+  setLayout(mode: RecordingMode): Promise<void> {
+    if (mode === 'audio_only') return Promise.resolve();
+    const [label, layout] = mode === 'gallery_view' ? ['gallery', sel.galleryLayout] : ['speaker', sel.speakerLayout];
+    return this.actions.exclusive(async () => {
+      let view = await findFirst(this.page, sel.viewButton, { visible: true });
+      if (!view) {
+        // the view switcher may sit under "More"
+        const more = await this.actions.waitFor('more button', sel.moreButton, 1000);
+        if (more) await clickElement(more.element);
+        view = await this.actions.waitFor('view button', sel.viewButton, 1000);
+      } else this.actions.matches.note('view button', describeCandidate(view.candidate));
+      if (!view) {
+        this.log.warn(`${this.name}: layout ${label} not set: no view button`);
+        await this.page.keyboard.press('Escape').catch(() => undefined);
+        return;
+      }
+      await clickElement(view.element);
+      const choice = await this.actions.waitFor(`layout ${label}`, layout, 3000);
+      if (!choice) {
+        this.log.warn(`${this.name}: layout ${label} not set: no ${label} choice in the view menu`);
+        await this.page.keyboard.press('Escape').catch(() => undefined);
+        return;
+      }
+      await clickElement(choice.element);
+      this.log.info(`${this.name}: layout ${label} for ${mode}`);
+    });
+  }
+
+  async requestRecording(): Promise<void> {
+    // Teams asks nobody for a recording permission
+  }
+
+  leaveCall(timeoutMs = 3000): Promise<boolean> {
+    return this.actions.exclusive(async () => {
+      const inCall = async () => (await this.read(Number.MAX_SAFE_INTEGER)).screen === 'in_call';
+      return this.actions.leaveBy('hang-up button', sel.hangUp, sel.leaveConfirm, inCall, timeoutMs, { visible: true });
+    });
+  }
+
+  async redactedHtml(names: readonly string[]): Promise<string> {
+    // tile names are attributes (`data-tid`, which elsewhere names controls): collected here, not by attribute
+    const tileNames = (await this.page.evaluate(
+      `Array.from(document.querySelectorAll(${JSON.stringify(sel.tiles.tile)})).map((t) => t.getAttribute('data-tid'))`,
+    )) as string[];
+    const all = [...names, ...tileNames.flatMap((n) => [n, teamsDisplayName(n)])];
+    const chat = [sel.chat.row, '[data-tid="chat-pane-list"]', ...sel.composerSelectors];
+    return (await this.page.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private async readPage(chatSince: number): Promise<PageSnapshot> {
+    const { scan, data, blueSpeaker, chatOff, blockedLinks } = (await this.page.evaluate(
+      `({ scan: ${stateScanExpression(teamsScan)}, data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ` +
+        `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
+        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
+    )) as TeamsRead;
+    this.actions.matches.noteAll(data.matched);
+    for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
+      this.blockedLinks.add(link);
+      this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
+    }
+    let speaker = data.activeSpeaker;
+    if (speaker === null && blueSpeaker !== null) {
+      speaker = blueSpeaker;
+      this.actions.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
+    }
+    // ids are names without suffixes; a chat sender is a participant when exactly one has that name
+    const participants = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
+    const byName = (name: string) => {
+      const same = participants.filter((p) => normaliseText(p.name) === normaliseText(name));
+      return same.length === 1 ? same[0]!.id : null;
+    };
+    const chat = data.chat.map((m) => {
+      const name = teamsDisplayName(m.sender_name);
+      return { sender_name: name, participant_id: byName(name), text: m.text };
+    });
+    return {
+      ...scan,
+      selfId: this.botName === null ? null : byName(this.botName),
+      participants,
+      activeSpeaker: speaker === null ? null : teamsDisplayName(speaker),
+      chat,
+      chatDisabled: data.chatDisabled || chatOff,
+      recordingPermission: null,
+    };
+  }
+
+  /**
+   * From the launcher or an AV-confirm modal to the pre-join's name input: clicks the launcher's
+   * "Continue on this browser" and the modal's "Continue without audio or video" as they show.
+   * Null when no name input showed (a pre-join without one), once the join button is there.
+   */
+  private async reachPrejoin(): Promise<Found | null> {
+    const deadline = Date.now() + PREJOIN_WAIT_MS;
+    for (;;) {
+      // the launcher navigates to the web client: a look at the page may meet the old document going away
+      const input = await duringNavigation(async () => {
+        await this.actions.clickAway('AV-confirm modal', sel.avConfirm);
+        const launcher = await findFirst(this.page, sel.launcherButton, { visible: true, enabled: true });
+        if (launcher) {
+          this.actions.matches.note('launcher button', describeCandidate(launcher.candidate));
+          await clickElement(launcher.element);
+          this.log.info(`${this.name}: continued on this browser`);
+          return null;
+        }
+        return findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
+      });
+      if (input) {
+        this.actions.matches.note('name input', describeCandidate(input.candidate));
+        return input;
+      }
+      if (Date.now() >= deadline) {
+        if (await findFirst(this.page, sel.joinButton(false), { visible: true })) return null;
+        throw new Error(`the pre-join page did not show within ${PREJOIN_WAIT_MS / 1000} s`);
+      }
+      await sleep(200);
+    }
+  }
+
+  /** A switch that is on (or a button offering to turn the device off) is clicked, and checked to be off. */
+  private async switchOff(what: string, device: sel.DeviceSwitch): Promise<void> {
+    const toggle = await findFirst(this.page, device.switch, { visible: true });
+    if (toggle) {
+      this.actions.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
+      if (!(await isOn(toggle))) {
+        this.log.info(`${this.name}: ${what} already off`);
+        return;
+      }
+      await clickElement(toggle.element);
+      const deadline = Date.now() + 2000;
+      while ((await isOn(toggle)) && Date.now() < deadline) await sleep(100);
+      if (await isOn(toggle)) this.log.warn(`${this.name}: the ${what} switch did not turn off`);
+      else this.log.info(`${this.name}: ${what} off`);
+      return;
+    }
+    await this.actions.switchOff(what, device);
+  }
+
+  private async keepComputerAudio(): Promise<void> {
+    const radio = await findFirst(this.page, sel.computerAudioRadio, { visible: true });
+    if (!radio) return;
+    this.actions.matches.note('computer audio choice', describeCandidate(radio.candidate));
+    if ((await radio.element.evaluate((e) => e.getAttribute('aria-checked'))) === 'true') return;
+    await clickElement(radio.element);
+    this.log.info(`${this.name}: computer audio chosen`);
+  }
+
+  /**
+   * After the join click: the AV-confirm modal may come now (Vexa #467), with "Join now" still behind
+   * it; it is answered until the join button is gone or disabled (the lobby keeps it disabled).
+   */
+  private async afterJoinClick(): Promise<void> {
+    const deadline = Date.now() + AFTER_JOIN_MS;
+    while (Date.now() < deadline) {
+      const joinShows = await duringNavigation(async () => {
+        await this.actions.clickAway('AV-confirm modal', sel.avConfirm);
+        return (await findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true })) !== null;
+      });
+      // gone (or disabled in the lobby), or the page went elsewhere (a sign-in page): the reads take it from here
+      if (joinShows === false) return;
+      await sleep(200);
+    }
+  }
+
+  private openChatPanel(): Promise<Found | null> {
+    return this.actions.openPanel({ input: sel.composer, toggle: sel.chatButton, inputName: 'chat composer', toggleName: 'chat button' }, { visible: true });
+  }
+
+  private async postChat(text: string): Promise<void> {
+    const input = await this.openChatPanel();
+    if (!input) throw new Error('the chat panel could not be opened');
+    // set, not typed: long messages are not typed key by key (MB writes through CKEditor's model, 3.6)
+    await input.element.evaluate((el, value) => {
+      const box = el as HTMLElement;
+      box.focus();
+      if ('value' in box) (box as HTMLTextAreaElement).value = value;
+      else box.innerText = value;
+      box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
+    }, text);
+    const send = await findFirst(this.page, sel.sendButton, { visible: true, enabled: true });
+    if (send) {
+      this.actions.matches.note('send button', describeCandidate(send.candidate));
+      await clickElement(send.element);
+    } else await input.element.press('Enter');
+  }
+}
+
+/** `work`'s result, or null when the page navigated away under it (the next look sees the new page). */
+const duringNavigation = async <T>(work: () => Promise<T>): Promise<T | null> => {
+  try {
+    return await work();
+  } catch (err) {
+    if (/context was destroyed|Cannot find context|detached|navigat/i.test((err as Error).message)) return null;
+    throw err;
+  }
+};
+
+/** A switch's state: `checked` on an input, else `aria-checked`. */
+const isOn = async (toggle: Found): Promise<boolean> =>
+  toggle.element.evaluate((e) => (e instanceof HTMLInputElement ? e.checked : e.getAttribute('aria-checked') === 'true'));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

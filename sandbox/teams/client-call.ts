@@ -1,0 +1,175 @@
+/**
+ * The Teams replica's in-page script, part 2: the call (3.8 items 6-8). One hang-up button carrying
+ * every id the peers use, the toolbar's other controls, tiles `[data-stream-type="Video"]` whose
+ * `data-tid` is the display name (the page's own participant is anonymous: "(Unverified)") with a
+ * voice-level outline that takes the class `vdi-frame-occlusion` and a blue `::before` border while
+ * its participant speaks, a transient alert toast after admission, the view menu (Gallery, Speaker),
+ * and the chat rail (messages in the DOM only while it is open; the author on a group's first row; a
+ * CKEditor-like composer, or the disabled placeholder). Shares its closure with client-core.ts and
+ * client-audio.ts.
+ */
+export const teamsClientCall = String.raw`
+  var call = null;
+
+  function displayName(participantId, name) { return participantId === pid ? name + ' ' + T.unverified : name; }
+
+  function control(label, attrs, text) {
+    return h('button', Object.assign({ 'aria-label': label, title: label }, attrs || {}), [h('span', { text: text || label })]);
+  }
+
+  function renderCall() {
+    call = { tiles: {}, key: '', rail: null, messages: [], lastAuthor: null, speaking: {}, spot: null, layout: 'Gallery' };
+    var hangUp = control('Leave', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', 'data-inp': 'hangup-button', 'class': 'danger' });
+    hangUp.addEventListener('click', function () { api('POST', '/leave', { participant_id: pid }).then(apply).catch(function () {}); });
+    var chat = control('Chat', { id: 'chat-button' });
+    chat.addEventListener('click', function () { toggleRail(); });
+    var view = control('View', { id: 'view-mode-button' });
+    view.addEventListener('click', function (ev) { ev.stopPropagation(); openViewMenu(); });
+    call.stage = h('div', { 'class': 'stage', 'data-layout': call.layout });
+    call.side = h('div', { 'class': 'side' });
+    var toolbar = h('div', { role: 'toolbar', 'aria-label': 'Meeting controls', 'class': 'toolbar' }, [
+      chat,
+      control('People', { 'data-tid': 'roster-button' }),
+      control('Raise', { id: 'raisehands-button' }),
+      control('React'),
+      view,
+      control('More', { id: 'callingButtons-showMoreBtn' }),
+      control(media.camera ? T.cameraOn : T.cameraOff, { id: 'video-button' }),
+      control(media.microphone ? T.micOn : T.micOff, { id: 'microphone-button' }),
+      hangUp
+    ]);
+    show('in_call', h('div', { 'class': 'call' }, [toolbar, h('div', { 'class': 'main' }, [call.stage, call.side])]));
+    since = 0;
+    hearMeeting(media.computerAudio);
+    // a benign toast in an alert region shortly after admission: not a removal (Vexa #600)
+    var c = call;
+    setTimeout(function () {
+      if (call !== c) return;
+      var toast = h('div', { role: 'alert', 'class': 'toast', text: T.toast });
+      document.body.appendChild(toast);
+      setTimeout(function () { toast.remove(); }, 3000);
+    }, 1500);
+  }
+
+  function leaveCallView() {
+    if (!call) return;
+    stopAudio();
+    closeMenus();
+    call = null;
+  }
+
+  function tile(p) {
+    var name = displayName(p.participant_id, p.name);
+    var outline = h('div', { 'class': 'outline', 'data-tid': 'voice-level-stream-outline' });
+    var t = h('div', { 'class': 'tile', 'data-stream-type': 'Video', 'data-tid': name }, [outline, h('span', { 'class': 'label', text: name })]);
+    t.outline = outline;
+    return t;
+  }
+
+  function updateCall(v) {
+    var c = call;
+    var key = participantsKey(v);
+    if (key !== c.key) {
+      c.key = key;
+      c.tiles = {};
+      c.stage.replaceChildren.apply(c.stage, v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); }));
+    }
+    takeNewMessages(v, function (m) {
+      c.messages.push({ author: displayName(m.participant_id, m.sender_name), text: m.text });
+      if (c.rail) appendMessage(c.messages[c.messages.length - 1]);
+    });
+    if (c.rail) renderComposer();
+    v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
+    showSpeakers();
+  }
+
+  // the outline of each speaking participant glows; Speaker view shows the latest speaker's tile only
+  function showSpeakers() {
+    var c = call;
+    if (!c) return;
+    Object.keys(c.tiles).forEach(function (id) {
+      var on = !!c.speaking[id];
+      if (on) c.spot = id;
+      c.tiles[id].outline.classList.toggle('vdi-frame-occlusion', on);
+    });
+    var spot = c.spot && c.tiles[c.spot] ? c.spot : Object.keys(c.tiles).find(function (id) { return id !== pid; }) || pid;
+    Object.keys(c.tiles).forEach(function (id) { c.tiles[id].classList.toggle('spot', id === spot); });
+  }
+
+  function closeMenus() {
+    Array.prototype.slice.call(document.querySelectorAll('.menu')).forEach(function (e) { e.remove(); });
+  }
+  document.addEventListener('click', closeMenus);
+  document.addEventListener('keydown', function (ev) { if (ev.key === 'Escape') closeMenus(); });
+
+  function openViewMenu() {
+    closeMenus();
+    var speaker = h('button', { id: 'SpeakerView-button', role: 'menuitemradio', 'aria-checked': String(call.layout === 'Speaker'), text: T.speakerView });
+    var gallery = h('button', { id: 'MixedGrid-button', role: 'menuitemradio', 'aria-checked': String(call.layout === 'Gallery'), text: T.galleryView });
+    speaker.addEventListener('click', function () { chooseLayout('Speaker'); });
+    gallery.addEventListener('click', function () { chooseLayout('Gallery'); });
+    document.body.appendChild(h('div', { role: 'menu', 'class': 'menu' }, [speaker, gallery]));
+  }
+
+  function chooseLayout(name) {
+    closeMenus();
+    if (!call) return;
+    call.layout = name;
+    call.stage.setAttribute('data-layout', name);
+    api('POST', '/layout', { participant_id: pid, layout: name }).catch(function () {});
+    showSpeakers();
+  }
+
+  function toggleRail() {
+    var c = call;
+    if (c.rail) { c.side.replaceChildren(); c.rail = null; return; }
+    var close = h('button', { 'data-tid': 'rail-header-close-button', 'aria-label': 'Close', text: 'x' });
+    close.addEventListener('click', toggleRail);
+    c.list = h('div', { 'data-tid': 'chat-pane-list' });
+    c.compose = h('div', { 'class': 'compose' });
+    c.rail = h('div', { 'class': 'rail' }, [h('header', {}, [h('h3', { text: 'Meeting chat' }), close]), c.list, c.compose]);
+    c.side.replaceChildren(c.rail);
+    c.lastAuthor = null;
+    c.composerState = null;
+    c.messages.forEach(appendMessage);
+    renderComposer();
+  }
+
+  // the composer, or the disabled placeholder when the meeting's chat is off (3.6)
+  function renderComposer() {
+    var c = call;
+    var enabled = !lastView || lastView.meeting.chat_enabled;
+    if (c.composerState === enabled) return;
+    c.composerState = enabled;
+    if (!enabled) {
+      c.compose.replaceChildren(h('div', { 'data-tid': 'compose-disabled-placeholder-text', text: T.chatDisabled }));
+      return;
+    }
+    var box = h('div', { 'data-tid': 'ckeditor', role: 'textbox', 'aria-label': T.typeMessage, 'aria-multiline': 'true', contenteditable: 'true' });
+    var send = h('button', { 'data-tid': 'sendMessageCommands-send', 'aria-label': 'Send', text: 'Send' });
+    box.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); sendChat(box); } });
+    send.addEventListener('click', function () { sendChat(box); });
+    c.compose.replaceChildren(box, send);
+  }
+
+  // a group of messages from one author shows the author on its first row
+  function appendMessage(m) {
+    var c = call;
+    var row = h('div', { 'data-tid': 'chat-pane-message' }, [
+      m.author !== c.lastAuthor ? h('span', { 'data-tid': 'message-author-name', text: m.author }) : null,
+      h('div', { 'data-tid': 'messageBodyContent', text: m.text })
+    ]);
+    c.lastAuthor = m.author;
+    c.list.appendChild(row);
+    c.list.scrollTop = c.list.scrollHeight;
+  }
+
+  function sendChat(box) {
+    var text = box.innerText.replace(/\n$/, '');
+    if (!text.trim()) return;
+    api('POST', '/chat', { participant_id: pid, text: text }).then(function (v) {
+      if (box.innerText.replace(/\n$/, '') === text) box.replaceChildren();
+      apply(v);
+    }).catch(function () {});
+  }
+`;

@@ -1,0 +1,110 @@
+/**
+ * The Microsoft Teams replica (research note 3.8): every link shape of 3.1 on teams.microsoft.com,
+ * teams.live.com and teams.cloud.microsoft (links.ts), the launcher, the web client (`/v2/`, `/_`,
+ * `/light-meetings/launch`: one page that finds its meeting in the URL's fragment or `coords`, as the
+ * real client does), the sign-in page on login.microsoftonline.com, and the sandbox's page API under
+ * /api. Created through the control API with `{platform: "tm", replica: "teams", …settings.ts}`.
+ */
+import { handlePage } from '../page-routes';
+import { sendHtml, sendJson } from '../http-util';
+import { meetingIdPattern, type Meeting } from '../meeting-state';
+import type { MeetingRegistry } from '../registry';
+import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
+import {
+  CLOUD_HOST,
+  LIVE_HOST,
+  LOGIN_HOST,
+  TEAMS_HOST,
+  lightMeetingPath,
+  loginUrl,
+  meetingIdOfThread,
+  passcodeOf,
+  shortIdOf,
+  teamsMeetingUrl,
+  webClientPath,
+} from './links';
+import { teamsBadUrlPage, teamsClientPage, teamsLauncherPage, teamsLoginPage } from './pages';
+import { parseTeamsSettings, type TeamsSettings } from './settings';
+
+const FLAVOUR = 'teams';
+/** where the web client asks for its meeting's settings (the page cannot know them before reading its URL's fragment) */
+export const CLIENT_CONFIG_PATH = '/api/replica/meetings/';
+
+const settingsOf = (meeting: Meeting) => meeting.replica!.settings as unknown as TeamsSettings;
+
+const meetingOfThread = (registry: MeetingRegistry, segment: string): Meeting | null => {
+  let thread: string;
+  try {
+    thread = decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+  const id = meetingIdOfThread(thread);
+  return id ? registry.find(id, 'tm', FLAVOUR) : null;
+};
+
+const meetingOfShortLink = (registry: MeetingRegistry, shortId: string, passcode: string | null): Meeting | null => {
+  for (const meeting of registry.meetings.values()) {
+    if (meeting.platform === 'tm' && meeting.replica?.flavour === FLAVOUR && shortIdOf(meeting.meeting_id) === shortId) {
+      return passcode === passcodeOf(meeting.meeting_id) ? meeting : null;
+    }
+  }
+  return null;
+};
+
+const redirect = (res: ReplicaRequest['res'], location: string) => res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
+
+const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
+  if (host === LOGIN_HOST) {
+    sendHtml(res, 200, teamsLoginPage());
+    return;
+  }
+  if (path.startsWith('/api/meetings/')) {
+    await handlePage(registry, 'tm', req, res, path, query);
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    sendJson(res, 405, { error: 'method not allowed' });
+    return;
+  }
+  if (path.startsWith(CLIENT_CONFIG_PATH)) {
+    const id = path.slice(CLIENT_CONFIG_PATH.length);
+    const meeting = meetingIdPattern('tm').test(id) ? registry.find(id, 'tm', FLAVOUR) : null;
+    if (!meeting) sendJson(res, 404, { error: 'no such meeting' });
+    else {
+      const id = meeting.meeting_id;
+      sendJson(res, 200, { meeting_id: id, settings: settingsOf(meeting), login_url: loginUrl(`https://${host}${webClientPath(id)}`), light_path: lightMeetingPath(id) });
+    }
+    return;
+  }
+  // the web client: its meeting is in the fragment (`/v2/#/l/meetup-join/…`, `/_#/…`) or in `coords`
+  if (/^\/(v2\/?|_|light-meetings\/launch\/?)$/.test(path)) {
+    sendHtml(res, 200, teamsClientPage(CLIENT_CONFIG_PATH));
+    return;
+  }
+  if (path === '/dl/launcher/launcher.html' && /^\/(?!\/)/.test(query.get('url') ?? '')) {
+    sendHtml(res, 200, teamsLauncherPage(query.get('url')!));
+    return;
+  }
+  // meetup-join links and short links: the launcher (or a sign-in redirect, or Teams' own redirect to light-meetings)
+  const thread = /^\/l\/(?:meetup-join|meeting)\/([^/]+)\/[^/]+\/?$/.exec(path)?.[1];
+  const shortId = /^\/meet\/(\d{10,16})\/?$/.exec(path)?.[1];
+  const meeting = thread ? meetingOfThread(registry, thread) : shortId ? meetingOfShortLink(registry, shortId, query.get('p')) : null;
+  if (!meeting) {
+    sendHtml(res, 404, teamsBadUrlPage());
+    return;
+  }
+  const settings = settingsOf(meeting);
+  if (settings.wall === 'login_redirect') redirect(res, loginUrl(`https://${host}${path}`));
+  else if (shortId && settings.short_link === 'light') redirect(res, lightMeetingPath(meeting.meeting_id));
+  else sendHtml(res, 200, teamsLauncherPage(webClientPath(meeting.meeting_id)));
+};
+
+export const teamsReplica: ReplicaFlavour = {
+  name: FLAVOUR,
+  platform: 'tm',
+  hosts: [TEAMS_HOST, LIVE_HOST, CLOUD_HOST, LOGIN_HOST],
+  meetingUrl: (meetingId, settings) => teamsMeetingUrl(meetingId, parseTeamsSettings(settings ?? {}).link),
+  options: (body) => ({ replica: { flavour: FLAVOUR, settings: { ...parseTeamsSettings(body) } } }),
+  handle,
+};

@@ -1,0 +1,173 @@
+/**
+ * The Microsoft Teams driver against small page fixtures (fixtures/teams-pages.ts), in a real
+ * Chromium: every text variant of the research note is recognised as its screen, traps are not, and
+ * the driver's reads and actions work on Teams' structure (launcher, AV-confirm modal before the
+ * pre-join or after the join click, switches, tiles named by `data-tid`, chat, view menu, app links).
+ */
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'puppeteer-core';
+import { BotLog } from '../../bot-runtime/bot-log';
+import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
+import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
+import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
+import { itRecognisesEach } from './fixtures/page-fixture';
+import { callWithChat, interactivePrejoin, teamsPageFixtures } from './fixtures/teams-pages';
+
+describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
+  this.timeout(30_000);
+  let browser: Browser;
+  let page: Page;
+  let log: BotLog;
+  let driver: TeamsDriver;
+
+  before(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  beforeEach(() => {
+    log = new BotLog(null);
+    driver = new TeamsDriver(page, log);
+  });
+
+  const show = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
+
+  describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
+    itRecognisesEach(teamsPageFixtures, async (html) => {
+      await show(html);
+      return driver.read(0);
+    });
+  });
+
+  it('strips the suffixes Teams puts after names', () => {
+    assert.equal(teamsDisplayName('Rec Bot (Unverified)'), 'Rec Bot');
+    assert.equal(teamsDisplayName(' Bob  Stone (Guest) '), 'Bob Stone');
+    assert.equal(teamsDisplayName('Eve (External) (Unverified)'), 'Eve');
+    assert.equal(teamsDisplayName('Alice'), 'Alice');
+  });
+
+  it('joins: types the name, camera and microphone off, keeps computer audio, answers the AV-confirm modal that comes after "Join now"', async () => {
+    await show(interactivePrejoin(false, false));
+    await driver.join('Rec Bot');
+    assert.deepEqual(await page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
+    const text = log.text();
+    assert.match(text, /name input found by input\[data-tid="prejoin-display-name-input"\]/);
+    assert.match(text, /camera switch found by \[data-tid="toggle-video"\]/);
+    assert.match(text, /microphone switch found by \[data-tid="toggle-mute"\]/);
+    assert.match(text, /computer audio chosen/);
+    assert.match(text, /asked to join/);
+    assert.match(text, /AV-confirm modal "Continue without audio or video" clicked away/);
+  });
+
+  it('joins from the launcher, with the AV-confirm modal before the pre-join', async () => {
+    await show(interactivePrejoin(true, true));
+    assert.equal((await driver.read(0)).screen, 'prejoin', 'the launcher is the way in');
+    await driver.join('Rec Bot');
+    assert.deepEqual(await page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
+    const text = log.text();
+    assert.match(text, /launcher button found by button\[aria-label="Join meeting from this browser"\]/);
+    assert.match(text, /continued on this browser/);
+    assert.match(text, /AV-confirm modal "Continue without audio or video" clicked away[\s\S]*asked to join[\s\S]*AV-confirm modal/, 'the modal answered before and after the click');
+  });
+
+  it('reads participants by name without suffixes (each once), the bot, the outlined speaker and the chat with senders', async () => {
+    await show(interactivePrejoin(false, false));
+    await driver.join('Rec Bot');
+    await show(callWithChat);
+    const snap = await driver.read(0);
+    assert.equal(snap.screen, 'in_call');
+    assert.deepEqual(snap.participants, [
+      { id: 'Rec Bot', name: 'Rec Bot' },
+      { id: 'Alice', name: 'Alice' },
+      { id: 'Bob Stone', name: 'Bob Stone' },
+    ]);
+    assert.equal(snap.selfId, 'Rec Bot', "the bot's tile is the one with its name");
+    assert.equal(snap.activeSpeaker, 'Alice');
+    assert.deepEqual(snap.chat, [
+      { sender_name: 'Alice', participant_id: 'Alice', text: 'Welcome, bot' },
+      { sender_name: 'Alice', participant_id: 'Alice', text: 'Second line' },
+      { sender_name: 'Rec Bot', participant_id: 'Rec Bot', text: 'Hello, I record' },
+    ]);
+    assert.deepEqual((await driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
+    assert.equal(snap.chatDisabled, false);
+    assert.match(log.text(), /microsoft-teams: name found by @data-tid/);
+    assert.match(log.text(), /microsoft-teams: speaking found by \[data-tid="voice-level-stream-outline"\]\.vdi-frame-occlusion/);
+
+    // MB's other heuristic: no class, a blue ::before border at opacity 1 on Bob's outline
+    await page.evaluate(`(() => {
+      document.querySelectorAll('.vdi-frame-occlusion').forEach((e) => e.classList.remove('vdi-frame-occlusion'));
+      const style = document.createElement('style');
+      style.textContent = '[data-tid="voice-level-stream-outline"]::before { content: ""; border: 2px solid rgb(98, 100, 167); opacity: 0; } .lit::before { border-color: rgb(70, 110, 235); opacity: 1; }';
+      document.head.appendChild(style);
+      document.querySelector('[data-tid="Bob Stone (Guest)"] [data-tid="voice-level-stream-outline"]').classList.add('lit');
+    })()`);
+    assert.equal((await driver.read(0)).activeSpeaker, 'Bob Stone');
+    assert.match(log.text(), /speaking found by \[data-tid="voice-level-stream-outline"\]::before blue border/);
+    await page.evaluate(`document.querySelector('.lit').classList.remove('lit')`);
+    assert.equal((await driver.read(0)).activeSpeaker, null, 'the purple border at opacity 0 is nobody speaking');
+  });
+
+  it('posts chat through the composer and its send button, and counts its own message', async () => {
+    await show(interactivePrejoin(false, false));
+    await driver.join('Rec Bot');
+    await show(callWithChat);
+    await driver.chat.post('Second message\nwith a new line');
+    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Second message with a new line'), 1);
+    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Welcome, bot'), 0);
+    assert.match(log.text(), /chat composer found by|send button found by/);
+  });
+
+  it('sees chat turned off by the disabled-compose placeholder [MB]', async () => {
+    await show(`${callWithChat}<div data-tid="compose-disabled-placeholder-text">Only some people can send messages</div>`);
+    assert.equal((await driver.read(0)).chatDisabled, true);
+    assert.equal(await driver.chat.disabled(), true);
+  });
+
+  it('picks the layout from the view menu: Speaker for speaker_view, Gallery for gallery_view', async () => {
+    await show(callWithChat);
+    await driver.setLayout('speaker_view');
+    assert.equal(await page.evaluate('window.layout'), 'Speaker');
+    await driver.setLayout('gallery_view');
+    assert.equal(await page.evaluate('window.layout'), 'Gallery');
+    await driver.setLayout('audio_only');
+    assert.equal(await page.evaluate('window.layout'), 'Gallery', 'audio_only leaves it');
+    assert.match(log.text(), /view button found by #view-mode-button/);
+  });
+
+  it('leaves by the hang-up button', async () => {
+    await show(`${tile}<button id="hangup-button" aria-label="Leave" onclick="document.body.innerHTML = '<p>Thanks for joining</p>'">x</button>`);
+    assert.equal(await driver.leaveCall(), true);
+    assert.notEqual((await driver.read(0)).screen, 'in_call');
+  });
+
+  it("blocks the launcher's msteams: deep link before any page script runs [MB]", async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const fresh = await context.newPage();
+      new TeamsDriver(fresh, log);
+      const html = `<!doctype html><body><iframe id="teamsLauncher" style="display:none" src="msteams:/l/meetup-join/parsed"></iframe>
+        <script>const f = document.createElement('iframe'); f.src = 'msteams:/l/meetup-join/set'; document.body.appendChild(f); window.opened = window.open('msteams:/l/x');</script></body>`;
+      await fresh.goto(`data:text/html,${encodeURIComponent(html)}`);
+      const blocked = (await fresh.evaluate(`window.${BLOCKED_LINKS}`)) as string[];
+      assert.deepEqual([...blocked].sort(), ['msteams:/l/meetup-join/parsed', 'msteams:/l/meetup-join/set', 'msteams:/l/x'].sort());
+      assert.deepEqual(await fresh.evaluate(`Array.from(document.querySelectorAll('iframe')).map((f) => f.getAttribute('src') || '')`), ['about:blank', '']);
+      assert.equal(await fresh.evaluate('window.opened'), null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps chat text and names (tile names too) out of the diagnostic HTML', async () => {
+    await show(callWithChat);
+    const html = await driver.redactedHtml(['Rec Bot']);
+    for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
+    assert.match(html, /data-tid="hangup-main-btn"/, 'the structure stays');
+    assert.match(html, /data-tid="messageBodyContent">\[chat\]</);
+  });
+});
+
+const tile = '<div data-stream-type="Video" data-tid="Alice"></div>';
