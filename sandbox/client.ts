@@ -11,6 +11,13 @@ import type { MeetSettings } from './meet/settings';
 import type { TeamsSettings } from './teams/settings';
 import type { ZoomSettings } from './zoom/settings';
 import type { HeardSummary } from './participant-media';
+import type { TtsEngine } from './tts';
+
+/** An espeak-ng voice name (the sandbox's first form), or an engine with an optional voice of its own. */
+export type VoiceChoice = string | { readonly tts: TtsEngine; readonly voice?: string };
+
+const voiceFields = (voice: VoiceChoice | undefined): { tts?: TtsEngine; voice?: string } =>
+  voice === undefined ? {} : typeof voice === 'string' ? { voice } : { tts: voice.tts, ...(voice.voice === undefined ? {} : { voice: voice.voice }) };
 
 export class SandboxApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -147,11 +154,12 @@ export class SandboxClient {
   answerRecording(meetingId: string, participantId: string, grant: boolean): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/participants/${participantId}/recording-permission`, { grant });
   }
-  addSimulated(meetingId: string, name: string, voice?: string): Promise<ParticipantView> {
-    return this.post(`${this.m(meetingId)}/simulated-participants`, voice ? { name, voice } : { name });
+  addSimulated(meetingId: string, name: string, voice?: VoiceChoice): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/simulated-participants`, { name, ...voiceFields(voice) });
   }
-  speak(meetingId: string, participantId: string, text: string): Promise<SpeakResult> {
-    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/speak`, { text });
+  /** `voice`: this time only, instead of the participant's own */
+  speak(meetingId: string, participantId: string, text: string, voice?: VoiceChoice): Promise<SpeakResult> {
+    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/speak`, { text, ...voiceFields(voice) });
   }
   simulatedLeave(meetingId: string, participantId: string): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/leave`);

@@ -44,6 +44,8 @@ import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
 import { expireArtifacts } from './subscribers/expire-artifacts';
 import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
+import { transcribeRecordings } from './subscribers/transcribe-recordings';
+import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
 
 export interface RunningService {
   readonly url: string;
@@ -83,6 +85,8 @@ export interface ServiceOverrides {
   readonly webhookJitter?: () => number;
   /** how often running bots without a process here are looked at, and when a silent one is lost */
   readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
+  /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
+  readonly transcription?: Partial<ProviderSettings>;
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -126,6 +130,14 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   });
   const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: config.publicStorageEndpointsOnly ?? false });
   const links = storeArtifactLinks(stores, readStore, nowMs);
+  const transcriber = transcribeRecordings({
+    commands,
+    stores,
+    secretBox,
+    providers: transcriptionProviders({ urls: providerUrlsFromEnv(), ...overrides.transcription }),
+    log,
+  });
+  const transcriptions = new SubscriberRunner(eventStore, checkpoints, transcriber, log);
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
 
@@ -187,6 +199,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   publicUrl = config.publicUrl ?? url;
+  // Hosted providers fetch the recording from a link to this service: it starts once the address is known.
+  await transcriptions.start();
   const dispatcher = new BotDispatcher({
     commands,
     eventStore,
@@ -240,6 +254,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      transcriber.stop();
+      await transcriptions.stop();
       await spillUploader.stop();
       await retention.stop();
       await settler.stop();

@@ -71,8 +71,6 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
     it('refuses every option the service does not deliver yet by its legacy name, and creates nothing', async () => {
       const { api, team_id } = await team();
       const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ speech_to_text: { provider: 'Default' } }, 'speech_to_text', /transcription/],
-        [{ speech_to_text: { provider: 'Gladia', api_key: 'secret' } }, 'speech_to_text', /transcription/],
         [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_url: 'https://tokens.example.com/obf' }, 'vc_obf_token_url', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_user_id: 'vc-user-1' }, 'vc_obf_token_user_id', /OBF/],

@@ -114,7 +114,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         { meeting_url: MEETING, bot_name: 'x'.repeat(256) },
         { meeting_url: MEETING, bot_name: 'x', silence_timout: 5 },
         { meeting_url: MEETING, bot_name: 'x', bot_image: 'http://example.com/a.png' },
-        { meeting_url: MEETING, bot_name: 'x', transcription_enabled: true },
+        { meeting_url: MEETING, bot_name: 'x', transcription_enabled: true, transcription_config: { provider: 'gladia' } },
         { meeting_url: MEETING, bot_name: 'x', streaming_enabled: true },
         { meeting_url: MEETING, bot_name: 'x', callback_enabled: true },
       ];

@@ -13,8 +13,6 @@ describe('an option the service does not deliver yet is refused by name, never a
   const cases: Array<[string, unknown, string]> = [
     ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
     ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
-    ['transcription_enabled', vcBody({ transcription_enabled: true }), 'transcription_enabled'],
-    ['a transcription_config kept with the flag off', vcBody({ transcription_config: { provider: 'Gladia' } }), 'transcription_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
   ];
   for (const [what, body, field] of cases) {
@@ -40,6 +38,12 @@ describe('an option the service does not deliver yet is refused by name, never a
       bot_image_config: { mode: 'cycle', interval_seconds: 5 },
     });
     assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })));
+  });
+
+  it('transcription is delivered: the Default provider by itself, a hosted one with its key (the name as the service writes it)', () => {
+    assert.ok(E.isRight(decodeCreateBotRequest(vcBody({ transcription_enabled: true }), { sandboxHosts: false })));
+    const hosted = decodeCreateBotRequest(vcBody({ transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: 'k' } }), { sandboxHosts: false });
+    assert.equal(E.isRight(hosted) && hosted.right.transcription_config?.provider, 'Gladia');
   });
 
   it('gallery_view is accepted on every platform: every driver sets the layout it asks for', () => {
