@@ -53,8 +53,9 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     await receiver.waitFor(() => receiver.on('/out').length === 1 && framesOf(receiver.on('/out')[0]!).length >= 10, 'the first frames');
     const conn = receiver.on('/out')[0]!;
     const quietUntil = conn.messages.length;
-    const sentence = 'Good morning everyone. This is the weekly planning meeting.';
-    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, sentence);
+    // flite, so that PocketSphinx can read the words back
+    const sentence = 'we need to fix the bot before friday';
+    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, sentence, { tts: 'flite' });
     await sleep(spoken.duration_seconds * 1000 + 1500);
     const end = await endOf(bot);
     assert.equal(end.outcome, 'completed', end.error_message);
@@ -89,12 +90,21 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
 
     // what was said: the streamed audio's loudness follows the sandbox's own WAV of the sentence
     const dir = tmpDir('stream-audio-');
-    const source = await new SpeechSynthesizer().synthesize(sentence);
+    const source = await new SpeechSynthesizer().synthesize(sentence, 'rms', 'flite');
     const streamedPcm = Buffer.concat(conn.messages.slice(quietUntil).flatMap((x) => (x.binary ? [x.binary] : [])));
     const streamed = await rawToWav(streamedPcm, rate, `${dir}/streamed.wav`);
     const match = bestEnvelopeMatch(envelope(await pcm16k(source.path)), envelope(await pcm16k(streamed)));
     console.log(`      envelope correlation with the source ${match.correlation.toFixed(2)} at ${match.lag * 20} ms`);
     assert.ok(match.correlation > 0.8, `correlation ${match.correlation}`);
+    // and the words: PocketSphinx reads the sentence in the streamed audio
+    if (hasPocketsphinx()) {
+      const words = await wordsInWav(streamed, dir);
+      const recall = wordRecall(sentence.split(' '), words);
+      console.log(`      pocketsphinx on the stream: "${words.join(' ')}" (recall ${recall.toFixed(2)})`);
+      assert.ok(recall >= 0.6, `recall ${recall}`);
+    } else {
+      console.log('      pocketsphinx is not installed: the words are not checked');
+    }
     fs.rmSync(dir, { recursive: true, force: true });
 
     // speaker state: JSON arrays, Alice speaking at some point
