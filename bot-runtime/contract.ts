@@ -54,6 +54,23 @@ export type UploadTarget = { readonly kind: 'folder'; readonly path: string } | 
 export const bucketRoleOf = (artifactType: string): keyof S3UploadTarget['buckets'] =>
   artifactType === 'audio_chunk' ? 'audio_chunks' : artifactType === 'bot_log' ? 'logs' : 'artifacts';
 
+/**
+ * Audio out of and into the meeting over the customer's WebSockets (one socket when both URLs are the
+ * same): a text handshake, then 100 ms S16LE mono frames at `audio_frequency` (bot-runtime/streaming/).
+ */
+export interface StreamingJob {
+  readonly input_url: string | null;
+  readonly output_url: string | null;
+  /** 16000 | 24000 | 32000 | 48000 */
+  readonly audio_frequency: number;
+}
+
+/** How several bot images are shown: cycled every `interval_seconds`, or only the first one (static). */
+export interface BotImageConfigJob {
+  readonly mode: 'cycle' | 'static';
+  readonly interval_seconds: number;
+}
+
 export interface BotJob {
   readonly bot_id: string;
   readonly meeting_url: string;
@@ -67,6 +84,10 @@ export interface BotJob {
   readonly upload: UploadTarget;
   /** Trust the sandbox's self-signed certificate (sandbox URLs only). */
   readonly trust_sandbox_certificate: boolean;
+  /** absent or null: no streaming */
+  readonly streaming?: StreamingJob | null;
+  /** absent: cycle every 10 s */
+  readonly bot_image_config?: BotImageConfigJob;
 }
 
 /** Statuses the bot reports while running, in the spec's v2 vocabulary. */
@@ -138,6 +159,8 @@ export interface EndReport {
   readonly recorded_seconds: number;
   /** seconds spent in the waiting room (charged for BOT_NOT_ACCEPTED / TIMEOUT_WAITING_TO_START) */
   readonly waiting_room_seconds: number;
+  /** seconds each streaming direction was connected while recording (charged per direction); absent: no streaming */
+  readonly streaming_seconds?: { readonly input: number; readonly output: number };
   readonly at: string;
 }
 

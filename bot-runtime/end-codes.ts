@@ -24,6 +24,8 @@ export type EndCause =
   | { readonly kind: 'lobby_expired'; readonly message: string }
   /** the page showed nothing the driver recognises for too long (a diagnostic was stored) */
   | { readonly kind: 'unrecognised_page'; readonly message: string }
+  /** a streaming WebSocket of the job could not be connected before joining */
+  | { readonly kind: 'streaming_setup_failed'; readonly message: string }
   | { readonly kind: 'internal_error'; readonly message: string };
 
 export interface EndContext {
@@ -81,6 +83,8 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
     case 'unrecognised_page':
       // before the call the bot could not join; in the call its driver lost track of the page
       return ctx.phase === 'in_call' ? failed('INTERNAL_ERROR', cause.message) : failed('CANNOT_JOIN_MEETING', cause.message);
+    case 'streaming_setup_failed':
+      return failed('STREAMING_SETUP_FAILED', cause.message);
     case 'internal_error':
       return failed('INTERNAL_ERROR', cause.message);
     case 'auto_leave':

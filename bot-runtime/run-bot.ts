@@ -25,6 +25,8 @@ import type { DriverFamily, PageSnapshot, Screen, WallKind } from './drivers/pag
 import { isNameRefusal } from './drivers/sandbox/sandbox-hooks';
 import type { EndCause } from './end-codes';
 import type { Phase } from './leave-rules';
+import { fetchBotImages } from './media/bot-images';
+import { BotMedia } from './media/bot-media';
 import { platformRules } from './meeting/platforms';
 import { checkMeetingUrl, type MeetingLocation } from './meeting-url';
 import type { Reporter } from './reporters/reporter';
@@ -39,6 +41,8 @@ import { MeetingNotes } from './run/meeting-notes';
 import { MeetingTab } from './run/meeting-tab';
 import { StatusReports } from './run/status-reports';
 import { TickLoop } from './run/tick-loop';
+import { AudioStreaming } from './streaming/audio-streaming';
+import { testTrustedCa } from './test-ca';
 import type { Uploader } from './uploaders/uploader';
 
 export interface RunOptions {
@@ -129,6 +133,8 @@ class BotRun {
   private browser: BotBrowser | null = null;
   private tab: MeetingTab | null = null;
   private inCall: InCall | null = null;
+  private streaming: AudioStreaming | null = null;
+  private media: BotMedia | null = null;
 
   private phase: Phase = 'joining';
   private joinClicked = false;
@@ -188,6 +194,7 @@ class BotRun {
     this.log.info(`page driver: ${family.name}`);
     await this.statuses.report('joining_call');
     if (this.loop.endCause) return;
+    if (!(await this.prepareMedia()) || this.loop.endCause) return;
 
     const opened = await this.openTab(check.meeting, family);
     if (!opened || this.loop.endCause) return;
@@ -208,6 +215,45 @@ class BotRun {
     this.recognisedAt = Date.now();
     tab.startScreenshots();
     await this.loop.run(() => this.tick(tab, inCall), this.opts.tickMs);
+  }
+
+  /**
+   * Before the browser: the streaming sockets connected (one that cannot be set up ends the run with
+   * STREAMING_SETUP_FAILED before the meeting sees the bot) and the bot's pictures fetched (one that
+   * cannot be fetched is left out). False when the run ends.
+   */
+  private async prepareMedia(): Promise<boolean> {
+    const extraCa = testTrustedCa(this.log);
+    const streamingJob = this.job.streaming ?? null;
+    if (streamingJob) {
+      const streaming = new AudioStreaming(streamingJob, {
+        botId: this.job.bot_id,
+        extraCa,
+        log: this.log,
+        onInput: (frame) => this.media?.playInput(frame),
+      });
+      try {
+        const connected = await this.loop.unlessEnded(streaming.connect());
+        if (connected.ended) {
+          streaming.close();
+          return false;
+        }
+      } catch (err) {
+        this.loop.requestEnd({ kind: 'streaming_setup_failed', message: `Streaming could not be set up: ${(err as Error).message}` });
+        return false;
+      }
+      this.streaming = streaming;
+      this.log.info(`streaming at ${streamingJob.audio_frequency} Hz: ${streaming.hasOutput ? 'output' : ''}${streaming.hasInput && streaming.hasOutput ? ' and ' : ''}${streaming.hasInput ? 'input' : ''} connected`);
+    }
+    const images = this.job.bot_image.length > 0 ? await fetchBotImages(this.job.bot_image, extraCa, this.log) : [];
+    if (this.job.bot_image.length > 0 && images.length === 0) this.log.warn('no bot image could be used: joining without a picture');
+    this.media = new BotMedia({
+      streaming: this.streaming,
+      images,
+      imageConfig: this.job.bot_image_config ?? { mode: 'cycle', interval_seconds: 10 },
+      log: this.log,
+    });
+    return true;
   }
 
   /**
@@ -245,6 +291,7 @@ class BotRun {
       this.artifacts,
       this.log,
       (cause) => this.loop.requestEnd(cause),
+      this.media,
     );
     this.tab = tab;
     const inCall = new InCall({
@@ -258,6 +305,8 @@ class BotRun {
       requestEnd: (cause) => this.loop.requestEnd(cause),
       endedDuring: async (work) => (await this.loop.unlessEnded(work)).ended,
       log: this.log,
+      onRecordingStarted: (at) => this.streaming?.recordingStarted(at),
+      onRecordingPaused: (paused) => this.streaming?.setPaused(paused),
     });
     this.inCall = inCall;
     await tab.prepare(() => this.loop.wakeUp());
@@ -333,7 +382,11 @@ class BotRun {
     }
     if (this.loop.endCause) return;
 
-    if (this.phase === 'in_call') this.notes.noteParticipants(now, snap);
+    if (this.phase === 'in_call') {
+      this.notes.noteParticipants(now, snap);
+      const others = snap.participants.filter((p) => p.id !== this.notes.selfId && p.name !== this.job.bot_name).map((p) => p.name);
+      this.media?.sendSpeakers(others, snap.activeSpeaker, now);
+    }
     const attendees = countedAttendees(snap.participants, { id: this.notes.selfId, name: this.job.bot_name }, this.job.ignored_participant_names).length;
     const level = inCall.recordingStartedAt !== null ? await tab.recorder.takeLevel().catch(() => null) : null;
     // observed now, after this tick's actions (starting the recorder can take a second)
@@ -412,6 +465,8 @@ class BotRun {
         notes: this.notes,
         browser: this.browser,
         tab: this.tab,
+        streaming: this.streaming,
+        media: this.media,
         removeWorkDir: !this.opts.workDir && this.workDir ? this.workDir : null,
       },
       { statuses: this.statuses, control: this.deps.control, artifacts: this.artifacts, reporter: this.deps.reporter, log: this.log },

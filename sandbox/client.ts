@@ -10,6 +10,14 @@ import type { ControlMeetingView, MessageView, ParticipantView, Platform, Record
 import type { MeetSettings } from './meet/settings';
 import type { TeamsSettings } from './teams/settings';
 import type { ZoomSettings } from './zoom/settings';
+import type { HeardSummary } from './participant-media';
+import type { TtsEngine } from './tts';
+
+/** An espeak-ng voice name (the sandbox's first form), or an engine with an optional voice of its own. */
+export type VoiceChoice = string | { readonly tts: TtsEngine; readonly voice?: string };
+
+const voiceFields = (voice: VoiceChoice | undefined): { tts?: TtsEngine; voice?: string } =>
+  voice === undefined ? {} : typeof voice === 'string' ? { voice } : { tts: voice.tts, ...(voice.voice === undefined ? {} : { voice: voice.voice }) };
 
 export class SandboxApiError extends Error {
   constructor(readonly status: number, message: string) {
@@ -87,6 +95,24 @@ export class SandboxClient {
     });
   }
 
+  /** GET of a binary resource (a WAV, a JPEG): the bytes, or a SandboxApiError. */
+  getBytes(path: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const req = request(new URL(path, this.baseUrl), { method: 'GET', ca: this.caPem }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          if ((res.statusCode ?? 0) >= 400) reject(new SandboxApiError(res.statusCode ?? 0, `GET ${path}: ${res.statusCode} ${body.toString('utf8')}`));
+          else resolve(body);
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
   private post<T>(path: string, body: unknown = {}): Promise<T> {
     return this.request<T>('POST', path, body);
   }
@@ -97,6 +123,18 @@ export class SandboxClient {
 
   createMeeting(options: CreateMeetingRequest): Promise<CreatedMeeting> {
     return this.post('/control/meetings', options);
+  }
+  /** What a participant heard of the others' microphones: length, loudness, from whom. */
+  heard(meetingId: string, participantId: string): Promise<HeardSummary> {
+    return this.request('GET', `${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/heard`);
+  }
+  /** The same as a 16 kHz mono WAV. */
+  heardWav(meetingId: string, participantId: string): Promise<Buffer> {
+    return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/heard.wav`);
+  }
+  /** The latest camera frame a participant sent (JPEG). */
+  videoFrame(meetingId: string, participantId: string): Promise<Buffer> {
+    return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
   }
   getMeeting(meetingId: string): Promise<ControlMeetingView> {
     return this.request('GET', this.m(meetingId));
@@ -116,11 +154,12 @@ export class SandboxClient {
   answerRecording(meetingId: string, participantId: string, grant: boolean): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/participants/${participantId}/recording-permission`, { grant });
   }
-  addSimulated(meetingId: string, name: string, voice?: string): Promise<ParticipantView> {
-    return this.post(`${this.m(meetingId)}/simulated-participants`, voice ? { name, voice } : { name });
+  addSimulated(meetingId: string, name: string, voice?: VoiceChoice): Promise<ParticipantView> {
+    return this.post(`${this.m(meetingId)}/simulated-participants`, { name, ...voiceFields(voice) });
   }
-  speak(meetingId: string, participantId: string, text: string): Promise<SpeakResult> {
-    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/speak`, { text });
+  /** `voice`: this time only, instead of the participant's own */
+  speak(meetingId: string, participantId: string, text: string, voice?: VoiceChoice): Promise<SpeakResult> {
+    return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/speak`, { text, ...voiceFields(voice) });
   }
   simulatedLeave(meetingId: string, participantId: string): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/simulated-participants/${participantId}/leave`);

@@ -21,9 +21,10 @@ import {
   type Meeting,
 } from './meeting-state';
 import { readJson, send, sendJson } from './http-util';
+import { wavOf } from './participant-media';
 import type { MeetingRegistry } from './registry';
 import { replicaOptions } from './replicas';
-import { MAX_SPEECH_TEXT, SpeechSynthesizer } from './tts';
+import { defaultVoice, fliteVoices, isTtsEngine, MAX_SPEECH_TEXT, SpeechSynthesizer, ttsEngines, type SpeakingVoice } from './tts';
 
 export interface ControlDeps {
   readonly registry: MeetingRegistry;
@@ -82,6 +83,21 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     sendJson(res, 200, view(meeting));
     return true;
   }
+  const media = /^\/participants\/([^/]+)\/(heard|heard\.wav|video-frame)$/.exec(rest);
+  if (method === 'GET' && media) {
+    const pid = participant(meeting, decode(media[1]!)).participant_id;
+    if (media[2] === 'video-frame') {
+      const frame = registry.media.frame(meeting.meeting_id, pid);
+      if (!frame) throw new SandboxError(404, 'this participant sent no video');
+      res.setHeader('x-frame-count', String(frame.count));
+      send(res, 200, 'image/jpeg', frame.jpeg);
+      return true;
+    }
+    const heard = registry.media.heard(meeting.meeting_id, pid, [...meeting.participants.keys()]);
+    if (media[2] === 'heard.wav') send(res, 200, 'audio/wav', wavOf(heard.pcm));
+    else sendJson(res, 200, registry.media.summary(heard.pcm, heard.from));
+    return true;
+  }
   if (method !== 'POST') return false;
   const body = await readJson(req);
 
@@ -96,8 +112,7 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     return true;
   }
   if (rest === '/simulated-participants') {
-    const voice = body.voice === undefined ? 'en' : body.voice;
-    if (typeof voice !== 'string' || !SpeechSynthesizer.validVoice(voice)) throw new SandboxError(400, 'voice must be an espeak-ng voice name');
+    const voice = speakingVoice(body, { tts: 'espeak-ng', voice: defaultVoice('espeak-ng') });
     const p = addSimulated(meeting, registry.newParticipantId(), body.name, now);
     registry.voices.set(p.participant_id, voice);
     sendJson(res, 201, participantView(p));
@@ -134,18 +149,32 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
       sendJson(res, 200, participantView(leave(meeting, pid, now)));
       return true;
     case 'simulated-participants/speak':
-      sendJson(res, 200, await speak(deps, meeting, pid, body.text));
+      sendJson(res, 200, await speak(deps, meeting, pid, body.text, speakingVoice(body, deps.registry.voices.get(pid))));
       return true;
   }
   return false;
 }
 
-async function speak(deps: ControlDeps, meeting: Meeting, pid: string, text: unknown) {
+/**
+ * The `tts` and `voice` fields of a body over a participant's own voice: a `tts` alone takes that
+ * engine's default voice, a `voice` alone keeps the engine.
+ */
+function speakingVoice(body: Record<string, unknown>, base: SpeakingVoice = { tts: 'espeak-ng', voice: defaultVoice('espeak-ng') }): SpeakingVoice {
+  if (body.tts !== undefined && !isTtsEngine(body.tts)) throw new SandboxError(400, `tts must be one of ${ttsEngines.join(', ')}`);
+  const tts = body.tts ?? base.tts;
+  const voice = body.voice ?? (body.tts === undefined ? base.voice : defaultVoice(tts));
+  if (typeof voice !== 'string' || !SpeechSynthesizer.validVoice(voice, tts)) {
+    throw new SandboxError(400, tts === 'flite' ? `voice must be a flite voice: ${fliteVoices.join(', ')}` : 'voice must be an espeak-ng voice name');
+  }
+  return { tts, voice };
+}
+
+async function speak(deps: ControlDeps, meeting: Meeting, pid: string, text: unknown, voice: SpeakingVoice) {
   if (typeof text !== 'string' || text.trim().length === 0) throw new SandboxError(400, 'text must be a non-empty string');
   if (text.length > MAX_SPEECH_TEXT) throw new SandboxError(400, `text is longer than ${MAX_SPEECH_TEXT} characters`);
   const p = simulated(meeting, pid);
   if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can speak (state: ${p.state})`);
-  const speech = await deps.tts.synthesize(text, deps.registry.voices.get(pid) ?? 'en');
+  const speech = await deps.tts.synthesize(text, voice.voice, voice.tts);
   const u = startUtterance(
     meeting,
     pid,

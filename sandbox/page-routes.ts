@@ -19,7 +19,7 @@ import {
   touch,
   type Platform,
 } from './meeting-state';
-import { readJson, sendHtml, sendJson } from './http-util';
+import { readJson, send, sendHtml, sendJson } from './http-util';
 import { meetingPage, notFoundPage } from './pages/meeting-page';
 import type { MeetingRegistry } from './registry';
 
@@ -91,6 +91,12 @@ async function handlePageApi(
   const meeting = registry.get(meetingId, platform);
   const now = registry.now();
   const since = Number(query.get('since') ?? 0) || 0;
+  if (req.method === 'GET' && action === 'video') {
+    const frame = registry.media.frame(meeting.meeting_id, query.get('of') ?? '');
+    if (!frame) throw new SandboxError(404, 'no video from this participant');
+    send(res, 200, 'image/jpeg', frame.jpeg);
+    return;
+  }
   if (req.method === 'GET' && action === 'state') {
     const pid = query.get('participant_id') ?? '';
     const p = participant(meeting, pid);
@@ -110,6 +116,16 @@ async function handlePageApi(
   const p = participant(meeting, pid);
   if (p.kind !== 'browser') throw new SandboxError(400, 'not a browser participant');
   touch(meeting, pid, now);
+  if (action === 'microphone' || action === 'camera') {
+    const data = typeof body.data === 'string' ? Buffer.from(body.data, 'base64') : null;
+    if (!data || data.length === 0) throw new SandboxError(400, 'data must be base64');
+    if (p.state === 'in_call') {
+      if (action === 'microphone') registry.media.addAudio(meeting.meeting_id, pid, data, now);
+      else registry.media.setFrame(meeting.meeting_id, pid, data);
+    }
+    sendJson(res, 200, { ok: true });
+    return;
+  }
   switch (action) {
     case 'join':
       requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera });

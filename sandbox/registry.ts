@@ -13,7 +13,9 @@ import {
   type MeetingOptions,
   type Platform,
 } from './meeting-state';
+import { ParticipantMedia } from './participant-media';
 import { replicaFlavour } from './replicas';
+import type { SpeakingVoice } from './tts';
 
 export interface RegistryOptions {
   /** base URL of a platform's pages, e.g. https://vc.localhost:8443 */
@@ -36,8 +38,10 @@ export function meetingPath(platform: Platform, meetingId: string): string {
 
 export class MeetingRegistry {
   readonly meetings = new Map<string, Meeting>();
-  /** espeak-ng voice of each simulated participant */
-  readonly voices = new Map<string, string>();
+  /** speech engine and voice of each simulated participant */
+  readonly voices = new Map<string, SpeakingVoice>();
+  /** what browser participants' microphones and cameras sent */
+  readonly media = new ParticipantMedia();
   readonly now: () => number;
   readonly staleAfterMs: number;
   private sweeper: NodeJS.Timeout | null = null;

@@ -1,6 +1,7 @@
 /**
- * Speech for simulated participants: WAV files made with `espeak-ng -w`, cached by (voice, text) on
- * disk and in memory. espeak-ng output is deterministic, so the cache can be shared between runs.
+ * Speech for simulated participants: WAV files made with `espeak-ng -w` or `flite -o`, cached by
+ * (engine, voice, text) on disk and in memory. Both engines are deterministic, so the cache can be shared
+ * between runs. flite is there for tests that check words: PocketSphinx understands it far better.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
@@ -19,21 +20,37 @@ export const defaultSpeechDir = () => join(tmpdir(), 'meeting-sandbox-speech');
 const voicePattern = /^[A-Za-z0-9_+\-]{1,40}$/;
 export const MAX_SPEECH_TEXT = 2000;
 
+export const ttsEngines = ['espeak-ng', 'flite'] as const;
+export type TtsEngine = (typeof ttsEngines)[number];
+/** the voices Debian's flite has built in (`flite -lv`, less `awb_time`, which only tells the time) */
+export const fliteVoices = ['kal', 'kal16', 'awb', 'rms', 'slt'] as const;
+/** espeak-ng's `en`, the sandbox's voice from the start; flite's `rms`, the one PocketSphinx understands best */
+export const defaultVoice = (engine: TtsEngine): string => (engine === 'flite' ? 'rms' : 'en');
+export const isTtsEngine = (value: unknown): value is TtsEngine => ttsEngines.includes(value as TtsEngine);
+
+/** How a simulated participant speaks. */
+export interface SpeakingVoice {
+  readonly tts: TtsEngine;
+  readonly voice: string;
+}
+
 export class SpeechSynthesizer {
   private readonly cache = new Map<string, Promise<Speech>>();
 
   constructor(readonly dir: string = defaultSpeechDir()) {}
 
-  static validVoice(voice: string): boolean {
-    return voicePattern.test(voice);
+  static validVoice(voice: string, engine: TtsEngine = 'espeak-ng'): boolean {
+    return engine === 'flite' ? (fliteVoices as readonly string[]).includes(voice) : voicePattern.test(voice);
   }
 
-  synthesize(text: string, voice = 'en'): Promise<Speech> {
-    if (!SpeechSynthesizer.validVoice(voice)) return Promise.reject(new Error(`invalid voice ${voice}`));
-    const id = createHash('sha256').update(`${voice}\u0000${text}`).digest('hex').slice(0, 32) + '.wav';
+  synthesize(text: string, voice = 'en', engine: TtsEngine = 'espeak-ng'): Promise<Speech> {
+    if (!SpeechSynthesizer.validVoice(voice, engine)) return Promise.reject(new Error(`invalid ${engine} voice ${voice}`));
+    // espeak-ng keeps its original key, so caches made before flite stay valid
+    const key = engine === 'espeak-ng' ? `${voice}\u0000${text}` : `${engine}\u0000${voice}\u0000${text}`;
+    const id = createHash('sha256').update(key).digest('hex').slice(0, 32) + '.wav';
     let speech = this.cache.get(id);
     if (!speech) {
-      speech = this.make(id, text, voice);
+      speech = this.make(id, text, voice, engine);
       this.cache.set(id, speech);
       speech.catch(() => this.cache.delete(id));
     }
@@ -51,15 +68,21 @@ export class SpeechSynthesizer {
     }
   }
 
-  private async make(id: string, text: string, voice: string): Promise<Speech> {
+  private async make(id: string, text: string, voice: string, engine: TtsEngine): Promise<Speech> {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, id);
     const exists = await stat(path).then((s) => s.size > 44, () => false);
     if (!exists) {
       const tmp = join(this.dir, `${randomUUID()}.tmp.wav`);
       await new Promise<void>((resolve, reject) => {
-        const child = execFile('espeak-ng', ['-v', voice, '-w', tmp, '--stdin'], (err) => (err ? reject(err) : resolve()));
-        child.stdin?.end(text);
+        const done = (err: Error | null) => (err ? reject(err) : resolve());
+        if (engine === 'flite') {
+          // -t takes the next argument as the text whatever it starts with; no shell is involved
+          execFile('flite', ['-voice', voice, '-t', text, '-o', tmp], done);
+        } else {
+          const child = execFile('espeak-ng', ['-v', voice, '-w', tmp, '--stdin'], done);
+          child.stdin?.end(text);
+        }
       });
       await rename(tmp, path);
     }

@@ -51,6 +51,8 @@ import { scheduleCalendarBots } from './subscribers/schedule-calendar-bots';
 import { botDefinitionOfParam } from './http/codecs/calendar-bot-param';
 import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
+import { transcribeRecordings } from './subscribers/transcribe-recordings';
+import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
 
 export interface RunningService {
   readonly url: string;
@@ -94,6 +96,8 @@ export interface ServiceOverrides {
   /** calendar provider clients (tests: the official clients pointed at local fakes, trusting their certificate) */
   readonly calendarProviders?: CalendarProviders;
   readonly calendarSync?: Partial<CalendarSyncOptions>;
+  /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
+  readonly transcription?: Partial<ProviderSettings>;
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -137,6 +141,14 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   });
   const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: config.publicStorageEndpointsOnly ?? false });
   const links = storeArtifactLinks(stores, readStore, nowMs);
+  const transcriber = transcribeRecordings({
+    commands,
+    stores,
+    secretBox,
+    providers: transcriptionProviders({ urls: providerUrlsFromEnv(), ...overrides.transcription }),
+    log,
+  });
+  const transcriptions = new SubscriberRunner(eventStore, checkpoints, transcriber, log);
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
 
@@ -220,6 +232,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   publicUrl = config.publicUrl ?? url;
+  // Hosted providers fetch the recording from a link to this service: it starts once the address is known.
+  await transcriptions.start();
   const dispatcher = new BotDispatcher({
     commands,
     eventStore,
@@ -277,6 +291,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      transcriber.stop();
+      await transcriptions.stop();
       await spillUploader.stop();
       await retention.stop();
       await settler.stop();

@@ -3,13 +3,14 @@
  * TypeScript would be rewritten by the TS loader with helpers that do not exist in the page).
  *
  * It installs `window.__botRecorder` with:
- * - `start({video, chunkMs, mainSliceMs, videoBitsPerSecond, audioBitsPerSecond})`: captures the
+ * - `start({video, chunkMs, mainSliceMs, videoBitsPerSecond, audioBitsPerSecond, streamTap})`: captures the
  *   current tab (getDisplayMedia with preferCurrentTab: audio + video), starts
  *   - the main MediaRecorder (audio + video) when `video` is true, timeslice `mainSliceMs`, data sent
  *     as stream `main`;
  *   - an audio-only MediaRecorder with timeslice `chunkMs`, data sent as stream `audio` (in audio-only
  *     mode it is the recording itself);
- *   - an AnalyserNode on the captured audio, sampled every 100 ms.
+ *   - an AnalyserNode on the captured audio, sampled every 100 ms;
+ *   - with `streamTap`, the streaming tap on the captured audio (`window.__botMedia.startTap`).
  *   Resolves to `{mainMime, audioMime, startedAt}` once every recorder has started (`startedAt`:
  *   epoch ms of the first recorder's start event).
  * - `takeLevel()`: the loudest RMS level (dBFS) sampled since the previous call, or null.
@@ -84,6 +85,8 @@ export const inPageRecorderSource = String.raw`
         st.level = st.level === null ? db : Math.max(st.level, db);
       }, 100);
       if (ctx.state !== 'running') await ctx.resume().catch(() => undefined);
+      // streaming: the same captured audio, cut into 100 ms frames (streaming/in-page-media.ts)
+      if (opts.streamTap && window.__botMedia) await window.__botMedia.startTap(new MediaStream(audioTracks));
 
       const audioMime = pick(['audio/webm;codecs=opus', 'audio/webm']);
       const started = [startRecorder('audio', new MediaStream(audioTracks), audioMime, { audioBitsPerSecond: opts.audioBitsPerSecond }, opts.chunkMs)];
@@ -117,6 +120,7 @@ export const inPageRecorderSource = String.raw`
       })));
       await Promise.all(st.recorders.map((r) => r.drained()));
       if (st.timer) clearInterval(st.timer);
+      if (window.__botMedia) await window.__botMedia.stopTap();
       if (st.stream) for (const t of st.stream.getTracks()) t.stop();
       if (st.ctx) await st.ctx.close().catch(() => undefined);
       return { stoppedAt };

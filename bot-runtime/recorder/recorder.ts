@@ -20,6 +20,8 @@ export interface RecorderOptions {
   readonly workDir: string;
   /** the ffmpeg binary for the final conversion (default: `ffmpeg` on the PATH) */
   readonly ffmpegPath?: string;
+  /** also feed the captured audio to the streaming tap (media/bot-media.ts) */
+  readonly streamTap?: boolean;
 }
 
 /** `audio_chunks/000001.webm`: numbered from 1; only the first chunk carries the WebM header. */
@@ -96,6 +98,7 @@ export class Recorder {
         mainSliceMs: 1000,
         videoBitsPerSecond: 1_500_000,
         audioBitsPerSecond: 128_000,
+        streamTap: this.opts.streamTap ?? false,
       })})`,
     )) as { mainMime: string | null; audioMime: string; startedAt: number };
     this.mainMime = result.mainMime;

@@ -13,6 +13,8 @@ import type { ControlChannel } from '../control/control-channel';
 import { endVerdict, type EndCause } from '../end-codes';
 import type { Phase } from '../leave-rules';
 import type { Reporter } from '../reporters/reporter';
+import type { BotMedia } from '../media/bot-media';
+import type { AudioStreaming } from '../streaming/audio-streaming';
 import type { MeetingNotes } from './meeting-notes';
 import type { MeetingTab } from './meeting-tab';
 import { bounded } from './bounded';
@@ -33,6 +35,9 @@ export interface EndOfRun {
   /** null when the run ended before opening them */
   readonly browser: BotBrowser | null;
   readonly tab: MeetingTab | null;
+  /** connected before joining; null without streaming or when setting it up failed */
+  readonly streaming: AudioStreaming | null;
+  readonly media: BotMedia | null;
   /** the temporary work folder the run created (a caller's folder is left alone) */
   readonly removeWorkDir: string | null;
 }
@@ -54,6 +59,9 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
 
   await end.entryMessage?.catch(() => undefined);
   const recordingEnd = tab && end.recordingStartedAt !== null ? await tab.recorder.stop() : null;
+  // the tap stopped with the recorder: no frame follows; connected time counted until now
+  end.streaming?.close();
+  end.media?.close();
   await lastLook(tab, notes);
   await tab?.lastScreenshot();
   await tab?.leave(notes.lastScreen === 'in_call');
@@ -77,6 +85,7 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
     error_message: verdict.error_message.slice(0, 2000),
     recorded_seconds: end.recordingStartedAt !== null ? seconds((recordingEnd ?? endAt) - end.recordingStartedAt) : 0,
     waiting_room_seconds: waited,
+    ...(end.streaming ? { streaming_seconds: end.streaming.connectedSeconds() } : {}),
     at: new Date(Date.now()).toISOString(),
   };
   log.info(`end: ${report.outcome} ${report.error_code} (${report.error_message}) recorded ${report.recorded_seconds} s, waited ${report.waiting_room_seconds} s`);

@@ -23,6 +23,10 @@ export interface InCallDeps {
   /** waits for driver work unless the run ends first; true when it ended */
   readonly endedDuring: (work: Promise<unknown>) => Promise<boolean>;
   readonly log: BotLog;
+  /** the recorder started at this epoch ms (streaming begins counting) */
+  readonly onRecordingStarted?: (at: number) => void;
+  /** the recording was paused (true) or resumed (false): streaming stops sending and counting meanwhile */
+  readonly onRecordingPaused?: (paused: boolean) => void;
 }
 
 export class InCall {
@@ -96,10 +100,12 @@ export class InCall {
     }
     if (permission !== 'granted' && !this.paused) {
       this.paused = true;
+      deps.onRecordingPaused?.(true);
       await deps.recorder.pause();
       await deps.statuses.report('recording_paused');
     } else if (permission === 'granted' && this.paused) {
       this.paused = false;
+      deps.onRecordingPaused?.(false);
       await deps.recorder.resume();
       await deps.statuses.report('recording_resumed');
     }
@@ -112,6 +118,7 @@ export class InCall {
       this.deps.requestEnd({ kind: 'internal_error', message: `The recorder could not start: ${(err as Error).message}` });
       return;
     }
+    this.deps.onRecordingStarted?.(this.recordingSince);
     // Starting a video recorder takes up to a second; the recording, and the status, began at its start.
     await this.deps.statuses.report('in_call_recording', this.recordingSince);
   }

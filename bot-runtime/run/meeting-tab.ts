@@ -9,6 +9,7 @@ import type { BotLog } from '../bot-log';
 import type { RecordingMode } from '../contract';
 import type { EndCause } from '../end-codes';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';
+import type { BotMedia } from '../media/bot-media';
 import { ChatSender } from '../meeting/chat-sender';
 import { pageWatcherSource, WAKE_BINDING } from '../meeting/page-watcher';
 import { Recorder } from '../recorder/recorder';
@@ -38,16 +39,23 @@ export class MeetingTab {
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
     requestEnd: (cause: EndCause) => void,
+    private readonly media: BotMedia | null = null,
   ) {
     page.on('pageerror', (err) => log.warn(`page error: ${(err as Error).message}`));
     page.on('error', (err) => requestEnd({ kind: 'internal_error', message: `The meeting page crashed: ${err.message}` }));
     this.driver = family.open(page, log);
     this.chat = new ChatSender(this.driver.chat, options.botName, options.chatConfirmMs);
-    this.recorder = new Recorder(page, { mode: options.recordingMode, chunkSeconds: options.chunkSeconds, workDir: options.workDir }, artifacts, log);
+    this.recorder = new Recorder(
+      page,
+      { mode: options.recordingMode, chunkSeconds: options.chunkSeconds, workDir: options.workDir, streamTap: media?.tapsAudio ?? false },
+      artifacts,
+      log,
+    );
   }
 
   /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
   async prepare(onPageChange: () => void): Promise<void> {
+    await this.media?.install(this.page);
     await this.recorder.install();
     await this.page.exposeFunction(WAKE_BINDING, onPageChange);
     await this.page.evaluateOnNewDocument(pageWatcherSource);

@@ -39,7 +39,11 @@ export const botCommandForReport = (report: BotReport): BotCommand => {
         outcome: report.outcome,
         error_code: report.error_code,
         error_message: report.error_message,
-        usage: { recorded_seconds: report.recorded_seconds, waiting_room_seconds: report.waiting_room_seconds },
+        usage: {
+          recorded_seconds: report.recorded_seconds,
+          waiting_room_seconds: report.waiting_room_seconds,
+          ...(report.streaming_seconds ? { streaming_seconds: { ...report.streaming_seconds } } : {}),
+        },
         now: report.at,
       };
   }

@@ -6,23 +6,30 @@ import { nowIso, type CommandDeps } from './command-deps';
 import { decodeRecordedEvent } from './decode-recorded-event';
 import { handleDeliveryCommand, loadDeliveries } from './webhook-commands';
 
+/** v2's and the legacy API's final events. */
+const finalEventTypes: readonly string[] = ['bot.completed', 'bot.failed', 'complete', 'failed'];
+
 export interface FinalMessage extends OutgoingMessage {
   readonly message_id: string;
   readonly team_id: string;
   readonly subject: string;
 }
 
-/** A bot's final event (bot.completed or bot.failed) as it was first sent; null while the bot runs. */
+/**
+ * A bot's final event (bot.completed or bot.failed) as it was first sent; null before it is sent (while the
+ * bot runs, or while its first transcription runs: bot.completed waits for it).
+ */
 export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<FinalMessage | null> => {
   const history = (await deps.eventStore.readStream(botStreamName(botId))).map((r) => ({ recorded: r, event: decodeRecordedEvent(BotEvent, r) }));
-  const endAt = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
-  if (endAt < 0) return null;
-  const end = history[endAt]!;
-  const facts = foldBotFacts(history.slice(0, endAt + 1).map(({ event }) => event));
-  // The final event is the end event's main message (a legacy end sends a status before it).
-  const message = facts === null ? undefined : botMessages(facts, end.event).find((m) => m.id_suffix === undefined);
-  if (facts === null || message === undefined) return null;
-  return { ...message, message_id: messageIdOfEvent(end.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
+  const ended = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
+  if (ended < 0) return null;
+  for (let at = ended; at < history.length; at++) {
+    const facts = foldBotFacts(history.slice(0, at + 1).map(({ event }) => event));
+    // The final event is the end's main message (a legacy end sends a status before it).
+    const message = facts && botMessages(facts, history[at]!.event).find((m) => m.id_suffix === undefined && finalEventTypes.includes(m.event_type));
+    if (facts && message) return { ...message, message_id: messageIdOfEvent(history[at]!.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };
+  }
+  return null;
 };
 
 /**

@@ -47,9 +47,20 @@ export type BotView = {
   /** the service instance that runs the bot, once dispatched */
   readonly worker_id: string | null;
   readonly leave_requested: boolean;
+  /** the last transcription asked for; null when none was (absent in documents written before it) */
+  readonly transcription?: TranscriptionView | null;
   /** a scheduled bot's time (null for a bot created to join at once) */
   readonly join_at: string | null;
 };
+
+export interface TranscriptionView {
+  readonly provider: string;
+  readonly status: 'running' | 'completed' | 'failed';
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+  readonly requested_at: string;
+  readonly ended_at: string | null;
+}
 
 export const BOTS = 'bots';
 
@@ -81,6 +92,7 @@ const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' 
   worker_id: null,
   leave_requested: false,
   join_at: first.join_at,
+  transcription: null,
 });
 
 export const botViewProjection: Projection<BotView> = {
@@ -144,6 +156,17 @@ export const botViewProjection: Projection<BotView> = {
           error_message: event.data.error_message,
           ended_at: event.data.at,
         };
+      case 'TranscriptionRequested':
+        return {
+          ...doc,
+          transcription: { provider: event.data.provider, status: 'running', error_code: null, error_message: null, requested_at: event.data.at, ended_at: null },
+        };
+      case 'TranscriptionCompleted':
+        return doc.transcription ? { ...doc, transcription: { ...doc.transcription, status: 'completed', ended_at: event.data.at } } : doc;
+      case 'TranscriptionFailed': {
+        const { error_code, error_message, at } = event.data;
+        return doc.transcription ? { ...doc, transcription: { ...doc.transcription, status: 'failed', error_code, error_message, ended_at: at } } : doc;
+      }
       default:
         return null;
     }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DomainEvent } from '../domain/all-events';
 import type { BotConfig } from '../domain/bot/bot-config';
 import { isBotEvent } from '../domain/bot/bot-events';
+import { TRANSCRIPTION } from '../domain/transcription/transcript-artifacts';
 import { isInCall, type BotStatus } from '../domain/bot/bot-status';
 import { EXITING_MEETING_BEFORE_RECORD } from '../domain/bot/end-codes';
 import { extraTexts, foldForSearch } from './legacy-bot-search';
@@ -66,6 +67,8 @@ export type LegacyBotView = {
   readonly stopped: boolean;
   readonly recording: { readonly key: string; readonly content_type: string } | null;
   readonly participants_file: string | null;
+  /** the diarized transcript's key, once a transcription made one (absent in documents written before) */
+  readonly transcript_file?: string | null;
   readonly settings: LegacyBotSettings;
 };
 
@@ -137,6 +140,7 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
       stopped: false,
       recording: null,
       participants_file: null,
+      transcript_file: null,
       settings: settingsOf(d.config),
     };
   }
@@ -191,6 +195,14 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     // A lost or expired artifact keeps its path; its link is null (the links know which artifacts are gone).
     case 'ArtifactUploadFailed':
     case 'ArtifactsExpired':
+      return null;
+    // meeting_data shows the last transcript made; a failed re-transcribe leaves it as it was.
+    case 'TranscriptionCompleted': {
+      const key = event.data.keys.find((k) => k === TRANSCRIPTION.key) ?? null;
+      return key === null ? null : { ...touched, transcript_file: key };
+    }
+    case 'TranscriptionRequested':
+    case 'TranscriptionFailed':
       return null;
   }
 };

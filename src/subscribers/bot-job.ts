@@ -16,5 +16,7 @@ export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJ
     ignored_participant_names: config.ignored_participant_names,
     upload,
     trust_sandbox_certificate: new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
+    streaming: config.streaming && { ...config.streaming },
+    ...(config.bot_image ? { bot_image_config: { mode: config.bot_image.mode, interval_seconds: config.bot_image.interval_seconds } } : {}),
   };
 };

@@ -27,7 +27,7 @@ export interface QueueWebhookMessagesDeps {
 }
 
 /** The events a bot's webhooks are made of; the others never send anything. */
-const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnded', 'BotCompleted', 'BotFailed']);
+const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnded', 'BotCompleted', 'BotFailed', 'TranscriptionCompleted', 'TranscriptionFailed']);
 
 /**
  * Turns bot events into queued messages, one delivery stream per target and bot: the team's endpoints that

@@ -533,6 +533,20 @@ describe('bot decider', () => {
     });
   });
 
+  describe('end: the streaming seconds the bot reported are kept in the usage (what streaming is charged for)', () => {
+    it('completed with streaming -> BotCompleted whose usage carries the seconds per direction', () => {
+      const streamed: Usage = { recorded_seconds: 600, waiting_room_seconds: 0, streaming_seconds: { input: 0, output: 540.5 } };
+      spec.given(historyTo('in_call_recording')).when(endBot('completed', 'API_REQUEST', 'left', streamed)).then([
+        { type: 'BotCompleted', data: { bot_id: BOT, end_reason: 'API_REQUEST', usage: streamed, at: LATER } },
+      ]);
+    });
+    it('STREAMING_SETUP_FAILED while joining -> BotFailed with no usage', () => {
+      spec.given(historyTo('joining_call')).when(endBot('failed', 'STREAMING_SETUP_FAILED', 'refused', noUsage)).then([
+        { type: 'BotFailed', data: { bot_id: BOT, error_code: 'STREAMING_SETUP_FAILED', error_message: 'refused', usage: noUsage, at: LATER } },
+      ]);
+    });
+  });
+
   describe('end: recorded seconds in the end report count as recording even when in_call_recording was never reported', () => {
     const recordedOnly: Usage = { recorded_seconds: 600, waiting_room_seconds: 30 };
     for (const status of ['joining_call', 'in_waiting_room', 'in_call_not_recording'] as const) {

@@ -3,11 +3,28 @@ import { chargeForOutcome, type BotFeatures } from '../../src/domain/team/charge
 import { pricePerHour, RESERVATION_PER_BOT, THOUSANDTHS_PER_TOKEN } from '../../src/domain/team/token-prices';
 
 // Prices per hour, in thousandths of a token (DESIGN.md): recording 1000, transcription 250, streaming 100 per direction.
-const allFeatures: BotFeatures = { transcription: true, streamingDirections: 2 };
-const recordingOnly: BotFeatures = { transcription: false, streamingDirections: 0 };
+// `streamingDirections`: directions connected for the whole recording (usage.streaming_seconds says how long each was).
+interface Used extends BotFeatures {
+  readonly streamingDirections: number;
+}
+const allFeatures: Used = { transcription: true, streamingDirections: 2 };
+const recordingOnly: Used = { transcription: false, streamingDirections: 0 };
 
-const charge = (error_code: string, recorded_seconds: number, waiting_room_seconds: number, features: BotFeatures): number =>
-  chargeForOutcome({ error_code, usage: { recorded_seconds, waiting_room_seconds } }, features);
+const charge = (error_code: string, recorded_seconds: number, waiting_room_seconds: number, features: Used): number =>
+  chargeForOutcome(
+    {
+      error_code,
+      usage: {
+        recorded_seconds,
+        waiting_room_seconds,
+        streaming_seconds: {
+          input: features.streamingDirections >= 2 ? recorded_seconds : 0,
+          output: features.streamingDirections >= 1 ? recorded_seconds : 0,
+        },
+      },
+    },
+    features,
+  );
 
 describe('token charging by outcome (thousandths of a token)', () => {
   describe('the prices', () => {
@@ -110,6 +127,26 @@ describe('token charging by outcome (thousandths of a token)', () => {
     });
     it('no recorded time = 0', () => {
       assert.equal(charge('NO_ATTENDEES', 0, 0, allFeatures), 0);
+    });
+  });
+
+  describe('streaming is charged per direction for the seconds it was connected, not for the recording', () => {
+    const withStreaming = (error_code: string, recorded_seconds: number, input: number, output: number) =>
+      chargeForOutcome({ error_code, usage: { recorded_seconds, waiting_room_seconds: 0, streaming_seconds: { input, output } } }, { transcription: false });
+    it('3600 s recorded, output connected 1800 s and input never = 1000 + 50 = 1050', () => {
+      assert.equal(withStreaming('API_REQUEST', 3600, 0, 1800), 1050);
+    });
+    it('3600 s recorded, output 3600 s and input 900 s = 1000 + 100 + 25 = 1125', () => {
+      assert.equal(withStreaming('BOT_REMOVED', 3600, 900, 3600), 1125);
+    });
+    it('TRANSCRIPTION_FAILED keeps the connected streaming time: 3600 s, output 1800 s = 1050', () => {
+      assert.equal(withStreaming('TRANSCRIPTION_FAILED', 3600, 0, 1800), 1050);
+    });
+    it('STREAMING_SETUP_FAILED charges nothing', () => {
+      assert.equal(withStreaming('STREAMING_SETUP_FAILED', 0, 0, 0), 0);
+    });
+    it('the recording and the streaming are rounded up once, together (1 s recorded, 1 s output = 1)', () => {
+      assert.equal(withStreaming('API_REQUEST', 1, 0, 1), 1);
     });
   });
 

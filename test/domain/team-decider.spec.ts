@@ -57,7 +57,7 @@ const charge = (bot_id: string, error_code: string, usage: Usage): TeamCommand =
   bot_id,
   error_code,
   usage,
-  features: { transcription: true, streamingDirections: 2 },
+  features: { transcription: true },
   now: NOW,
 });
 const hour: Usage = { recorded_seconds: 3600, waiting_room_seconds: 60 };
@@ -331,8 +331,9 @@ describe('team decider (the token ledger)', () => {
   });
 
   describe('charging settles the reservation by the outcome', () => {
-    it('a normal end charges by duration and features', () => {
-      spec.given([teamCreated(), tokensAdded(5000), reserved('bot-1')]).when(charge('bot-1', 'API_REQUEST', hour)).then([
+    it('a normal end charges by duration and features, streaming by its connected seconds', () => {
+      const streamedHour: Usage = { ...hour, streaming_seconds: { input: 3600, output: 3600 } };
+      spec.given([teamCreated(), tokensAdded(5000), reserved('bot-1')]).when(charge('bot-1', 'API_REQUEST', streamedHour)).then([
         { type: 'TokensCharged', data: { team_id: TEAM, bot_id: 'bot-1', amount: 1450, error_code: 'API_REQUEST', at: NOW } },
       ]);
     });

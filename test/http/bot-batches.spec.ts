@@ -14,7 +14,7 @@ const mixedItems = (extra: (i: number) => Record<string, unknown> = () => ({})) 
   Array.from({ length: 100 }, (_, i) => {
     const base = { meeting_url: meeting(i), bot_name: `Bot ${i}`, ...extra(i) };
     if (i % 10 === 3) return { ...base, bot_name: '' };
-    if (i % 10 === 5) return { ...base, bot_image: 'https://example.com/me.png' };
+    if (i % 10 === 5) return { ...base, bot_image: 'http://example.com/me.png' };
     if (i % 10 === 9) return { ...base, meeting_url: 'https://example.com/not-a-meeting' };
     if (i % 7 === 6) return { ...base, meeting_url: meeting(i - 1), allow_multiple_bots: false };
     return base;

@@ -269,9 +269,14 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     const badFlag = await api.post(`/calendar_events/${first.uuid}/bot?all_occurrences=yes`, { bot_name: 'N' });
     assert.match(badFlag.body.message, /querystring\/all_occurrences must be boolean/);
 
-    const noTranscription = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', speech_to_text_provider: 'Default', speech_to_text_api_key: 'k' });
-    assert.equal(noTranscription.status, 400, 'refused like any bot while transcription is not delivered, in legacy terms');
-    assert.match(noTranscription.body.message, /^body\/speech_to_text_provider is not available yet/);
+    const transcribed = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', speech_to_text: { provider: 'Default', api_key: 'stt-secret-123' } });
+    assert.equal(transcribed.status, 200, JSON.stringify(transcribed.body));
+    assert.equal(transcribed.body[0].bot_param.speech_to_text_provider, 'Default');
+    assert.equal(transcribed.body[0].bot_param.speech_to_text_api_key, '********', 'a secret is shown only as set');
+    assert.ok(!JSON.stringify(transcribed.body).includes('stt-secret-123'));
+    const notYet = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', streaming_input: 'wss://example.com/in' });
+    assert.equal(notYet.status, 400);
+    assert.match(notYet.body.message, /^body\/streaming_input is not available yet/);
 
     const attached = await api.post(`/calendar_events/${first.uuid}/bot?all_occurrences=true`, {
       bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' },

@@ -71,9 +71,6 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
     it('refuses every option the service does not deliver yet by its legacy name, and creates nothing', async () => {
       const { api, team_id } = await team();
       const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ speech_to_text: { provider: 'Default' } }, 'speech_to_text', /transcription/],
-        [{ speech_to_text: { provider: 'Gladia', api_key: 'secret' } }, 'speech_to_text', /transcription/],
-        [{ bot_image: 'https://images.example.com/bot.png' }, 'bot_image', /picture/],
         [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_url: 'https://tokens.example.com/obf' }, 'vc_obf_token_url', /OBF/],
         [{ meeting_url: VC_MEETING, vc_obf_token_user_id: 'vc-user-1' }, 'vc_obf_token_user_id', /OBF/],
@@ -91,6 +88,9 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       // Their "off" values ask for nothing.
       const off = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Off', speech_to_text: null, bot_image: null, recording_mode: 'speaker_view', vc_sdk_id: null });
       assert.equal(off.status, 200);
+      // the bot's picture is delivered: accepted
+      const pictured = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Pictured', bot_image: 'https://images.example.com/bot.png' });
+      assert.equal(pictured.status, 200, JSON.stringify(pictured.body));
     });
 
     it('takes gallery_view, which every driver delivers', async () => {

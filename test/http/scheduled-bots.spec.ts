@@ -113,8 +113,8 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         { meeting_url: 'http://meet.google.com/abc-defg-hij', bot_name: 'x' },
         { meeting_url: MEETING, bot_name: 'x'.repeat(256) },
         { meeting_url: MEETING, bot_name: 'x', silence_timout: 5 },
-        { meeting_url: MEETING, bot_name: 'x', bot_image: 'https://example.com/a.png' },
-        { meeting_url: MEETING, bot_name: 'x', transcription_enabled: true },
+        { meeting_url: MEETING, bot_name: 'x', bot_image: 'http://example.com/a.png' },
+        { meeting_url: MEETING, bot_name: 'x', transcription_enabled: true, transcription_config: { provider: 'gladia' } },
         { meeting_url: MEETING, bot_name: 'x', streaming_enabled: true },
         { meeting_url: MEETING, bot_name: 'x', callback_enabled: true },
       ];
@@ -451,7 +451,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         [{ join_at: inMinutes(-5) }, 400, 'body/join_at must be in the future'],
         [{ join_at: '2026-03-02 10:00' }, 400, 'body/join_at must be an ISO 8601 date-time'],
         [{ bot_name: '' }, 400, 'body/bot_name must NOT have fewer than 1 characters'],
-        [{ bot_image: 'https://example.com/a.png' }, 400, 'body/bot_image is not available yet'],
+        [{ mt_config: { fallback: 'anonymous' } }, 400, 'body/mt_config is not available yet'],
         [{ meeting_url: 'https://example.com/x' }, 400, 'body/meeting_url INVALID_MEETING_URL'],
         [[1, 2], 400, 'body must be object'],
       ];

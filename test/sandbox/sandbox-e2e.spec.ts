@@ -3,10 +3,10 @@
  * drives them, with the meeting scripted through the control API.
  */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs } from '../../bot-runtime/browser/launch-browser';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import type { Platform } from '../../sandbox/meeting-state';
+import { browserTrustingSandbox } from './sandbox-browser';
 
 const hook = (id: string) => `[data-testid="${id}"]`;
 const WAIT = { timeout: 10_000 };
@@ -19,13 +19,7 @@ describe('sandbox meeting platform in Chromium', function () {
 
   before(async () => {
     sandbox = await startSandbox({ port: 0 });
-    browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      ignoreDefaultArgs: ['--mute-audio'],
-      // the bot's own flags (tab capture, autoplay, no outside traffic), trusting exactly the sandbox certificate
-      args: chromiumArgs([`--ignore-certificate-errors-spki-list=${sandbox.spkiSha256}`]),
-    });
+    browser = await browserTrustingSandbox(sandbox);
   });
 
   after(async () => {

@@ -10,7 +10,8 @@ const STDERR_TAIL_BYTES = 4096;
 
 /** Only what a process needs to run: the service's own secrets (ADMIN_TOKEN, keys) never reach a bot. */
 const inheritedEnvironment = (): NodeJS.ProcessEnv => {
-  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_ENV', 'CHROMIUM_PATH'];
+  // BOT_TEST_CA_PEM: tests' local HTTPS/WSS servers (the bot ignores it in production, test-ca.ts)
+  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_ENV', 'CHROMIUM_PATH', 'BOT_TEST_CA_PEM'];
   return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 };
 

@@ -1,9 +1,10 @@
 import * as E from 'fp-ts/Either';
 import type { Decider } from '../decider';
 import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-config';
-import type { BotEvent, CreatedBy, Usage } from './bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
+import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
-import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd } from './end-codes';
+import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
@@ -87,6 +88,30 @@ export type BotCommand =
   | { readonly type: 'ExpireArtifacts'; readonly keys: readonly string[]; readonly now: string }
   /** Reported once, at the end of the run; a repeat (a retried report) records nothing more. */
   | { readonly type: 'RecordParticipants'; readonly participants: readonly string[]; readonly speakers: readonly string[]; readonly now: string }
+  /**
+   * Transcribe the completed bot's recording: the first time by itself (`retranscribe` false, only when the
+   * bot asked for transcription), or again at the team's request. One runs at a time; a request id seen
+   * before records nothing more.
+   */
+  | {
+      readonly type: 'RequestTranscription';
+      readonly request_id: string;
+      readonly provider: string;
+      readonly api_key: Sealed | null;
+      readonly custom_params: Record<string, unknown> | null;
+      readonly retranscribe: boolean;
+      readonly now: string;
+    }
+  /** The running transcription's artifacts are stored; a transcription that has already ended records nothing. */
+  | {
+      readonly type: 'CompleteTranscription';
+      readonly request_id: string;
+      readonly provider: string;
+      readonly artifacts: readonly TranscriptArtifact[];
+      readonly utterances: number;
+      readonly now: string;
+    }
+  | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
   /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
   | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
   | {
@@ -97,6 +122,13 @@ export type BotCommand =
       readonly usage: Usage;
       readonly now: string;
     };
+
+export interface TranscriptArtifact {
+  readonly artifact_type: string;
+  readonly key: string;
+  readonly content_type: string;
+  readonly size_bytes: number;
+}
 
 export type BotRejection =
   | { readonly code: 'BOT_NOT_FOUND'; readonly message: string }
@@ -136,6 +168,13 @@ export type BotState =
       /** what became of each artifact key */
       readonly artifacts: Readonly<Record<string, ArtifactState>>;
       readonly participantsReported: boolean;
+      /** the bot asked for transcription when it was created */
+      readonly transcriptionWanted: boolean;
+      /** the key of the bot's recording, once reported */
+      readonly recordingKey: string | null;
+      readonly transcriptionRequests: readonly string[];
+      /** the request id of the transcription under way */
+      readonly transcriptionRunning: string | null;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -239,6 +278,29 @@ const endEvent = (
     type: 'BotFailed',
     data: { bot_id: state.bot_id, error_code: command.error_code, error_message: command.error_message, usage: command.usage, at: command.now },
   };
+};
+
+type PresentBot = Extract<BotState, { kind: 'present' }>;
+
+/** The first transcription is due from the bot's end until it is asked for: it counts as running. */
+const runningTranscription = (state: PresentBot): string | null =>
+  state.transcriptionRunning ??
+  (state.transcriptionWanted && state.status === 'completed' && !state.transcriptionRequests.includes(INITIAL_TRANSCRIPTION) ? INITIAL_TRANSCRIPTION : null);
+
+const recordingKept = (state: PresentBot): boolean =>
+  state.recordingKey !== null && (state.artifacts[state.recordingKey] === 'stored' || state.artifacts[state.recordingKey] === 'spilled');
+
+const requestTranscription = (state: PresentBot, command: Extract<BotCommand, { type: 'RequestTranscription' }>) => {
+  if (state.transcriptionRequests.includes(command.request_id)) return noEvents;
+  if (state.status !== 'completed') return statusRejection(state.status, `Only a completed bot's recording can be transcribed (status: ${state.status})`);
+  if (!command.retranscribe) {
+    if (!state.transcriptionWanted || command.request_id !== INITIAL_TRANSCRIPTION) return noEvents;
+  } else {
+    if (runningTranscription(state) !== null) return statusRejection(state.status, 'A transcription of this bot is already running');
+    if (!recordingKept(state)) return statusRejection(state.status, 'The bot has no recording to transcribe (none was made, or it has expired)');
+  }
+  const { type: _type, now, ...request } = command;
+  return emit({ type: 'TranscriptionRequested', data: { bot_id: state.bot_id, ...request, at: now } });
 };
 
 const decide = (command: BotCommand, state: BotState) => {
@@ -354,6 +416,22 @@ const decide = (command: BotCommand, state: BotState) => {
         data: { bot_id, participants: [...command.participants], speakers: [...command.speakers], at: command.now },
       });
 
+    case 'RequestTranscription':
+      return requestTranscription(state, command);
+
+    case 'CompleteTranscription': {
+      if (state.transcriptionRunning !== command.request_id) return noEvents;
+      const { request_id, provider, artifacts, utterances, now } = command;
+      // A re-transcribe writes the same keys again: each is stored anew.
+      const stored = artifacts.map((a): BotEvent => ({ type: 'ArtifactStored', data: { bot_id, ...a, at: now } }));
+      return emit(...stored, { type: 'TranscriptionCompleted', data: { bot_id, request_id, provider, keys: artifacts.map((a) => a.key), utterances, at: now } });
+    }
+
+    case 'FailTranscription': {
+      if (state.transcriptionRunning !== command.request_id) return noEvents;
+      const { request_id, provider, error_message, now } = command;
+      return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
+    }
     case 'RecordDataAccess':
       return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
 
@@ -364,8 +442,11 @@ const decide = (command: BotCommand, state: BotState) => {
   }
 };
 
+const withRecording = (state: PresentBot, artifact: { readonly artifact_type: string; readonly key: string }): PresentBot =>
+  artifact.artifact_type === 'recording' ? { ...state, recordingKey: artifact.key } : state;
+
 /** A bot that has just come to be: scheduled for later (with its schedule), or created and queued. */
-const newBot = (data: { readonly bot_id: string; readonly team_id: string; readonly platform: Platform }, schedule: Schedule | null): BotState => ({
+const newBot = (data: { readonly bot_id: string; readonly team_id: string; readonly platform: Platform }, schedule: Schedule | null): PresentBot => ({
   kind: 'present',
   bot_id: data.bot_id,
   team_id: data.team_id,
@@ -380,6 +461,10 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   chatMessageIds: [],
   artifacts: {},
   participantsReported: false,
+  transcriptionWanted: false,
+  recordingKey: null,
+  transcriptionRequests: [],
+  transcriptionRunning: null,
 });
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
@@ -389,7 +474,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     return newBot(event.data, { join_at, definition, version: 1 });
   }
   // For a scheduled bot too: queued at its time, it is from then on a bot like any other.
-  if (event.type === 'BotCreated') return newBot(event.data, null);
+  if (event.type === 'BotCreated') return { ...newBot(event.data, null), transcriptionWanted: event.data.config.transcription !== null };
   if (state.kind === 'absent') return state;
   switch (event.type) {
     case 'BotScheduleChanged': {
@@ -416,9 +501,9 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'ChatMessageSent':
       return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
     case 'ArtifactStored':
-      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
+      return { ...withRecording(state, event.data), artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
     case 'ArtifactSpilled':
-      return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
+      return { ...withRecording(state, event.data), artifacts: { ...state.artifacts, [event.data.key]: 'spilled' } };
     case 'ArtifactUploadFailed':
       return { ...state, artifacts: { ...state.artifacts, [event.data.key]: 'lost' } };
     case 'ArtifactsExpired':
@@ -429,6 +514,11 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       return { ...state, status: 'completed' };
     case 'BotFailed':
       return { ...state, status: 'failed', schedule: null };
+    case 'TranscriptionRequested':
+      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
+    case 'TranscriptionCompleted':
+    case 'TranscriptionFailed':
+      return { ...state, transcriptionRunning: null };
   }
 };
 

@@ -133,7 +133,14 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
  */
 export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
 
-const Usage = t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number });
+/** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
+const StreamingSeconds = t.type({ input: t.number, output: t.number });
+
+/** What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing streamed. */
+const Usage = t.intersection([
+  t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number }),
+  t.partial({ streaming_seconds: StreamingSeconds }),
+]);
 
 export const BotCompleted = eventCodec('BotCompleted', {
   bot_id: t.string,
@@ -150,15 +157,53 @@ export const BotFailed = eventCodec('BotFailed', {
   at: IsoInstant,
 });
 
+/**
+ * A transcription of the bot's recording is asked for: the first one when a bot with transcription ends
+ * completed (`request_id` INITIAL_TRANSCRIPTION), or a re-transcribe (the team's override of provider and
+ * key, sealed). Its end is TranscriptionCompleted or TranscriptionFailed with the same request id.
+ */
+export const TranscriptionRequested = eventCodec('TranscriptionRequested', {
+  bot_id: t.string,
+  request_id: t.string,
+  provider: t.string,
+  api_key: t.union([Sealed, t.null]),
+  custom_params: t.union([t.UnknownRecord, t.null]),
+  retranscribe: t.boolean,
+  at: IsoInstant,
+});
+
+/** The transcript artifacts are stored (ArtifactStored, just before this event); `utterances`: how many. */
+export const TranscriptionCompleted = eventCodec('TranscriptionCompleted', {
+  bot_id: t.string,
+  request_id: t.string,
+  provider: t.string,
+  keys: t.array(t.string),
+  utterances: t.number,
+  at: IsoInstant,
+});
+
+/** No transcript came out (`error_code` TRANSCRIPTION_FAILED); the bot itself stays completed. */
+export const TranscriptionFailed = eventCodec('TranscriptionFailed', {
+  bot_id: t.string,
+  request_id: t.string,
+  provider: t.string,
+  error_code: t.string,
+  error_message: t.string,
+  at: IsoInstant,
+});
+
 export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
   ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
-  ArtifactsExpired, BotDataAccessed,
+  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;
 export type BotScheduledEvent = t.TypeOf<typeof BotScheduled>;
 export type Usage = t.TypeOf<typeof Usage>;
+
+/** The request id of the transcription asked for when a bot with transcription ends completed. */
+export const INITIAL_TRANSCRIPTION = 'initial';
 
 export const botStreamName = (botId: string): string => `bot-${botId}`;
 

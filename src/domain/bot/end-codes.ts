@@ -5,6 +5,9 @@ export const crashCodes = ['OOM_KILLED', 'SIGTERM', 'FORCE_KILLED', 'GENERAL_ERR
 
 export const EXITING_MEETING_BEFORE_RECORD = 'EXITING_MEETING_BEFORE_RECORD';
 
+/** A transcription that gave no transcript; the bot itself stays completed. */
+export const TRANSCRIPTION_FAILED = 'TRANSCRIPTION_FAILED';
+
 export type NormalEndCode = (typeof normalEndCodes)[number];
 
 export const isNormalEnd = (code: string): code is NormalEndCode =>

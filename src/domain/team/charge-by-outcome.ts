@@ -4,8 +4,6 @@ import { pricePerHour } from './token-prices';
 
 export interface BotFeatures {
   readonly transcription: boolean;
-  /** 0, 1 or 2 (input and output) */
-  readonly streamingDirections: number;
 }
 
 export interface BotOutcome {
@@ -17,27 +15,27 @@ export interface BotOutcome {
  * Partial thousandths are charged as a whole one: the ledger only holds integers. The seconds become
  * whole milliseconds first, so that a float error (1040.4 s is 1040.40000000000009 s) is not rounded up.
  */
-const forSeconds = (pricePerHourThousandths: number, seconds: number): number =>
-  Math.ceil((pricePerHourThousandths * Math.round(Math.max(0, seconds) * 1000)) / 3_600_000);
+const priceTimesMs = (pricePerHourThousandths: number, seconds: number): number => pricePerHourThousandths * Math.round(Math.max(0, seconds) * 1000);
+const forSeconds = (pricePerHourThousandths: number, seconds: number, extraPriceTimesMs = 0): number =>
+  Math.ceil((priceTimesMs(pricePerHourThousandths, seconds) + extraPriceTimesMs) / 3_600_000);
 
 /** The spec's "Token charging by outcome" table, in thousandths of a token. */
 export const chargeForOutcome = (outcome: BotOutcome, features: BotFeatures): number => {
   const { recorded_seconds, waiting_room_seconds } = outcome.usage;
-  const streaming = pricePerHour.streamingPerDirection * features.streamingDirections;
+  // Streaming is charged per direction for the time it was connected (usage), not for the recording's length.
+  const { input, output } = outcome.usage.streaming_seconds ?? { input: 0, output: 0 };
+  const streaming = priceTimesMs(pricePerHour.streamingPerDirection, input) + priceTimesMs(pricePerHour.streamingPerDirection, output);
   switch (outcome.error_code) {
     case 'BOT_NOT_ACCEPTED':
     case 'TIMEOUT_WAITING_TO_START':
     case 'RECORDING_START_TIMEOUT':
       return forSeconds(pricePerHour.recording, waiting_room_seconds);
     case 'TRANSCRIPTION_FAILED':
-      return forSeconds(pricePerHour.recording + streaming, recorded_seconds);
+      return forSeconds(pricePerHour.recording, recorded_seconds, streaming);
     case 'EXITING_MEETING_BEFORE_RECORD':
       return 0;
     default:
       if (!isNormalEnd(outcome.error_code)) return 0;
-      return forSeconds(
-        pricePerHour.recording + (features.transcription ? pricePerHour.transcription : 0) + streaming,
-        recorded_seconds,
-      );
+      return forSeconds(pricePerHour.recording + (features.transcription ? pricePerHour.transcription : 0), recorded_seconds, streaming);
   }
 };

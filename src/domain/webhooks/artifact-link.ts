@@ -14,3 +14,13 @@ export const isArtifactLinkPlaceholder = (value: unknown): value is ArtifactLink
   value !== null &&
   typeof (value as { $artifact_link?: unknown }).$artifact_link === 'string' &&
   ((value as { part?: unknown }).part === 'url' || (value as { part?: unknown }).part === 'expires_at');
+
+/** Where the legacy `complete` event's `transcript` goes: read from the transcript artifact when sent. */
+export interface LegacyTranscriptPlaceholder {
+  readonly $legacy_transcript: string;
+}
+
+export const legacyTranscript = (key: string): LegacyTranscriptPlaceholder => ({ $legacy_transcript: key });
+
+export const isLegacyTranscriptPlaceholder = (value: unknown): value is LegacyTranscriptPlaceholder =>
+  typeof value === 'object' && value !== null && typeof (value as { $legacy_transcript?: unknown }).$legacy_transcript === 'string';

@@ -1,5 +1,5 @@
 import type { RequestedBotConfig } from '../bot/bot-config';
-import type { BotEvent, CreatedBy } from '../bot/bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from '../bot/bot-events';
 import { artifactLink } from './artifact-link';
 import { legacyBotMessages } from './legacy-bot-messages';
 
@@ -33,6 +33,18 @@ export interface BotFacts {
   readonly call_ended: boolean;
   /** a leave was asked through the API */
   readonly leave_requested: boolean;
+  /** the bot's end, once completed */
+  readonly completed: { readonly end_reason: string; readonly usage: Usage; readonly at: string } | null;
+  /** the last transcription asked for, and how it went */
+  readonly transcription: TranscriptionFacts | null;
+}
+
+export interface TranscriptionFacts {
+  readonly request_id: string;
+  readonly provider: string;
+  readonly status: 'running' | 'completed' | 'failed';
+  readonly error_code: string | null;
+  readonly error_message: string | null;
 }
 
 /**
@@ -50,7 +62,7 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
     // A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team.
     if (event.type === 'BotCreated' || event.type === 'BotScheduled') {
       const { bot_id, team_id, extra, config, created_by } = event.data;
-      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false };
+      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false, completed: null, transcription: null };
       continue;
     }
     if (facts === null) continue;
@@ -62,9 +74,22 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
       facts = { ...facts, joined_at: event.data.at };
     } else if (event.type === 'ArtifactStored') {
       const { artifact_type, key, size_bytes } = event.data;
-      facts = { ...facts, artifacts: [...facts.artifacts, { artifact_type, key, size_bytes }] };
+      // a re-transcribe stores its keys again: the artifact keeps its place
+      const artifact: ArtifactFact = { artifact_type, key, size_bytes };
+      const known = facts.artifacts.some((a) => a.key === key);
+      facts = { ...facts, artifacts: known ? facts.artifacts.map((a) => (a.key === key ? artifact : a)) : [...facts.artifacts, artifact] };
     } else if (event.type === 'ParticipantsReported') {
       facts = { ...facts, participants: event.data.participants, speakers: event.data.speakers };
+    } else if (event.type === 'BotCompleted') {
+      const { end_reason, usage, at } = event.data;
+      facts = { ...facts, completed: { end_reason, usage, at } };
+    } else if (event.type === 'TranscriptionRequested') {
+      const { request_id, provider } = event.data;
+      facts = { ...facts, transcription: { request_id, provider, status: 'running', error_code: null, error_message: null } };
+    } else if (event.type === 'TranscriptionCompleted' && facts.transcription) {
+      facts = { ...facts, transcription: { ...facts.transcription, status: 'completed' } };
+    } else if (event.type === 'TranscriptionFailed' && facts.transcription) {
+      facts = { ...facts, transcription: { ...facts.transcription, status: 'failed', error_code: event.data.error_code, error_message: event.data.error_message } };
     } else if (event.type === 'CallEnded') {
       facts = { ...facts, call_ended: true };
     } else if (event.type === 'BotLeaveRequested') {
@@ -74,31 +99,63 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
   return facts;
 };
 
+const linkedArtifacts = (artifacts: readonly ArtifactFact[]) =>
+  artifacts.map((a) => ({ artifact_type: a.artifact_type, url: artifactLink(a.key, 'url'), url_expires_at: artifactLink(a.key, 'expires_at'), size_bytes: a.size_bytes }));
+
+const transcriptionOf = (facts: BotFacts) => {
+  const t = facts.transcription;
+  return t && { provider: t.provider, status: t.status, error_code: t.error_code, error_message: t.error_message };
+};
+
+/**
+ * `bot.completed`: a bot that asked for transcription sends it once its first transcription has ended, so
+ * that it links the transcript (or says TRANSCRIPTION_FAILED in `transcription`; the bot stays completed).
+ */
+const completedMessage = (facts: BotFacts): OutgoingMessage[] => {
+  const completed = facts.completed;
+  if (completed === null) return [];
+  const data = {
+    bot_id: facts.bot_id,
+    extra: facts.extra,
+    status: { code: 'completed', created_at: completed.at },
+    error_code: completed.end_reason,
+    duration_seconds: completed.usage.recorded_seconds,
+    joined_at: facts.joined_at,
+    exited_at: completed.at,
+    participants: facts.participants,
+    speakers: facts.speakers,
+    artifacts: linkedArtifacts(facts.artifacts.filter((a) => listedInFinalEvent(a.artifact_type))),
+    ...(facts.config.transcription === null ? {} : { transcription: transcriptionOf(facts) }),
+  };
+  return [{ event_type: 'bot.completed', payload: { event: 'bot.completed', data } }];
+};
+
+/** The end of a re-transcribe (docs/decisions.md): its own event, with the transcript's links. */
+const retranscribedMessage = (facts: BotFacts, event_type: string, keys: readonly string[]): OutgoingMessage[] => {
+  const data = {
+    bot_id: facts.bot_id,
+    extra: facts.extra,
+    transcription: transcriptionOf(facts),
+    artifacts: linkedArtifacts(facts.artifacts.filter((a) => keys.includes(a.key))),
+  };
+  return [{ event_type, payload: { event: event_type, data } }];
+};
+
 /** The v2 events of DESIGN.md for one bot event; most bot events send nothing. */
 export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => {
   const base = { bot_id: facts.bot_id, extra: facts.extra };
   switch (event.type) {
+    case 'TranscriptionCompleted':
+      return event.data.request_id === INITIAL_TRANSCRIPTION ? completedMessage(facts) : retranscribedMessage(facts, 'bot.transcription_completed', event.data.keys);
+    case 'TranscriptionFailed':
+      return event.data.request_id === INITIAL_TRANSCRIPTION ? completedMessage(facts) : retranscribedMessage(facts, 'bot.transcription_failed', []);
     case 'StatusChanged': {
       const { status, at } = event.data;
       const code = { code: status, created_at: at, ...(status === 'in_call_recording' ? { start_time: at } : {}) };
       return [{ event_type: 'bot.status_change', payload: { event: 'bot.status_change', data: { ...base, status: code } } }];
     }
-    case 'BotCompleted': {
-      const data = {
-        ...base,
-        status: { code: 'completed', created_at: event.data.at },
-        error_code: event.data.end_reason,
-        duration_seconds: event.data.usage.recorded_seconds,
-        joined_at: facts.joined_at,
-        exited_at: event.data.at,
-        participants: facts.participants,
-        speakers: facts.speakers,
-        artifacts: facts.artifacts
-          .filter((a) => listedInFinalEvent(a.artifact_type))
-          .map((a) => ({ artifact_type: a.artifact_type, url: artifactLink(a.key, 'url'), url_expires_at: artifactLink(a.key, 'expires_at'), size_bytes: a.size_bytes })),
-      };
-      return [{ event_type: 'bot.completed', payload: { event: 'bot.completed', data } }];
-    }
+    case 'BotCompleted':
+      return facts.config.transcription === null ? completedMessage(facts) : [];
     case 'BotFailed': {
       const data = { ...base, error_code: event.data.error_code, error_message: event.data.error_message };
       return [{ event_type: 'bot.failed', payload: { event: 'bot.failed', data } }];

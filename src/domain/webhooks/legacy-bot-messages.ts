@@ -1,6 +1,7 @@
-import type { BotEvent } from '../bot/bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent } from '../bot/bot-events';
 import { legacyErrorString } from '../bot/legacy-error-strings';
-import { artifactLink } from './artifact-link';
+import { artifactLink, legacyTranscript } from './artifact-link';
+import { TRANSCRIPTION } from '../transcription/transcript-artifacts';
 import type { BotFacts, OutgoingMessage } from './bot-webhook-messages';
 
 /** The statuses a running bot reports, which the legacy API sends under the same names. */
@@ -56,11 +57,26 @@ const recordingLink = (facts: BotFacts) => {
   return recording === undefined ? null : artifactLink(recording.key, 'url');
 };
 
+/** The end status and `complete`, with the transcript when one was made. */
+const completeMessages = (facts: BotFacts, transcribed: boolean): OutgoingMessage[] => {
+  if (facts.completed === null) return [];
+  const { end_reason, at } = facts.completed;
+  const data = {
+    bot_id: facts.bot_id,
+    mp4: recordingLink(facts),
+    speakers: facts.speakers,
+    ...(transcribed ? { transcript: legacyTranscript(TRANSCRIPTION.key) } : {}),
+  };
+  return [...endStatusMessage(facts, end_reason, '', at), { event_type: 'complete', payload: { event: 'complete', data } }];
+};
+
 /**
  * The spec's legacy webhook events for one event of a bot created through the legacy API:
  * `bot.status_change` with the live codes (`start_time` on in_call_recording; `call_ended`; the end
  * statuses, `meeting_error` with `error_message` and `error_type`), then `complete` or `failed`.
- * `complete` carries no `transcript`: speech_to_text is refused until the service transcribes.
+ * A bot with `speech_to_text` sends `complete` when its first transcription ends, with `transcript` (read
+ * from the transcript artifact when sent; absent when the transcription failed); a re-transcribe ends with
+ * `transcription_complete` `{bot_id}` (Meeting BaaS's v1 event) or `transcription_failed` `{bot_id, error}`.
  */
 export const legacyBotMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => {
   switch (event.type) {
@@ -71,10 +87,15 @@ export const legacyBotMessages = (facts: BotFacts, event: BotEvent): readonly Ou
     }
     case 'CallEnded':
       return [statusChange(facts, { code: 'call_ended', created_at: event.data.at })];
-    case 'BotCompleted': {
-      const { end_reason, at } = event.data;
-      const data = { bot_id: facts.bot_id, mp4: recordingLink(facts), speakers: facts.speakers };
-      return [...endStatusMessage(facts, end_reason, '', at), { event_type: 'complete', payload: { event: 'complete', data } }];
+    case 'BotCompleted':
+      return facts.config.transcription === null ? completeMessages(facts, false) : [];
+    case 'TranscriptionCompleted':
+    case 'TranscriptionFailed': {
+      const transcribed = event.type === 'TranscriptionCompleted';
+      if (event.data.request_id === INITIAL_TRANSCRIPTION) return completeMessages(facts, transcribed);
+      const data = transcribed ? { bot_id: facts.bot_id } : { bot_id: facts.bot_id, error: event.data.error_message };
+      const name = transcribed ? 'transcription_complete' : 'transcription_failed';
+      return [{ event_type: name, payload: { event: name, data } }];
     }
     case 'BotFailed': {
       const { error_code, error_message, at } = event.data;

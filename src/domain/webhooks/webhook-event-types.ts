@@ -4,7 +4,7 @@
  * endpoint subscribed to nothing in particular receives all of them.
  */
 export const webhookEventTypes = [
-  'bot.status_change', 'bot.completed', 'bot.failed',
+  'bot.status_change', 'bot.completed', 'bot.failed', 'bot.transcription_completed', 'bot.transcription_failed',
   'calendar.events_synced', 'calendar.event_created', 'calendar.event_updated', 'calendar.event_cancelled', 'calendar.error',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
@@ -15,7 +15,12 @@ export const isWebhookEventType = (value: string): value is WebhookEventType => 
 export const callbackEventTypes: readonly string[] = ['bot.completed', 'bot.failed'];
 
 /** A legacy bot's final events, under their legacy names, are the kinds an endpoint subscribes to. */
-const subscriptionKindOf: Readonly<Record<string, string>> = { complete: 'bot.completed', failed: 'bot.failed' };
+const subscriptionKindOf: Readonly<Record<string, string>> = {
+  complete: 'bot.completed',
+  failed: 'bot.failed',
+  transcription_complete: 'bot.transcription_completed',
+  transcription_failed: 'bot.transcription_failed',
+};
 
 /** Whether an endpoint that subscribed to `subscribed` (empty: everything) receives an event of `type`. */
 export const endpointWants = (subscribed: readonly string[], type: string): boolean =>

@@ -42,4 +42,14 @@ export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore,
     }
     return links;
   },
+  contentOf: async (botId, key) => {
+    const artifact = (await readStore.get<BotView>(BOTS, botId))?.doc.artifacts.find((a) => a.key === key);
+    if (!artifact || artifact.status === 'failed' || artifact.status === 'expired') return null;
+    const store = artifact.status === 'spilled' ? stores.service : stores.forBot(await botStorageOf(readStore, botId), artifact.artifact_type);
+    const object = await store.get(`${botId}/${key}`);
+    if (!object) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  },
 });

@@ -34,15 +34,18 @@ const Name = t.refinement(t.string, (s) => s.length <= 512, 'Name');
 const Names = t.refinement(t.array(Name), (xs) => xs.length <= 1000, 'Names');
 const ParticipantsReport = t.type({ kind: t.literal('participants'), participants: Names, speakers: Names, at: IsoInstant });
 
-const EndReport = t.type({
-  kind: t.literal('end'),
-  outcome: t.keyof({ completed: null, failed: null }),
-  error_code: Code,
-  error_message: t.refinement(t.string, (s) => s.length <= 2000, 'Message'),
-  recorded_seconds: Seconds,
-  waiting_room_seconds: Seconds,
-  at: IsoInstant,
-});
+const EndReport = t.intersection([
+  t.type({
+    kind: t.literal('end'),
+    outcome: t.keyof({ completed: null, failed: null }),
+    error_code: Code,
+    error_message: t.refinement(t.string, (s) => s.length <= 2000, 'Message'),
+    recorded_seconds: Seconds,
+    waiting_room_seconds: Seconds,
+    at: IsoInstant,
+  }),
+  t.partial({ streaming_seconds: t.type({ input: Seconds, output: Seconds }) }),
+]);
 
 /** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
 export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, ArtifactSpilledReport, ArtifactFailedReport, ParticipantsReport, EndReport]);

@@ -8,6 +8,7 @@ import {
 } from './bot-configs';
 import { bool, checkLength, decodeWith, jsonObject, leaf, lengthOf, nullable, oneOf, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { unavailableOptionRefusal } from './unavailable-options';
 
 export const MAX_BOT_NAME_LENGTH = 255;
@@ -128,5 +129,10 @@ export const decodeCreateBotRequestShape = (body: unknown, options: { sandboxHos
  * deliver yet (refused by name, so that no option is ever accepted and ignored).
  */
 export const decodeCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, CreateBotRequest> =>
-  unlessProblem(unavailableOptionRefusal)(decodeCreateBotRequestShape(body, options));
+  E.chain((request: CreateBotRequest) => {
+    if (request.transcription_config === null) return E.right(request);
+    // The provider as the service names it, once it is known to take these options.
+    const choice = checkTranscriptionChoice('body/transcription_config', request.transcription_config);
+    return E.map((config: TranscriptionChoice): CreateBotRequest => ({ ...request, transcription_config: config }))(choice);
+  })(unlessProblem(unavailableOptionRefusal)(decodeCreateBotRequestShape(body, options)));
 

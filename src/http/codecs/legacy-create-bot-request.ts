@@ -6,6 +6,7 @@ import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } 
 import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
 import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
+import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { tmGuestNameProblem } from './tm-guest-name';
 import { TargetUrl } from './webhook-requests';
 
@@ -87,4 +88,9 @@ export const decodeLegacyCreateBotRequestShape = (body: unknown, options: { sand
 
 /** A legacy creation request the service can carry out: well formed, and asking only for what it delivers. */
 export const decodeLegacyCreateBotRequest = (body: unknown, options: { sandboxHosts: boolean }): E.Either<ApiError, LegacyCreateBotRequest> =>
-  unlessProblem(legacyUnavailableOptionRefusal)(decodeLegacyCreateBotRequestShape(body, options));
+  E.chain((request: LegacyCreateBotRequest) => {
+    if (request.speech_to_text === null) return E.right(request);
+    // The provider as the service names it, once it is known to take the key given.
+    const choice = checkTranscriptionChoice('body/speech_to_text', { ...request.speech_to_text, custom_params: null });
+    return E.map(({ provider, api_key }: TranscriptionChoice): LegacyCreateBotRequest => ({ ...request, speech_to_text: { provider, api_key } }))(choice);
+  })(unlessProblem(legacyUnavailableOptionRefusal)(decodeLegacyCreateBotRequestShape(body, options)));

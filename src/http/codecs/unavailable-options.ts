@@ -15,14 +15,8 @@ interface UnavailableOption {
  * An entry leaves this list in the change that delivers its feature.
  */
 export const unavailableOptions: readonly UnavailableOption[] = [
-  { field: 'bot_image', asked: (r) => r.bot_image.length > 0, feature: "the bot's picture" },
-  { field: 'bot_image_config', asked: (r) => r.bot_image_config !== null, feature: "the bot's picture" },
   { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
   { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
-  { field: 'streaming_enabled', asked: (r) => r.streaming_enabled, feature: 'audio streaming' },
-  { field: 'streaming_config', asked: (r) => r.streaming_config !== null, feature: 'audio streaming' },
-  { field: 'transcription_enabled', asked: (r) => r.transcription_enabled, feature: 'transcription' },
-  { field: 'transcription_config', asked: (r) => r.transcription_config !== null && !r.transcription_enabled, feature: 'transcription' },
   { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
 ];
 

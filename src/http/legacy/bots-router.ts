@@ -4,6 +4,7 @@ import { handleBotCommand } from '../../commands/bot-commands';
 import { nowIso } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
+import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -12,10 +13,12 @@ import { botConfigFromLegacyRequest } from '../codecs/legacy-bot-config';
 import { decodeLegacyCreateBotRequest } from '../codecs/legacy-create-bot-request';
 import { decodeMeetingDataQuery } from '../codecs/meeting-data-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
+import { decodeLegacyRetranscribeRequest } from '../codecs/transcription-choice';
 import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from '../v2/bot-access';
 import type { BotsRouterDeps } from '../v2/bots-router';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
+import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
@@ -61,6 +64,18 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     if (E.isLeft(accessed)) throw refusalToApiError(accessed.left);
     await deps.projections.waitForPosition(accessed.right.position);
     ctx.body = await toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });
+  });
+
+  /** Meeting BaaS's v1 re-transcribe (docs/decisions.md); its end is `transcription_complete` or `transcription_failed`. */
+  router.post('/retranscribe', async (ctx) => {
+    const { bot_uuid, asked } = orThrow(decodeLegacyRetranscribeRequest(await readJsonBody(ctx, { required: true })));
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), bot_uuid);
+    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/speech_to_text', configured, asked));
+    if (E.isLeft(requested)) throw refusalToApiError(requested.left);
+    await deps.projections.waitForPosition(requested.right.position);
+    ctx.status = 202;
+    ctx.body = { ok: true, bot_id: bot.bot_id };
   });
 
   router.delete('/:bot_id', async (ctx) => {

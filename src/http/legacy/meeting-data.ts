@@ -1,8 +1,9 @@
+import { diarizedTranscriptIn, legacyMeetingTranscripts } from '../../domain/transcription/legacy-transcripts';
 import { legacyErrorString } from '../../domain/bot/legacy-error-strings';
 import type { LegacyBotView } from '../../projections/legacy-bot-view';
 import type { ArtifactLinks } from '../v2/bot-details';
 
-/** One transcript segment of the legacy shape; none exist until the service transcribes. */
+/** One transcript segment of the legacy shape (legacy-transcripts.ts). */
 export interface LegacyTranscript {
   readonly bot_id: number;
   readonly end_time: number;
@@ -81,7 +82,8 @@ export const toMeetingData = async (bot: LegacyBotView, links: ArtifactLinks, op
   const minted = keys.length === 0 ? new Map() : await links.linksFor(bot.id, keys);
   const link = (key: string | null): string | null => (key === null ? null : (minted.get(key)?.url ?? null));
   const recording = link(bot.recording?.key ?? null);
-  const transcripts: LegacyTranscript[] = [];
+  const diarized = options.includeTranscripts && bot.transcript_file ? diarizedTranscriptIn(await links.contentOf(bot.id, bot.transcript_file)) : null;
+  const transcripts: LegacyTranscript[] = diarized === null ? [] : legacyMeetingTranscripts(diarized, bot.legacy_id);
   return {
     audio: bot.recording?.content_type.startsWith('audio/') ? recording : null,
     mp4: recording,

@@ -25,6 +25,7 @@ export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
     ...toBotSummary(view),
     error_message: view.error_message,
     status_history: view.status_history,
+    transcription: view.transcription ?? null,
     artifacts: view.artifacts.map((a) => {
       const link = minted.get(a.key) ?? null;
       return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };

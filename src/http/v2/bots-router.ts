@@ -5,6 +5,7 @@ import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { leaveBot } from '../../commands/leave-bot';
+import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
@@ -13,6 +14,7 @@ import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeChatMessageRequest } from '../codecs/chat-message-request';
 import { decodeListQuery } from '../codecs/list-query';
+import { decodeRetranscribeRequest } from '../codecs/transcription-choice';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
@@ -20,6 +22,7 @@ import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
 import { refusalToApiError } from './refusal-to-api-error';
+import { transcriptionOrderFor } from './transcription-order';
 import { newestFirstPage } from './newest-first-page';
 import { addScheduledBotRoutes } from './scheduled-bots-router';
 import type { WebhookTargets } from './webhook-targets';
@@ -94,6 +97,22 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     if (E.isLeft(sent)) throw refusalToApiError(sent.left);
     await visible(deps, sent.right.position);
     ctx.body = ok({ message: 'Chat message sent' });
+  });
+
+  /**
+   * Transcribes a completed bot's recording again (docs/decisions.md): with the bot's own provider and key
+   * unless the body names others. A key is reused only for the provider it was given for.
+   */
+  router.post('/:bot_id/retranscribe', async (ctx) => {
+    const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
+    const { transcription: asked } = orThrow(decodeRetranscribeRequest(await readJsonBody(ctx)));
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
+    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/transcription', configured, asked));
+    if (E.isLeft(requested)) throw refusalToApiError(requested.left);
+    await visible(deps, requested.right.position);
+    ctx.status = 202;
+    ctx.body = ok({ message: 'Transcription requested', request_id: requested.right.request_id });
   });
 
   return router;

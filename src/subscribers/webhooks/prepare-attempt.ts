@@ -14,7 +14,8 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
-import { artifactKeysIn, botOfSubject, renderPayload } from './render-payload';
+import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
+import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
 export interface PrepareDeps {
   readonly eventStore: EventStore;
@@ -53,7 +54,12 @@ export const prepareAttempt = async (
   const calendar = calendarId === null ? null : await loadCalendar(deps, calendarId);
   const keys = artifactKeysIn(message.payload);
   const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
-  const body = JSON.stringify(renderPayload(message.payload, links));
+  const transcripts = new Map<string, unknown>();
+  for (const key of transcriptKeysIn(message.payload)) {
+    const diarized = botId === null ? null : diarizedTranscriptIn(await deps.links.contentOf(botId, key));
+    transcripts.set(key, diarized && legacyCompleteTranscript(diarized));
+  }
+  const body = JSON.stringify(renderPayload(message.payload, links, transcripts));
   const timestamp = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',

@@ -11,14 +11,8 @@ const refusal = (body: unknown) => {
 
 describe('an option the service does not deliver yet is refused by name, never accepted and ignored', () => {
   const cases: Array<[string, unknown, string]> = [
-    ['bot_image', vcBody({ bot_image: 'https://cdn.example/a.png' }), 'bot_image'],
-    ['bot_image_config', vcBody({ bot_image_config: { mode: 'static' } }), 'bot_image_config'],
     ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
     ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
-    ['streaming_enabled', vcBody({ streaming_enabled: true, streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_enabled'],
-    ['a streaming_config kept with the flag off', vcBody({ streaming_config: { output_url: 'wss://x.example/out' } }), 'streaming_config'],
-    ['transcription_enabled', vcBody({ transcription_enabled: true }), 'transcription_enabled'],
-    ['a transcription_config kept with the flag off', vcBody({ transcription_config: { provider: 'Gladia' } }), 'transcription_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
   ];
   for (const [what, body, field] of cases) {
@@ -34,6 +28,22 @@ describe('an option the service does not deliver yet is refused by name, never a
   it('the defaults and explicit "off" values ask for nothing and are accepted', () => {
     const off = vcBody({ bot_image_config: null, streaming_enabled: false, transcription_enabled: false, vc_config: null, recording_mode: 'speaker_view' });
     assert.ok(E.isRight(decodeCreateBotRequest(off, { sandboxHosts: false })));
+  });
+
+  it('streaming and the bot image are delivered: accepted', () => {
+    const body = vcBody({
+      streaming_enabled: true,
+      streaming_config: { output_url: 'wss://x.example/out', input_url: 'ws://x.example/in', audio_frequency: 24000 },
+      bot_image: ['https://cdn.example/a.png', 'https://cdn.example/b.webp'],
+      bot_image_config: { mode: 'cycle', interval_seconds: 5 },
+    });
+    assert.ok(E.isRight(decodeCreateBotRequest(body, { sandboxHosts: false })));
+  });
+
+  it('transcription is delivered: the Default provider by itself, a hosted one with its key (the name as the service writes it)', () => {
+    assert.ok(E.isRight(decodeCreateBotRequest(vcBody({ transcription_enabled: true }), { sandboxHosts: false })));
+    const hosted = decodeCreateBotRequest(vcBody({ transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: 'k' } }), { sandboxHosts: false });
+    assert.equal(E.isRight(hosted) && hosted.right.transcription_config?.provider, 'Gladia');
   });
 
   it('gallery_view is accepted on every platform: every driver sets the layout it asks for', () => {
