@@ -72,7 +72,9 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     if (!rounds.sends(event)) return void rounds.messagesOf(event, recorded.position, null);
     const calendar = await loadCalendar(deps.commands, event.data.calendar_id);
     if (calendar.kind === 'absent') return;
-    const messages = rounds.messagesOf(event, recorded.position, calendar.platform);
+    // The calendar as it is now (bot parameters included): a replay after a crash may see newer ones, but a
+    // message already queued keeps its first form (same message id).
+    const messages = rounds.messagesOf(event, recorded.position, calendar);
     const subject = subjectOfCalendar(calendar.calendar_id);
     for (const [index, message] of messages.entries()) {
       const targets: DeliveryTarget[] =

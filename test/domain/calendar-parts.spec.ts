@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import type { CalendarEvent, CalendarEventData } from '../../src/domain/calendar/calendar-events';
+import type { CalendarBotParam, CalendarEvent, CalendarEventData } from '../../src/domain/calendar/calendar-events';
 import { EventIndex } from '../../src/domain/calendar/event-index';
+import { noBotParams, type BotParams } from '../../src/domain/calendar/calendar-bot-params';
 import { meetingUrlIn } from '../../src/domain/calendar/meeting-url-in-text';
 import { syncWindowAt, windowNeedsRoll } from '../../src/domain/calendar/sync-window';
 import { calendarFailureMessages, calendarRoundMessages, type RoundChange } from '../../src/domain/webhooks/calendar-webhook-messages';
@@ -71,7 +72,7 @@ describe('calendar parts', () => {
     });
 
     it('the first round sends only the count', () => {
-      const messages = calendarRoundMessages(synced('initial', 2), [upserted(event('a', null, T0), 'created'), upserted(event('b', null, T0), 'created')]);
+      const messages = calendarRoundMessages(synced('initial', 2), [upserted(event('a', null, T0), 'created'), upserted(event('b', null, T0), 'created')], noBotParams);
       assert.deepEqual(messages.map((m) => m.event_type), ['calendar.events_synced']);
       assert.deepEqual(messages[0]!.payload, { event: 'calendar.events_synced', data: { calendar_id: 'cal-1', events_synced: 2, sync_type: 'initial' } });
     });
@@ -81,7 +82,7 @@ describe('calendar parts', () => {
       const i2 = event('s1_2', 's1', at(T0, { h: 48 }));
       const i3 = event('s1_3', 's1', at(T0, { h: 72 }));
       const lone = event('lone', null, at(T0, { h: 5 }));
-      const messages = calendarRoundMessages(synced('incremental', 4), [upserted(i1, 'updated'), cancelled(i2), upserted(lone, 'created'), upserted(i3, 'created')]);
+      const messages = calendarRoundMessages(synced('incremental', 4), [upserted(i1, 'updated'), cancelled(i2), upserted(lone, 'created'), upserted(i3, 'created')], noBotParams);
       assert.deepEqual(messages.map((m) => m.event_type), ['calendar.event_created', 'calendar.event_updated', 'calendar.event_cancelled', 'calendar.event_created', 'calendar.events_synced']);
       assert.deepEqual(messages[0]!.payload.data, {
         calendar_id: 'cal-1', event_type: 'recurring', series_id: 's1', series_bot_scheduled: false,
@@ -91,8 +92,30 @@ describe('calendar parts', () => {
       assert.equal((messages[3]!.payload.data as { event_type: string }).event_type, 'one_off');
     });
 
+    it('bot_scheduled says whether bot parameters apply: the series’, an instance’s own, none for an instance left out', () => {
+      const param: CalendarBotParam = { generation: 'legacy', shown: { bot_name: 'Notes' }, secrets: {}, deduplication_key: null };
+      const botParams: BotParams = {
+        series: new Map([['s1', param]]),
+        events: new Map([
+          ['uuid-s1_2', { series_id: 's1', param: null }],
+          ['uuid-lone', { series_id: null, param }],
+        ]),
+      };
+      const i1 = event('s1_1', 's1', at(T0, { h: 24 }));
+      const i2 = event('s1_2', 's1', at(T0, { h: 48 }));
+      const lone = event('lone', null, at(T0, { h: 5 }));
+      const other = event('other', null, at(T0, { h: 6 }));
+      const messages = calendarRoundMessages(synced('incremental', 4), [upserted(i1, 'created'), upserted(i2, 'created'), upserted(lone, 'updated'), upserted(other, 'updated')], botParams);
+      const data = messages.map((m) => m.payload.data as { series_bot_scheduled: boolean; instances?: { bot_scheduled: boolean }[]; affected_instances?: { bot_scheduled: boolean }[] });
+      assert.equal(data[0]!.series_bot_scheduled, true);
+      assert.deepEqual(data[0]!.instances!.map((i) => i.bot_scheduled), [true, false]);
+      assert.equal(data[1]!.series_bot_scheduled, false);
+      assert.deepEqual(data[1]!.affected_instances!.map((i) => i.bot_scheduled), [true]);
+      assert.deepEqual(data[2]!.affected_instances!.map((i) => i.bot_scheduled), [false]);
+    });
+
     it('an incremental round that changed nothing sends nothing', () => {
-      assert.deepEqual(calendarRoundMessages(synced('incremental', 0), []), []);
+      assert.deepEqual(calendarRoundMessages(synced('incremental', 0), [], noBotParams), []);
     });
 
     it('a refusal for good is a calendar.error; a provider that is down for now is not', () => {

@@ -1,3 +1,4 @@
+import { effectiveBotParam, type BotParams } from '../calendar/calendar-bot-params';
 import type { CalendarEvent, CalendarPlatform } from '../calendar/calendar-events';
 import type { OutgoingMessage } from './bot-webhook-messages';
 
@@ -30,14 +31,13 @@ const groupsOf = (changes: readonly RoundChange[]): Group[] => {
   return [...groups.values()];
 };
 
-const instanceOf = (data: Upserted) => ({
+const instanceOf = (data: Upserted, botParams: BotParams) => ({
   event_id: data.event.event_id,
   title: data.event.name,
   start_time: data.event.start_time,
   end_time: data.event.end_time,
   meeting_url: data.event.meeting_url,
-  // Bots for calendar events come with scheduled bots; until then no event has one.
-  bot_scheduled: false,
+  bot_scheduled: effectiveBotParam(botParams, data.event.event_id, data.event.series_id) !== null,
 });
 
 const message = (event_type: string, data: Record<string, unknown>): OutgoingMessage => ({ event_type, payload: { event: event_type, data } });
@@ -46,9 +46,10 @@ const message = (event_type: string, data: Record<string, unknown>): OutgoingMes
  * The webhooks of a finished round (Meeting BaaS's calendar events): per series (or lone event) one
  * `calendar.event_created`, `calendar.event_updated` and `calendar.event_cancelled` listing its instances,
  * then `calendar.events_synced` with the count. The first round of a calendar sends only the count: every
- * event in it is new, and the team reads them with GET /calendar_events.
+ * event in it is new, and the team reads them with GET /calendar_events. `bot_scheduled` says whether bot
+ * parameters apply to the instance (its own or its series'), `series_bot_scheduled` whether the series has them.
  */
-export const calendarRoundMessages = (synced: Synced, changes: readonly RoundChange[]): readonly OutgoingMessage[] => {
+export const calendarRoundMessages = (synced: Synced, changes: readonly RoundChange[], botParams: BotParams): readonly OutgoingMessage[] => {
   const messages: OutgoingMessage[] = [];
   if (synced.sync_type !== 'initial') {
     for (const group of groupsOf(changes)) {
@@ -56,10 +57,10 @@ export const calendarRoundMessages = (synced: Synced, changes: readonly RoundCha
         calendar_id: synced.calendar_id,
         event_type: group.series_id === null ? 'one_off' : 'recurring',
         series_id: group.series_id,
-        series_bot_scheduled: false,
+        series_bot_scheduled: group.series_id !== null && botParams.series.has(group.series_id),
       };
-      const created = group.items.flatMap((c) => (c.kind === 'upserted' && c.data.change === 'created' ? [instanceOf(c.data)] : []));
-      const updated = group.items.flatMap((c) => (c.kind === 'upserted' && c.data.change === 'updated' ? [instanceOf(c.data)] : []));
+      const created = group.items.flatMap((c) => (c.kind === 'upserted' && c.data.change === 'created' ? [instanceOf(c.data, botParams)] : []));
+      const updated = group.items.flatMap((c) => (c.kind === 'upserted' && c.data.change === 'updated' ? [instanceOf(c.data, botParams)] : []));
       const cancelled = group.items.flatMap((c) =>
         c.kind === 'cancelled' ? [{ event_id: c.data.event_id, title: c.data.name, start_time: c.data.start_time }] : [],
       );

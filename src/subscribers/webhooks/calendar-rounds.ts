@@ -2,6 +2,13 @@ import type { CalendarEvent } from '../../domain/calendar/calendar-events';
 import { calendarFailureMessages, calendarRoundMessages, type RoundChange } from '../../domain/webhooks/calendar-webhook-messages';
 import type { OutgoingMessage } from '../../domain/webhooks/bot-webhook-messages';
 import type { CalendarPlatform } from '../../domain/calendar/calendar-events';
+import { noBotParams, type BotParams } from '../../domain/calendar/calendar-bot-params';
+
+/** What the sending events need of their calendar. */
+export interface CalendarFacts {
+  readonly platform: CalendarPlatform;
+  readonly bot_params: BotParams;
+}
 
 interface OpenRound {
   /** the position of the round's first change: the checkpoint must not pass it while the round is open */
@@ -22,8 +29,11 @@ export class CalendarRounds {
     return event.type === 'CalendarSynced' || event.type === 'CalendarSyncFailed';
   }
 
-  /** The messages an event completes (none for most); `platform` is the calendar's, needed by those that send. */
-  messagesOf(event: CalendarEvent, position: bigint, platform: CalendarPlatform | null): readonly OutgoingMessage[] {
+  /**
+   * The messages an event completes (none for most); `calendar` is the calendar's platform and bot
+   * parameters, needed by those that send.
+   */
+  messagesOf(event: CalendarEvent, position: bigint, calendar: CalendarFacts | null): readonly OutgoingMessage[] {
     switch (event.type) {
       case 'CalendarEventUpserted':
         this.add(event.data.calendar_id, position, { kind: 'upserted', data: slim(event.data) });
@@ -34,10 +44,10 @@ export class CalendarRounds {
       case 'CalendarSynced': {
         const round = this.open.get(event.data.calendar_id);
         this.open.delete(event.data.calendar_id);
-        return calendarRoundMessages(event.data, round?.changes ?? []);
+        return calendarRoundMessages(event.data, round?.changes ?? [], calendar?.bot_params ?? noBotParams);
       }
       case 'CalendarSyncFailed':
-        return platform === null ? [] : calendarFailureMessages(event.data, platform);
+        return calendar === null ? [] : calendarFailureMessages(event.data, calendar.platform);
       case 'CalendarRemoved':
         this.open.delete(event.data.calendar_id);
         return [];
