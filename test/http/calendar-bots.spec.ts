@@ -105,6 +105,30 @@ describe('calendar bots: scheduled bots that follow their events', function () {
     await eventually(async () => (await scheduledBots()).filter((b) => b.bot_name === 'Renamed bot'), (b) => b.length === 0);
   });
 
+  it('the legacy bot_param streaming fields become the bot\'s streaming config, as a v2 bot with streaming_config has it', async () => {
+    const { calendarId } = await connect('google', Date.now() + 3 * HOUR);
+    const [standup] = (await events(calendarId)).filter((e) => e.name === 'Standup');
+    const attach = (body: Record<string, unknown>) => api.post(`/calendar_events/${standup.uuid}/bot`, { bot_name: 'Streaming bot', ...body });
+
+    const lonelyFrequency = await attach({ streaming_audio_frequency: '24khz' });
+    assert.equal(lonelyFrequency.status, 400);
+    assert.equal(lonelyFrequency.body.message, 'body/streaming_audio_frequency needs streaming_input or streaming_output');
+    const badFrequency = await attach({ streaming_output: 'wss://stream.example.com/out', streaming_audio_frequency: '22khz' });
+    assert.equal(badFrequency.status, 400);
+    assert.match(badFrequency.body.message, /^body\/streaming_audio_frequency must be one of 16khz/);
+    const customWithoutProvider = await attach({ transcription_custom_parameters: { model: 'x' } });
+    assert.equal(customWithoutProvider.status, 400);
+    assert.equal(customWithoutProvider.body.message, 'body/transcription_custom_parameters needs speech_to_text_provider');
+
+    const attached = await attach({ streaming_input: 'wss://stream.example.com/in', streaming_output: 'wss://stream.example.com/out', streaming_audio_frequency: '24khz' });
+    assert.equal(attached.status, 200, JSON.stringify(attached.body));
+    const [scheduled] = await eventually(async () => (await scheduledBots()).filter((b) => b.bot_name === 'Streaming bot'), (b) => b.length === 1);
+    const botEvents = (await api.get(`/v2/bots/${scheduled.bot_id}/events`)).body.data.events as any[];
+    const config = botEvents.find((e) => e.type === 'BotScheduled').data.config;
+    assert.equal(config.api, 'legacy');
+    assert.deepEqual(config.streaming, { input_url: 'wss://stream.example.com/in', output_url: 'wss://stream.example.com/out', audio_frequency: 24000 });
+  });
+
   it('one meeting in two calendars with the same deduplication_key gets one bot; removing the calendar stops its bots', async () => {
     const start = Date.now() + 5 * HOUR;
     const url = 'https://meet.google.com/ddd-eeee-fff';

@@ -6,7 +6,10 @@ import { RECORDING_MODES } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
 import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-request';
+import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
+import { checkTranscriptionChoice } from './transcription-choice';
+import { optionNotAvailable } from './unavailable-options';
 import { decodeLegacyCreateBotRequest, type LegacyCreateBotRequest } from './legacy-create-bot-request';
 import { botConfigFromV2Request, type Seal } from './v2-bot-config';
 import { TargetUrl } from './webhook-requests';
@@ -121,13 +124,11 @@ const openFields = (param: CalendarBotParam, open: (sealed: Sealed) => string): 
   return fields;
 };
 
-/** `bot_param` fields the legacy creation request has no counterpart for, and which the service does not deliver yet. */
-const NOT_DELIVERED = ['streaming_input', 'streaming_output', 'streaming_audio_frequency', 'transcription_custom_parameters', 'vc_access_token_url'] as const;
-
-/** A legacy `bot_param` as the legacy creation request (POST /bots) it stands for, with the event's link. */
+/**
+ * A legacy `bot_param` as the legacy creation request (POST /bots) it stands for, with the event's link;
+ * the fields POST /bots has no counterpart for are added to the config after (withCalendarOnlyFields).
+ */
 const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<ApiError, Record<string, unknown>> => {
-  const notDelivered = NOT_DELIVERED.find((field) => f[field] !== undefined);
-  if (notDelivered !== undefined) return E.left(validationError(`body/${notDelivered}`, 'is not available yet: this service does not deliver it for legacy bots'));
   const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
   const leave = defined({ noone_joined_timeout: f.noone_joined_timeout, waiting_room_timeout: f.waiting_room_timeout, silence_timeout: f.silence_timeout });
   const speech = f.speech_to_text_provider !== undefined || f.speech_to_text_api_key !== undefined;
@@ -150,6 +151,37 @@ const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<
       ...(speech ? { speech_to_text: defined({ provider: f.speech_to_text_provider, api_key: f.speech_to_text_api_key }) } : {}),
     }),
   );
+};
+
+/** `16khz` -> 16000: the bot config's frequency in Hz. */
+const hertzOf = (frequency: string): number => Number.parseInt(frequency, 10) * 1000;
+
+/**
+ * The `bot_param` fields POST /bots lacks, delivered as v2 bots carry them: `streaming_input`/`_output`/
+ * `_audio_frequency` as the v2 `streaming_config`, `transcription_custom_parameters` as the speech-to-text
+ * provider's `custom_params` (checked by that provider as v2 checks them). `vc_access_token_url` (the ZAK
+ * token URL) is refused as v2's `vc_config` is, until vc tokens are delivered.
+ */
+const withCalendarOnlyFields = (config: RequestedBotConfig, f: Record<string, unknown>): E.Either<ApiError, RequestedBotConfig> => {
+  if (f.vc_access_token_url !== undefined) return E.left(optionNotAvailable('vc_access_token_url', 'vc ZAK tokens'));
+  const input = (f.streaming_input as string | undefined) ?? null;
+  const output = (f.streaming_output as string | undefined) ?? null;
+  const frequency = f.streaming_audio_frequency as string | undefined;
+  if (input === null && output === null && frequency !== undefined) {
+    return E.left(validationError('body/streaming_audio_frequency', 'needs streaming_input or streaming_output'));
+  }
+  const streaming = input === null && output === null ? null : { input_url: input, output_url: output, audio_frequency: frequency === undefined ? 16_000 : hertzOf(frequency) };
+  const customParams = f.transcription_custom_parameters as Record<string, unknown> | undefined;
+  if (customParams === undefined) return E.right({ ...config, streaming });
+  if (config.transcription === null) return E.left(validationError('body/transcription_custom_parameters', 'needs speech_to_text_provider'));
+  const apiKey = typeof f.speech_to_text_api_key === 'string' ? f.speech_to_text_api_key : null;
+  const checked = checkTranscriptionChoice('body/speech_to_text', { provider: config.transcription.provider, api_key: apiKey, custom_params: customParams });
+  if (E.isLeft(checked)) {
+    const named = (text: string) => text.replace('body/speech_to_text/custom_params', 'body/transcription_custom_parameters');
+    const err = checked.left;
+    return E.left(new ApiError({ status: err.status, code: err.code, message: named(err.message), details: err.details === undefined ? null : named(err.details) }));
+  }
+  return E.right({ ...config, streaming, transcription: { ...config.transcription, custom_params: customParams } });
 };
 
 /** A refusal of the legacy request names the `bot_param` field the caller gave. */
@@ -184,11 +216,12 @@ export const botDefinitionOfParam = (param: CalendarBotParam, meetingUrl: string
   const fields = openFields(param, making.open);
   const options = { sandboxHosts: making.sandboxHosts };
   if (param.generation === 'legacy') {
-    return E.mapLeft(inLegacyTerms)(
-      E.map((r: LegacyCreateBotRequest): BotDefinition => ({
-        meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config: botConfigFromLegacyRequest(r, making.seal),
-      }))(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl))),
-    );
+    const decoded = E.mapLeft(inLegacyTerms)(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl)));
+    return E.chain((r: LegacyCreateBotRequest) =>
+      E.map((config: RequestedBotConfig): BotDefinition => ({ meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config }))(
+        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields),
+      ),
+    )(decoded);
   }
   const { deduplication_key: _key, ...body } = fields;
   return E.map((r: CreateBotRequest): BotDefinition => ({
