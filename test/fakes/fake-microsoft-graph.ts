@@ -376,9 +376,11 @@ export class FakeMicrosoftGraph {
 
   private notifySubscriptions(calendar: FakeCalendar, ids: readonly string[]): void {
     const entry = this.calendars.get(calendar.id)!;
+    const live = [...this.subscriptions.values()].filter((s) => s.calendar === calendar && s.expiresMs > this.now());
+    // Expanding every occurrence per change is quadratic while a calendar is filled: only when someone listens.
+    if (live.length === 0) return;
     const byId = new Map(calendar.occurrences().map((o) => [o.id, o]));
-    for (const subscription of this.subscriptions.values()) {
-      if (subscription.calendar !== calendar || subscription.expiresMs <= this.now()) continue;
+    for (const subscription of live) {
       const value = ids.flatMap((id) => {
         const o = byId.get(id);
         const changeType = !o || o.cancelled ? 'deleted' : o.createdAtMs === o.updatedAtMs && !o.exception ? 'created' : 'updated';

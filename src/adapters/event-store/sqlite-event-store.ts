@@ -15,6 +15,8 @@ import {
 /** Another process appending to the same file cannot wake us: how long a subscription waits before it looks again. */
 const POLL_INTERVAL_MS = 200;
 const SUBSCRIPTION_BATCH = 500;
+/** Recently read events kept parsed: every subscription reads each new event, and parsing it once is enough. */
+const PARSED_CACHE_SIZE = 4 * SUBSCRIPTION_BATCH;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
@@ -61,6 +63,13 @@ export class SqliteEventStore implements EventStore {
   /** Bumped on every local append so a subscription never sleeps past an append it raced with. */
   private appendCount = 0;
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /**
+   * By position, which never changes meaning: the subscriptions read the same new events one after the
+   * other, and parsing each event's JSON once instead of once per subscription was most of their cost (a
+   * calendar's first sync appends thousands of events with their provider records). Readers never modify
+   * a RecordedEvent, so one object can be handed to all of them.
+   */
+  private readonly parsed = new Map<bigint, RecordedEvent>();
   private readonly statements;
   private readonly appendTransaction;
 
@@ -140,7 +149,17 @@ export class SqliteEventStore implements EventStore {
   private readAfter(after: bigint | undefined, maxCount: number | undefined): RecordedEvent[] {
     // LIMIT -1 is SQLite for "no limit"; positions are >= 1, so -1 reads from the start.
     const rows = this.statements.readAll.all(after ?? -1n, maxCount === undefined ? -1 : Math.max(0, Math.floor(maxCount))) as EventRow[];
-    return rows.map(toRecorded);
+    return rows.map((row) => this.parsedOnce(row));
+  }
+
+  private parsedOnce(row: EventRow): RecordedEvent {
+    const known = this.parsed.get(row.position);
+    if (known !== undefined) return known;
+    const recorded = toRecorded(row);
+    this.parsed.set(row.position, recorded);
+    // A Map iterates in insertion order: the first key is the one parsed longest ago.
+    if (this.parsed.size > PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
+    return recorded;
   }
 
   private currentRevision(stream: StreamName): bigint | 'no_stream' {
