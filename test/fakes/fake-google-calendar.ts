@@ -332,7 +332,11 @@ export class FakeGoogleCalendar {
     res.writeHead(204).end();
   }
 
+  /** Push notices that never arrive (a provider outage, a dropped request): changes are then only seen by polling. */
+  pushLost = false;
+
   private notifyChannels(calendar: FakeCalendar): void {
+    if (this.pushLost) return;
     for (const channel of this.channels.values()) if (channel.calendar === calendar) this.notify(channel, 'exists');
   }
 

@@ -38,6 +38,8 @@ export interface TestServiceOptions {
   readonly objectStoreUrl?: string;
   /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
   readonly objectStoreIngestKey?: string;
+  /** CALENDAR_RESYNC_MINUTES, in ms */
+  readonly calendarResyncMs?: number;
   /** teams' storage endpoints as with NODE_ENV=production */
   readonly publicStorageEndpointsOnly?: boolean;
 }
@@ -67,6 +69,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     publicStorageEndpointsOnly: options.publicStorageEndpointsOnly ?? false,
     sandboxReplicas: options.sandboxReplicas,
     publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
+    calendarResyncMs: options.calendarResyncMs,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
