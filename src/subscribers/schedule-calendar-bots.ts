@@ -14,7 +14,7 @@ import { isTerminal } from '../domain/bot/bot-status';
 import { effectiveBotParam } from '../domain/calendar/calendar-bot-params';
 import type { CalendarBotParam } from '../domain/calendar/calendar-events';
 import {
-  EventBotLinkEvent, eventBotLinkDecider, eventBotLinkStreamName, planEventBot, type EventBotLinkCommand, type FollowedBot, type WantedBot,
+  botJoinAt, EventBotLinkEvent, eventBotLinkDecider, eventBotLinkStreamName, planEventBot, type EventBotLinkCommand, type FollowedBot, type WantedBot,
 } from '../domain/calendar/event-bot-link';
 import { toMillis } from '../domain/codec-helpers';
 import { CALENDAR_BOT_PARAMS, type CalendarBotParamView } from '../projections/calendars/calendar-bot-param-view';
@@ -65,7 +65,8 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
     const param = calendar === null || calendar.removed || event.deleted ? null : paramOf(event);
     let wanted: WantedBot | null = null;
     let definition: BotDefinition | null = null;
-    if (param !== null && event.meeting_url !== null && toMillis(event.start_time) > toMillis(now)) {
+    const joinAt = botJoinAt(event, toMillis(now), link?.join_at ?? null);
+    if (param !== null && event.meeting_url !== null && joinAt !== null) {
       const made = deps.definitionOf(param, event.meeting_url);
       if (E.isLeft(made)) {
         deps.log.warn({ calendar_id: event.calendar_id, event_id: event.id, message: made.left.message }, 'the bot parameters make no bot for this event');
@@ -76,7 +77,7 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
         const botId = param.deduplication_key !== null
           ? nameBasedUuid('calendar-bot', event.team_id, 'dedup', param.deduplication_key, event.start_time)
           : (keep ?? nameBasedUuid('calendar-bot', event.calendar_id, event.id, String(linkState.bots_made)));
-        wanted = { bot_id: botId, join_at: event.start_time, meeting_url: event.meeting_url, param_fingerprint: fingerprintOf(param) };
+        wanted = { bot_id: botId, join_at: joinAt, meeting_url: event.meeting_url, param_fingerprint: fingerprintOf(param) };
       }
     }
     const shared = link === null ? false : await sharedElsewhere(link.bot_id, event.id);
@@ -85,7 +86,7 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
       switch (step.kind) {
         case 'schedule': {
           const scheduled = await handleBotCommand(deps.commands, step.bot_id, {
-            type: 'ScheduleBot', bot_id: step.bot_id, team_id: event.team_id, created_by: createdBy, join_at: event.start_time, ...definition!, now,
+            type: 'ScheduleBot', bot_id: step.bot_id, team_id: event.team_id, created_by: createdBy, join_at: wanted!.join_at, ...definition!, now,
           });
           if (E.isLeft(scheduled)) deps.log.warn({ event_id: event.id, bot_id: step.bot_id, refusal: scheduled.left }, 'a calendar bot could not be scheduled');
           break;
@@ -93,7 +94,7 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
         case 'change': {
           const bot = await loadBot(deps.commands, step.bot_id);
           if (bot.kind !== 'present' || bot.schedule === null) break;
-          const changed = await handleBotCommand(deps.commands, step.bot_id, { type: 'ChangeSchedule', schedule_version: bot.schedule.version, ...definition!, join_at: event.start_time, now });
+          const changed = await handleBotCommand(deps.commands, step.bot_id, { type: 'ChangeSchedule', schedule_version: bot.schedule.version, ...definition!, join_at: wanted!.join_at, now });
           if (E.isLeft(changed)) deps.log.warn({ event_id: event.id, bot_id: step.bot_id, refusal: changed.left }, 'a calendar bot could not follow its event');
           break;
         }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CalendarBotParam, CalendarEvent, CalendarEventData } from '../../src/domain/calendar/calendar-events';
 import { EventIndex } from '../../src/domain/calendar/event-index';
+import { botJoinAt, JOIN_AT_ONCE_MS } from '../../src/domain/calendar/event-bot-link';
 import { noBotParams, type BotParams } from '../../src/domain/calendar/calendar-bot-params';
 import { meetingUrlIn } from '../../src/domain/calendar/meeting-url-in-text';
 import { syncWindowAt, windowNeedsRoll } from '../../src/domain/calendar/sync-window';
@@ -53,6 +54,24 @@ describe('calendar parts', () => {
       assert.equal(versions[9]!.get('e10'), undefined);
       assert.equal(versions[10]!.get('e10')?.event_id, 'u10');
       assert.equal([...updated.entries()].length, 500);
+    });
+  });
+
+  describe('when an event\'s bot joins', () => {
+    const nowMs = Date.parse(T0);
+    const event = (startH: number, endH: number) => ({ start_time: at(T0, { h: startH }), end_time: at(T0, { h: endH }) });
+    it('at the event\'s start when it is ahead', () => {
+      assert.equal(botJoinAt(event(2, 3), nowMs, null), at(T0, { h: 2 }));
+    });
+    it('at once for an event under way; a time given before that has come is kept, so following again moves nothing', () => {
+      const atOnce = new Date(nowMs + JOIN_AT_ONCE_MS).toISOString();
+      assert.equal(botJoinAt(event(-1, 1), nowMs, null), atOnce);
+      assert.equal(botJoinAt(event(-1, 1), nowMs + 500, atOnce), atOnce);
+      assert.equal(botJoinAt(event(-1, 1), nowMs, at(T0, { h: 2 })), atOnce, 'a bot still waiting for a later time joins now');
+    });
+    it('none once the event has ended', () => {
+      assert.equal(botJoinAt(event(-2, -1), nowMs, null), null);
+      assert.equal(botJoinAt(event(-1, 0), nowMs, null), null);
     });
   });
 

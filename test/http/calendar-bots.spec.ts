@@ -129,6 +129,32 @@ describe('calendar bots: scheduled bots that follow their events', function () {
     assert.deepEqual(config.streaming, { input_url: 'wss://stream.example.com/in', output_url: 'wss://stream.example.com/out', audio_frequency: 24000 });
   });
 
+  it('a bot attached to an event already under way joins at once; an event that has ended gets none', async () => {
+    const now = Date.now();
+    accounts += 1;
+    const clientId = `bots-client-${accounts}`;
+    fakes.google.oauth.registerClient(clientId, 'client-secret');
+    const who = { email: `bots${accounts}@example.com`, name: `Bots ${accounts}` };
+    const calendar = fakes.google.addCalendar(who, { name: 'Work', primary: true });
+    calendar.addEvent({ summary: 'Running', start: now - 10 * 60_000, end: now + 50 * 60_000, meetingUrl: MEET });
+    calendar.addEvent({ summary: 'Over', start: now - 2 * HOUR, end: now - HOUR, meetingUrl: MEET });
+    const body = { oauth_client_id: clientId, oauth_client_secret: 'client-secret', oauth_refresh_token: fakes.google.oauth.issueRefreshToken(clientId, who), platform: 'Google' };
+    const calendarId = (await api.post('/calendar', { ...body, webhook_url: receiver.url })).body.calendar.uuid as string;
+    const all = await events(calendarId);
+    const running = all.find((e) => e.name === 'Running');
+    const over = all.find((e) => e.name === 'Over');
+
+    const asked = Date.now();
+    assert.equal((await api.post(`/calendar_events/${running.uuid}/bot`, { bot_name: 'Joins at once' })).status, 200);
+    assert.equal((await api.post(`/calendar_events/${over.uuid}/bot`, { bot_name: 'Too late' })).status, 200);
+    const allBots = async () => (await api.get('/v2/bots?limit=100')).body.data.bots as any[];
+    const [joining] = await eventually(async () => (await allBots()).filter((b) => b.bot_name === 'Joins at once'), (b) => b.length === 1);
+    const detail = await eventually(() => bot(joining.bot_id), (b) => b.status !== 'scheduled');
+    assert.ok(Date.parse(detail.join_at) > asked && Date.parse(detail.join_at) <= Date.now() + 1_000, `join_at ${detail.join_at} is "at once", not the event's start`);
+    assert.notEqual(detail.status, 'failed', JSON.stringify(detail));
+    assert.equal((await allBots()).filter((b) => b.bot_name === 'Too late').length, 0, 'an event that has ended gets no bot');
+  });
+
   it('one meeting in two calendars with the same deduplication_key gets one bot; removing the calendar stops its bots', async () => {
     const start = Date.now() + 5 * HOUR;
     const url = 'https://meet.google.com/ddd-eeee-fff';

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant } from '../codec-helpers';
+import { eventCodec, IsoInstant, toMillis } from '../codec-helpers';
 import type { Decider } from '../decider';
 
 /**
@@ -75,6 +75,22 @@ export const eventBotLinkDecider: Decider<EventBotLinkCommand, EventBotLinkEvent
   decide,
   evolve,
   initialState: () => ({ link: null, bots_made: 0 }),
+};
+
+/** How soon after being asked a bot for an event under way is to join: the earliest a scheduled bot can be. */
+export const JOIN_AT_ONCE_MS = 1_000;
+
+/**
+ * When an event's bot joins: at the event's start; for an event already under way (started, not ended),
+ * at once, since that is what a team attaching a bot to a running meeting expects (a bot already given
+ * a time that has come, or comes before "at once", keeps it, so following the event again moves nothing).
+ * An event that has ended gets no bot (null).
+ */
+export const botJoinAt = (event: { readonly start_time: string; readonly end_time: string }, nowMs: number, linkedJoinAt: string | null): string | null => {
+  if (toMillis(event.start_time) > nowMs) return event.start_time;
+  if (toMillis(event.end_time) <= nowMs) return null;
+  if (linkedJoinAt !== null && toMillis(linkedJoinAt) <= nowMs + JOIN_AT_ONCE_MS) return linkedJoinAt;
+  return new Date(nowMs + JOIN_AT_ONCE_MS).toISOString();
 };
 
 /** Where a calendar event's bot stands, as far as following the event goes. */
