@@ -81,6 +81,16 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
     assert.match(text, /asked to join \("Ask to join"\)/);
   });
 
+  it('joins with its own voice: the microphone turned back on (it was off), the camera off', async () => {
+    await show(interactivePrejoin);
+    await page.click('[aria-label="Turn off microphone"]');
+    await driver.join('Rec Bot', { microphone: true, camera: false });
+    assert.ok(await page.$('[aria-label="Turn off microphone"]'), 'microphone on');
+    assert.ok(await page.$('[aria-label="Turn on camera"]'), 'camera off');
+    assert.match(log.text(), /google-meet: microphone on/);
+    assert.match(log.text(), /google-meet: camera off/);
+  });
+
   it('keeps chat text and names out of the diagnostic HTML', async () => {
     await show(callWithChat);
     const html = await driver.redactedHtml(['Rec Bot']);

@@ -112,6 +112,13 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
     assert.match(text, /join button found by button\.preview-join-button:not\(\.disabled\)/);
   });
 
+  it('joins with its own picture: the video left on, the microphone muted', async () => {
+    await show(interactiveReactForm);
+    await driver.join('Rec Bot', { microphone: false, camera: true });
+    assert.deepEqual(await page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Stop Video']);
+    assert.match(log.text(), /zoom: camera already on/);
+  });
+
   it('a Join that never enables fails to join, saying so', async () => {
     await show('<input id="input-for-name" type="text"><button class="preview-join-button disabled" onclick="window.asked = 1">Join</button>');
     await assert.rejects(driver.join('Rec Bot'), /the join button stayed disabled/);
