@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { realCalendarProviders, type CalendarProviderSettings } from './adapters/calendar-providers';
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 
 export interface ServiceConfig {
@@ -29,6 +30,10 @@ export interface ServiceConfig {
   readonly sandboxReplicas?: string | undefined;
   /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
   readonly publicWebhookTargetsOnly?: boolean;
+  /** Where Google Calendar, Microsoft Graph and their token endpoints are (the real services unless set). */
+  readonly calendarProviders?: CalendarProviderSettings;
+  /** How often every connected calendar is read again, push notices or not. */
+  readonly calendarResyncMs?: number;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -70,6 +75,20 @@ const sandboxReplicasFrom = (value: string | undefined, nodeEnv: string | undefi
   return value;
 };
 
+const calendarProvidersFrom = (env: NodeJS.ProcessEnv): CalendarProviderSettings => ({
+  googleApiBaseUrl: env.GOOGLE_API_BASE_URL || realCalendarProviders.googleApiBaseUrl,
+  googleOAuthTokenUrl: env.GOOGLE_OAUTH_TOKEN_URL || realCalendarProviders.googleOAuthTokenUrl,
+  microsoftGraphBaseUrl: env.MICROSOFT_GRAPH_BASE_URL || realCalendarProviders.microsoftGraphBaseUrl,
+  microsoftOAuthTokenUrl: env.MICROSOFT_OAUTH_TOKEN_URL || realCalendarProviders.microsoftOAuthTokenUrl,
+});
+
+const minutesFrom = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const minutes = Number(value);
+  if (!Number.isFinite(minutes) || minutes <= 0) throw new Error(`${name} must be a positive number of minutes, got "${value}"`);
+  return minutes * 60_000;
+};
+
 /** Every setting comes from the environment; see the README's table. */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
   port: portFrom(env.PORT, 8080),
@@ -90,4 +109,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   publicStorageEndpointsOnly: env.NODE_ENV === 'production',
   sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
   publicWebhookTargetsOnly: env.NODE_ENV === 'production',
+  calendarProviders: calendarProvidersFrom(env),
+  calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
 });

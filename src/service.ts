@@ -12,6 +12,7 @@ import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkp
 import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
+import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
 import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
@@ -29,6 +30,7 @@ import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
 import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
 import { internalRouter } from './http/internal/internal-router';
+import { calendarPushRouter } from './http/calendar-push/calendar-push-router';
 import { allProjections } from './projections/all-projections';
 import { ProjectionRunner } from './projections/projection-runner';
 import { rebuildProjections } from './projections/rebuild-projections';
@@ -44,6 +46,11 @@ import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
 import { expireArtifacts } from './subscribers/expire-artifacts';
 import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
+import { CalendarSyncWorker } from './subscribers/sync-calendars';
+import { scheduleCalendarBots } from './subscribers/schedule-calendar-bots';
+import { botDefinitionOfParam } from './http/codecs/calendar-bot-param';
+import { botMakingOf } from './http/calendars/calendar-bot-operations';
+import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
 
@@ -65,6 +72,7 @@ export interface RunningService {
   readonly retention: PeriodicSweep;
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
+  readonly calendarSync: CalendarSyncWorker;
   stop(): Promise<void>;
 }
 
@@ -85,6 +93,9 @@ export interface ServiceOverrides {
   readonly webhookJitter?: () => number;
   /** how often running bots without a process here are looked at, and when a silent one is lost */
   readonly botWatch?: { readonly sweepMs?: number; readonly lostAfterMs?: number };
+  /** calendar provider clients (tests: the official clients pointed at local fakes, trusting their certificate) */
+  readonly calendarProviders?: CalendarProviders;
+  readonly calendarSync?: Partial<CalendarSyncOptions>;
   /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
   readonly transcription?: Partial<ProviderSettings>;
 }
@@ -167,6 +178,26 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   );
   await webhookQueue.start();
+  const calendarProviders =
+    overrides.calendarProviders ?? openCalendarProviders(config.calendarProviders ?? realCalendarProviders, { sandboxHosts: config.sandboxHosts });
+  const calendarBotMaking = botMakingOf({ secretBox, sandboxHosts: config.sandboxHosts });
+  const calendarBots = new SubscriberRunner(
+    eventStore,
+    checkpoints,
+    scheduleCalendarBots({
+      commands,
+      readStore,
+      waitForReadModels: (position) => projections.waitForPosition(position, 30_000),
+      definitionOf: (param, meetingUrl) => botDefinitionOfParam(param, meetingUrl, calendarBotMaking),
+      log,
+    }),
+    log,
+  );
+  await calendarBots.start();
+  const calendarSync = new CalendarSyncWorker(
+    { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
+    { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
+  );
   const app = buildApp({
     log,
     commands,
@@ -178,7 +209,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       internalRouter({ commands, control, stores, signer, projections, readStore }).routes(),
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
+      calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
     ],
+    calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
     secretBox,
     publicStorageEndpointsOnly: config.publicStorageEndpointsOnly ?? false,
@@ -228,6 +261,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   await botWatch.start();
   const scheduler = new BotScheduler({ commands, eventStore, readStore, log });
   await scheduler.start(projections.position);
+  // After listening: the push channels it opens name the service's public address.
+  await calendarSync.start(projections.position);
   log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
 
   return {
@@ -246,7 +281,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     retention,
     botWatch,
     webhooks,
+    calendarSync,
     stop: async () => {
+      await calendarSync.stop();
       await scheduler.stop();
       await botWatch.stop();
       await dispatcher.stop();
@@ -261,6 +298,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await settler.stop();
       await reconciler.stop();
       await webhookQueue.stop();
+      await calendarBots.stop();
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();

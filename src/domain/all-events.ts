@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { BotEvent } from './bot/bot-events';
+import { CalendarEvent } from './calendar/calendar-events';
 import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
@@ -9,7 +10,7 @@ import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
-  BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent,
+  BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

@@ -2,6 +2,8 @@ import type Logger from 'bunyan';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
+import type { CalendarApiDeps } from './calendars/calendar-operations';
+import { calendarApiRouters } from './calendars/calendar-api-routers';
 import type { AppState } from './app-context';
 import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
@@ -22,6 +24,8 @@ export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly rebuildProjections: () => Promise<unknown>;
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
+  /** the calendar API (legacy and v2), when the service runs calendar sync */
+  readonly calendarApi?: CalendarApiDeps;
 }
 
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
@@ -52,6 +56,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
 
   const routers = [
     botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
+    ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
   ];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),

@@ -2,6 +2,10 @@ import { apiKeyViewProjection } from './api-key-view';
 import { artifactRetentionProjection } from './artifact-retention-view';
 import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
+import { calendarBotParamViewProjection } from './calendars/calendar-bot-param-view';
+import { calendarChannelViewProjection } from './calendars/calendar-channel-view';
+import { calendarEventViewProjection } from './calendars/calendar-event-view';
+import { calendarViewProjection } from './calendars/calendar-view';
 import { instanceViewProjection } from './instance-view';
 import { legacyBotViewProjection } from './legacy-bot-view';
 import type { Projection } from './projection';
@@ -25,4 +29,8 @@ export const allProjections: readonly Projection<any>[] = [
   webhookAttemptViewProjection,
   webhookQueueViewProjection,
   legacyBotViewProjection,
+  calendarViewProjection,
+  calendarEventViewProjection,
+  calendarChannelViewProjection,
+  calendarBotParamViewProjection,
 ];

@@ -1,15 +1,19 @@
 import type { EventStore, RecordedEvent } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { CommandDeps } from '../commands/command-deps';
+import { loadCalendar } from '../commands/calendar-commands';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { handleDeliveryCommand } from '../commands/webhook-commands';
 import type { DomainEvent } from '../domain/all-events';
 import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
-import { botMessages, foldBotFacts, messageIdOf, type BotFacts } from '../domain/webhooks/bot-webhook-messages';
+import { isCalendarEvent, type CalendarEvent } from '../domain/calendar/calendar-events';
+import { botMessages, foldBotFacts, messageIdOf, messageIdOfEvent, type BotFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
 import type { Subscriber } from './subscriber-runner';
+import { CalendarRounds } from './webhooks/calendar-rounds';
+import { subjectOfCalendar } from './webhooks/calendar-subject';
 import { subjectOfBot } from './webhooks/render-payload';
 
 export interface QueueWebhookMessagesDeps {
@@ -44,6 +48,42 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
   const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
 
+  const queue = async (target: DeliveryTarget, subject: string, teamId: string, messageId: string, message: OutgoingMessage) =>
+    handleDeliveryCommand(deps.commands, deliveryStreamName(target, subject), {
+      type: 'QueueMessage',
+      target,
+      subject,
+      team_id: teamId,
+      message_id: messageId,
+      callback: null,
+      event_type: message.event_type,
+      payload: message.payload,
+      now: deps.commands.clock().toISOString(),
+    });
+
+  const rounds = new CalendarRounds();
+
+  /**
+   * A calendar's messages go to the webhook URL it was connected with, else to the team's endpoints. One
+   * event may complete several (a round's series); each gets its own `webhook-id`, the same on a replay.
+   */
+  const queueCalendarMessages = async (event: CalendarEvent, recorded: RecordedEvent) => {
+    // Most calendar events only add to a round; the calendar itself is read for those that send.
+    if (!rounds.sends(event)) return void rounds.messagesOf(event, recorded.position, null);
+    const calendar = await loadCalendar(deps.commands, event.data.calendar_id);
+    if (calendar.kind === 'absent') return;
+    const messages = rounds.messagesOf(event, recorded.position, calendar.platform);
+    const subject = subjectOfCalendar(calendar.calendar_id);
+    for (const [index, message] of messages.entries()) {
+      const targets: DeliveryTarget[] =
+        calendar.webhook_url !== null
+          ? [{ kind: 'calendar', calendar_id: calendar.calendar_id }]
+          : await endpointsFor(calendar.team_id, message.event_type, recorded.position);
+      for (const target of targets) await queue(target, subject, calendar.team_id, `${messageIdOfEvent(recorded.id)}_${index}`, message);
+    }
+    if (messages.length > 0) deps.queued();
+  };
+
   const targetsFor = async (facts: BotFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
     if (facts.config.api === 'legacy' && facts.config.webhook_url !== null) return [{ kind: 'bot_webhook', bot_id: facts.bot_id }];
     return [...(await endpointsFor(facts.team_id, eventType, position)), ...callbackFor(facts, eventType)];
@@ -51,7 +91,9 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
 
   return {
     name: 'queue-webhook-messages',
+    replayFrom: () => rounds.oldestOpen(),
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
+      if (isCalendarEvent(event)) return queueCalendarMessages(event, recorded);
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.
@@ -61,17 +103,7 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
       let queuedAny = false;
       for (const message of botMessages(facts, event)) {
         for (const target of await targetsFor(facts, message.event_type, recorded.position)) {
-          await handleDeliveryCommand(deps.commands, deliveryStreamName(target, subject), {
-            type: 'QueueMessage',
-            target,
-            subject,
-            team_id: facts.team_id,
-            message_id: messageIdOf(recorded.id, message),
-            callback: null,
-            event_type: message.event_type,
-            payload: message.payload,
-            now: deps.commands.clock().toISOString(),
-          });
+          await queue(target, subject, facts.team_id, messageIdOf(recorded.id, message), message);
           queuedAny = true;
         }
       }

@@ -4,46 +4,24 @@
  * driver's reads and actions work on Meet's structure.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
-import { BotLog } from '../../bot-runtime/bot-log';
-import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { MeetDriver } from '../../bot-runtime/drivers/google-meet/meet-driver';
 import { callWithChat, interactivePrejoin, meetPageFixtures } from './fixtures/meet-pages';
-import { itRecognisesEach } from './fixtures/page-fixture';
+import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
 
 describe('Google Meet driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
-  let browser: Browser;
-  let page: Page;
-  let log: BotLog;
-  let driver: MeetDriver;
-
-  before(async () => {
-    browser = await launchBrowser();
-    page = await browser.newPage();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  beforeEach(() => {
-    log = new BotLog(null);
-    driver = new MeetDriver(page, log);
-  });
-
-  const show = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
+  const fx = driverOnFixturePages((page, log) => new MeetDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
     itRecognisesEach(meetPageFixtures, async (html) => {
-      await show(html);
-      return driver.read(0);
+      await fx.show(html);
+      return fx.driver.read(0);
     });
   });
 
   it('reads participants (not the effects tile, each once), the bot, the lit speaker and the chat with senders', async () => {
-    await show(callWithChat);
-    const snap = await driver.read(0);
+    await fx.show(callWithChat);
+    const snap = await fx.driver.read(0);
     assert.equal(snap.screen, 'in_call');
     assert.deepEqual(snap.participants, [
       { id: 'p-me', name: 'Rec Bot' },
@@ -57,25 +35,25 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
       { sender_name: 'Alice', participant_id: 'p-alice', text: 'Second line' },
       { sender_name: 'Rec Bot', participant_id: 'p-me', text: 'Hello, I record' },
     ]);
-    assert.deepEqual((await driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
-    assert.equal(await driver.chat.countOwn('p-me', 'Rec Bot', 'Hello, I record'), 1);
-    assert.equal(await driver.chat.countOwn('p-me', 'Rec Bot', 'Welcome, bot'), 0);
+    assert.deepEqual((await fx.driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
+    assert.equal(await fx.driver.chat.countOwn('p-me', 'Rec Bot', 'Hello, I record'), 1);
+    assert.equal(await fx.driver.chat.countOwn('p-me', 'Rec Bot', 'Welcome, bot'), 0);
     assert.equal(snap.chatDisabled, false);
-    assert.match(log.text(), /google-meet: name found by span\.notranslate/);
-    assert.match(log.text(), /google-meet: speaking found by \[data-audio-level\]/);
+    assert.match(fx.log.text(), /google-meet: name found by span\.notranslate/);
+    assert.match(fx.log.text(), /google-meet: speaking found by \[data-audio-level\]/);
     // without the semantic level, a known speaking class
-    await page.evaluate(`document.querySelectorAll('[data-audio-level]').forEach((e) => e.removeAttribute('data-audio-level'))`);
-    assert.equal((await driver.read(0)).activeSpeaker, 'Alice');
-    assert.match(log.text(), /google-meet: speaking found by \.Oaajhc/);
+    await fx.page.evaluate(`document.querySelectorAll('[data-audio-level]').forEach((e) => e.removeAttribute('data-audio-level'))`);
+    assert.equal((await fx.driver.read(0)).activeSpeaker, 'Alice');
+    assert.match(fx.log.text(), /google-meet: speaking found by \.Oaajhc/);
   });
 
   it('joins: types the name, turns microphone and camera off, waits for the button to enable, clicks it', async () => {
-    await show(interactivePrejoin);
-    await driver.join('Rec Bot');
-    assert.equal(await page.evaluate('window.asked'), 'Rec Bot');
-    assert.ok(await page.$('[aria-label="Turn on microphone"]'), 'microphone off');
-    assert.ok(await page.$('[aria-label="Turn on camera"]'), 'camera off');
-    const text = log.text();
+    await fx.show(interactivePrejoin);
+    await fx.driver.join('Rec Bot');
+    assert.equal(await fx.page.evaluate('window.asked'), 'Rec Bot');
+    assert.ok(await fx.page.$('[aria-label="Turn on microphone"]'), 'microphone off');
+    assert.ok(await fx.page.$('[aria-label="Turn on camera"]'), 'camera off');
+    const text = fx.log.text();
     assert.match(text, /name input found by input\[type="text"\]\[aria-label="Your name"\]/);
     assert.match(text, /microphone toggle found by div\[role="button"\]\[aria-label="Turn off microphone"\]/);
     assert.match(text, /asked to join \("Ask to join"\)/);
@@ -92,8 +70,8 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
   });
 
   it('keeps chat text and names out of the diagnostic HTML', async () => {
-    await show(callWithChat);
-    const html = await driver.redactedHtml(['Rec Bot']);
+    await fx.show(callWithChat);
+    const html = await fx.driver.redactedHtml(['Rec Bot']);
     for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
     assert.match(html, /data-participant-id="p-me"/, 'the structure stays');
     assert.match(html, /class="jO4O1">\[chat\]</);

@@ -5,41 +5,19 @@
  * pre-join or after the join click, switches, tiles named by `data-tid`, chat, view menu, app links).
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
-import { BotLog } from '../../bot-runtime/bot-log';
-import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
-import { itRecognisesEach } from './fixtures/page-fixture';
+import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
 import { callWithChat, interactivePrejoin, teamsPageFixtures } from './fixtures/teams-pages';
 
 describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
-  let browser: Browser;
-  let page: Page;
-  let log: BotLog;
-  let driver: TeamsDriver;
-
-  before(async () => {
-    browser = await launchBrowser();
-    page = await browser.newPage();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  beforeEach(() => {
-    log = new BotLog(null);
-    driver = new TeamsDriver(page, log);
-  });
-
-  const show = (html: string) => page.setContent(`<!doctype html><html><body>${html}</body></html>`);
+  const fx = driverOnFixturePages((page, log) => new TeamsDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
     itRecognisesEach(teamsPageFixtures, async (html) => {
-      await show(html);
-      return driver.read(0);
+      await fx.show(html);
+      return fx.driver.read(0);
     });
   });
 
@@ -51,10 +29,10 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   });
 
   it('joins: types the name, camera and microphone off, keeps computer audio, answers the AV-confirm modal that comes after "Join now"', async () => {
-    await show(interactivePrejoin(false, false));
-    await driver.join('Rec Bot');
-    assert.deepEqual(await page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
-    const text = log.text();
+    await fx.show(interactivePrejoin(false, false));
+    await fx.driver.join('Rec Bot');
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
+    const text = fx.log.text();
     assert.match(text, /name input found by input\[data-tid="prejoin-display-name-input"\]/);
     assert.match(text, /camera switch found by \[data-tid="toggle-video"\]/);
     assert.match(text, /microphone switch found by \[data-tid="toggle-mute"\]/);
@@ -71,21 +49,21 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   });
 
   it('joins from the launcher, with the AV-confirm modal before the pre-join', async () => {
-    await show(interactivePrejoin(true, true));
-    assert.equal((await driver.read(0)).screen, 'prejoin', 'the launcher is the way in');
-    await driver.join('Rec Bot');
-    assert.deepEqual(await page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
-    const text = log.text();
+    await fx.show(interactivePrejoin(true, true));
+    assert.equal((await fx.driver.read(0)).screen, 'prejoin', 'the launcher is the way in');
+    await fx.driver.join('Rec Bot');
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', camera: false, mic: false, audio: 'true' });
+    const text = fx.log.text();
     assert.match(text, /launcher button found by button\[aria-label="Join meeting from this browser"\]/);
     assert.match(text, /continued on this browser/);
     assert.match(text, /AV-confirm modal "Continue without audio or video" clicked away[\s\S]*asked to join[\s\S]*AV-confirm modal/, 'the modal answered before and after the click');
   });
 
   it('reads participants by name without suffixes (each once), the bot, the outlined speaker and the chat with senders', async () => {
-    await show(interactivePrejoin(false, false));
-    await driver.join('Rec Bot');
-    await show(callWithChat);
-    const snap = await driver.read(0);
+    await fx.show(interactivePrejoin(false, false));
+    await fx.driver.join('Rec Bot');
+    await fx.show(callWithChat);
+    const snap = await fx.driver.read(0);
     assert.equal(snap.screen, 'in_call');
     assert.deepEqual(snap.participants, [
       { id: 'Rec Bot', name: 'Rec Bot' },
@@ -99,63 +77,63 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
       { sender_name: 'Alice', participant_id: 'Alice', text: 'Second line' },
       { sender_name: 'Rec Bot', participant_id: 'Rec Bot', text: 'Hello, I record' },
     ]);
-    assert.deepEqual((await driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
+    assert.deepEqual((await fx.driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
     assert.equal(snap.chatDisabled, false);
-    assert.match(log.text(), /microsoft-teams: name found by @data-tid/);
-    assert.match(log.text(), /microsoft-teams: speaking found by \[data-tid="voice-level-stream-outline"\]\.vdi-frame-occlusion/);
+    assert.match(fx.log.text(), /microsoft-teams: name found by @data-tid/);
+    assert.match(fx.log.text(), /microsoft-teams: speaking found by \[data-tid="voice-level-stream-outline"\]\.vdi-frame-occlusion/);
 
     // MB's other heuristic: no class, a blue ::before border at opacity 1 on Bob's outline
-    await page.evaluate(`(() => {
+    await fx.page.evaluate(`(() => {
       document.querySelectorAll('.vdi-frame-occlusion').forEach((e) => e.classList.remove('vdi-frame-occlusion'));
       const style = document.createElement('style');
       style.textContent = '[data-tid="voice-level-stream-outline"]::before { content: ""; border: 2px solid rgb(98, 100, 167); opacity: 0; } .lit::before { border-color: rgb(70, 110, 235); opacity: 1; }';
       document.head.appendChild(style);
       document.querySelector('[data-tid="Bob Stone (Guest)"] [data-tid="voice-level-stream-outline"]').classList.add('lit');
     })()`);
-    assert.equal((await driver.read(0)).activeSpeaker, 'Bob Stone');
-    assert.match(log.text(), /speaking found by \[data-tid="voice-level-stream-outline"\]::before blue border/);
-    await page.evaluate(`document.querySelector('.lit').classList.remove('lit')`);
-    assert.equal((await driver.read(0)).activeSpeaker, null, 'the purple border at opacity 0 is nobody speaking');
+    assert.equal((await fx.driver.read(0)).activeSpeaker, 'Bob Stone');
+    assert.match(fx.log.text(), /speaking found by \[data-tid="voice-level-stream-outline"\]::before blue border/);
+    await fx.page.evaluate(`document.querySelector('.lit').classList.remove('lit')`);
+    assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'the purple border at opacity 0 is nobody speaking');
   });
 
   it('posts chat through the composer and its send button, and counts its own message', async () => {
-    await show(interactivePrejoin(false, false));
-    await driver.join('Rec Bot');
-    await show(callWithChat);
-    await driver.chat.post('Second message\nwith a new line');
-    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Second message with a new line'), 1);
-    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Welcome, bot'), 0);
-    assert.match(log.text(), /chat composer found by|send button found by/);
+    await fx.show(interactivePrejoin(false, false));
+    await fx.driver.join('Rec Bot');
+    await fx.show(callWithChat);
+    await fx.driver.chat.post('Second message\nwith a new line');
+    assert.equal(await fx.driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Second message with a new line'), 1);
+    assert.equal(await fx.driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Welcome, bot'), 0);
+    assert.match(fx.log.text(), /chat composer found by|send button found by/);
   });
 
   it('sees chat turned off by the disabled-compose placeholder [MB]', async () => {
-    await show(`${callWithChat}<div data-tid="compose-disabled-placeholder-text">Only some people can send messages</div>`);
-    assert.equal((await driver.read(0)).chatDisabled, true);
-    assert.equal(await driver.chat.disabled(), true);
+    await fx.show(`${callWithChat}<div data-tid="compose-disabled-placeholder-text">Only some people can send messages</div>`);
+    assert.equal((await fx.driver.read(0)).chatDisabled, true);
+    assert.equal(await fx.driver.chat.disabled(), true);
   });
 
   it('picks the layout from the view menu: Speaker for speaker_view, Gallery for gallery_view', async () => {
-    await show(callWithChat);
-    await driver.setLayout('speaker_view');
-    assert.equal(await page.evaluate('window.layout'), 'Speaker');
-    await driver.setLayout('gallery_view');
-    assert.equal(await page.evaluate('window.layout'), 'Gallery');
-    await driver.setLayout('audio_only');
-    assert.equal(await page.evaluate('window.layout'), 'Gallery', 'audio_only leaves it');
-    assert.match(log.text(), /view button found by #view-mode-button/);
+    await fx.show(callWithChat);
+    await fx.driver.setLayout('speaker_view');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Speaker');
+    await fx.driver.setLayout('gallery_view');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Gallery');
+    await fx.driver.setLayout('audio_only');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Gallery', 'audio_only leaves it');
+    assert.match(fx.log.text(), /view button found by #view-mode-button/);
   });
 
   it('leaves by the hang-up button', async () => {
-    await show(`${tile}<button id="hangup-button" aria-label="Leave" onclick="document.body.innerHTML = '<p>Thanks for joining</p>'">x</button>`);
-    assert.equal(await driver.leaveCall(), true);
-    assert.notEqual((await driver.read(0)).screen, 'in_call');
+    await fx.show(`${tile}<button id="hangup-button" aria-label="Leave" onclick="document.body.innerHTML = '<p>Thanks for joining</p>'">x</button>`);
+    assert.equal(await fx.driver.leaveCall(), true);
+    assert.notEqual((await fx.driver.read(0)).screen, 'in_call');
   });
 
   it("blocks the launcher's msteams: deep link before any page script runs [MB]", async () => {
-    const context = await browser.createBrowserContext();
+    const context = await fx.browser.createBrowserContext();
     try {
       const fresh = await context.newPage();
-      new TeamsDriver(fresh, log);
+      new TeamsDriver(fresh, fx.log);
       const html = `<!doctype html><body><iframe id="teamsLauncher" style="display:none" src="msteams:/l/meetup-join/parsed"></iframe>
         <script>const f = document.createElement('iframe'); f.src = 'msteams:/l/meetup-join/set'; document.body.appendChild(f); window.opened = window.open('msteams:/l/x');</script></body>`;
       await fresh.goto(`data:text/html,${encodeURIComponent(html)}`);
@@ -169,8 +147,8 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   });
 
   it('keeps chat text and names (tile names too) out of the diagnostic HTML', async () => {
-    await show(callWithChat);
-    const html = await driver.redactedHtml(['Rec Bot']);
+    await fx.show(callWithChat);
+    const html = await fx.driver.redactedHtml(['Rec Bot']);
     for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
     assert.match(html, /data-tid="hangup-main-btn"/, 'the structure stays');
     assert.match(html, /data-tid="messageBodyContent">\[chat\]</);

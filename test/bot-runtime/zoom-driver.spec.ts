@@ -5,53 +5,27 @@
  * prompts, computer audio, panes, chat, View, the leave dialog).
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
-import { BotLog } from '../../bot-runtime/bot-log';
-import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { soundMonitorExpression } from '../../bot-runtime/drivers/zoom/zoom-reader';
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
 import { callWithPanes, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
-import { itRecognisesEach } from './fixtures/page-fixture';
+import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Zoom web client driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
-  let browser: Browser;
-  let page: Page;
-  let log: BotLog;
-  let driver: ZoomDriver;
-
-  before(async () => {
-    browser = await launchBrowser();
-    page = await browser.newPage();
-  });
-
-  after(async () => {
-    await browser?.close();
-  });
-
-  beforeEach(() => {
-    log = new BotLog(null);
-    driver = new ZoomDriver(page, log);
-  });
-
-  /** a fresh window each time: setContent alone keeps the last page's globals */
-  const show = async (html: string) => {
-    await page.goto('about:blank');
-    await page.setContent(`<!doctype html><html><body>${html}</body></html>`);
-  };
+  const fx = driverOnFixturePages((page, log) => new ZoomDriver(page, log));
 
   describe('recognises each screen, in the order removal and end, wall, waiting, admitted', () => {
     itRecognisesEach(zoomPageFixtures, async (html) => {
-      await show(html);
-      return driver.read(0);
+      await fx.show(html);
+      return fx.driver.read(0);
     });
   });
 
   it('reads the participants pane (suffixes off, "(me)" is the bot, same names apart), the chat with senders and their ids', async () => {
-    await show(callWithPanes);
-    const snap = await driver.read(0);
+    await fx.show(callWithPanes);
+    const snap = await fx.driver.read(0);
     assert.equal(snap.screen, 'in_call');
     assert.deepEqual(snap.participants, [
       { id: 'Alice', name: 'Alice' },
@@ -65,19 +39,19 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
       { sender_name: 'Alice', participant_id: 'Alice', text: 'Second line' },
       { sender_name: 'Rec Bot', participant_id: 'Rec Bot', text: 'Hello, I record' },
     ]);
-    assert.deepEqual((await driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
-    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Hello, I record'), 1);
-    assert.equal(await driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Welcome, bot'), 0);
+    assert.deepEqual((await fx.driver.read(2)).chat.map((m) => m.text), ['Hello, I record'], 'only the messages after the index');
+    assert.equal(await fx.driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Hello, I record'), 1);
+    assert.equal(await fx.driver.chat.countOwn('Rec Bot', 'Rec Bot', 'Welcome, bot'), 0);
     assert.equal(snap.chatDisabled, false);
-    assert.match(log.text(), /zoom: name found by \.participants-item__display-name/);
-    assert.match(log.text(), /zoom: sender found by \.chat-item__sender/);
+    assert.match(fx.log.text(), /zoom: name found by \.participants-item__display-name/);
+    assert.match(fx.log.text(), /zoom: sender found by \.chat-item__sender/);
   });
 
   it("the main tile's name is the speaker only while the meeting audio carries sound, once two reads agree", async () => {
-    await show(callWithPanes);
-    await page.evaluate(soundMonitorExpression);
-    assert.equal((await driver.read(0)).activeSpeaker, null, 'no sound: Zoom keeps the last speaker on the tile');
-    await page.evaluate(`(() => {
+    await fx.show(callWithPanes);
+    await fx.page.evaluate(soundMonitorExpression);
+    assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'no sound: Zoom keeps the last speaker on the tile');
+    await fx.page.evaluate(`(() => {
       const ctx = new AudioContext();
       const osc = ctx.createOscillator();
       const dest = ctx.createMediaStreamDestination();
@@ -90,22 +64,22 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
       window.__osc = osc;
     })()`);
     await sleep(400);
-    const first = await driver.read(0);
-    const second = await driver.read(0);
+    const first = await fx.driver.read(0);
+    const second = await fx.driver.read(0);
     assert.deepEqual([first.activeSpeaker, second.activeSpeaker], [null, 'Alice'], 'two reads agree');
-    assert.match(log.text(), /zoom: speaker found by \.single-main-container__video-frame \.video-avatar__avatar-footer > span/);
-    await page.evaluate('window.__osc.stop()');
+    assert.match(fx.log.text(), /zoom: speaker found by \.single-main-container__video-frame \.video-avatar__avatar-footer > span/);
+    await fx.page.evaluate('window.__osc.stop()');
     await sleep(1200);
-    assert.equal((await driver.read(0)).activeSpeaker, null, 'silence again');
+    assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'silence again');
   });
 
   it('joins: allows both media prompts, types the name with real keys (Join was disabled), mutes and stops video, clicks Join', async () => {
-    await show(interactiveReactForm);
-    await driver.join('Rec Bot');
-    assert.equal(await page.evaluate('window.allowed'), 2);
-    assert.equal(await page.evaluate('window.asked'), 'Rec Bot');
-    assert.deepEqual(await page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Start Video']);
-    const text = log.text();
+    await fx.show(interactiveReactForm);
+    await fx.driver.join('Rec Bot');
+    assert.equal(await fx.page.evaluate('window.allowed'), 2);
+    assert.equal(await fx.page.evaluate('window.asked'), 'Rec Bot');
+    assert.deepEqual(await fx.page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Start Video']);
+    const text = fx.log.text();
     assert.match(text, /media prompt "Allow" clicked away/);
     assert.match(text, /name input found by #input-for-name/);
     assert.match(text, /microphone toggle found by #preview-audio-control-button\[aria-label="Mute"\]/);
@@ -120,61 +94,61 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
   });
 
   it('a Join that never enables fails to join, saying so', async () => {
-    await show('<input id="input-for-name" type="text"><button class="preview-join-button disabled" onclick="window.asked = 1">Join</button>');
-    await assert.rejects(driver.join('Rec Bot'), /the join button stayed disabled/);
-    assert.equal(await page.evaluate('window.asked'), undefined);
+    await fx.show('<input id="input-for-name" type="text"><button class="preview-join-button disabled" onclick="window.asked = 1">Join</button>');
+    await assert.rejects(fx.driver.join('Rec Bot'), /the join button stayed disabled/);
+    assert.equal(await fx.page.evaluate('window.asked'), undefined);
   });
 
   it('a form asking for a passcode the link does not carry fails at once', async () => {
-    await show('<input id="input-for-name" type="text"><input type="password" placeholder="Meeting Passcode"><button class="preview-join-button disabled">Join</button>');
-    await assert.rejects(driver.join('Rec Bot'), /passcode/);
+    await fx.show('<input id="input-for-name" type="text"><input type="password" placeholder="Meeting Passcode"><button class="preview-join-button disabled">Join</button>');
+    await assert.rejects(fx.driver.join('Rec Bot'), /passcode/);
   });
 
   it('the classic form: accepts OneTrust first, then types into #inputname and clicks #joinBtn', async () => {
-    await show(`<form><input id="inputname" placeholder="Your Name"><button id="joinBtn" type="button" onclick="window.asked = document.getElementById('inputname').value">Join</button></form>
+    await fx.show(`<form><input id="inputname" placeholder="Your Name"><button id="joinBtn" type="button" onclick="window.asked = document.getElementById('inputname').value">Join</button></form>
       <div id="onetrust-consent-sdk"><div style="position:fixed;inset:0" class="onetrust-pc-dark-filter"></div><div id="onetrust-banner-sdk" style="position:fixed;bottom:0;z-index:2"><button id="onetrust-accept-btn-handler" onclick="document.getElementById('onetrust-consent-sdk').remove()">Accept Cookies</button></div></div>`);
-    await driver.join('Rec Bot');
-    assert.equal(await page.evaluate('window.asked'), 'Rec Bot');
-    assert.match(log.text(), /consent layer "#onetrust-accept-btn-handler" clicked away/);
+    await fx.driver.join('Rec Bot');
+    assert.equal(await fx.page.evaluate('window.asked'), 'Rec Bot');
+    assert.match(fx.log.text(), /consent layer "#onetrust-accept-btn-handler" clicked away/);
   });
 
   it('prepares the call: popups away, computer audio joined, the microphone muted again, the participants pane and the chat opened', async () => {
-    await show(interactiveCall);
-    await driver.prepareCall();
-    assert.equal(await page.$('.zm-modal'), null, 'the AI Companion notice is gone');
-    assert.equal(await page.evaluate('window.microphone'), false, 'joined audio, then muted');
-    assert.ok(await page.$('#participants-ul'), 'participants pane open');
-    assert.ok(await page.$('div.tiptap.ProseMirror[contenteditable]'), 'chat open');
-    const text = log.text();
+    await fx.show(interactiveCall);
+    await fx.driver.prepareCall();
+    assert.equal(await fx.page.$('.zm-modal'), null, 'the AI Companion notice is gone');
+    assert.equal(await fx.page.evaluate('window.microphone'), false, 'joined audio, then muted');
+    assert.ok(await fx.page.$('#participants-ul'), 'participants pane open');
+    assert.ok(await fx.page.$('div.tiptap.ProseMirror[contenteditable]'), 'chat open');
+    const text = fx.log.text();
     assert.match(text, /popup "OK" clicked away/);
     assert.match(text, /join audio found by \.ReactModal__Content button "Join Audio by Computer"/);
     assert.match(text, /footer microphone toggle found by button\[aria-label="mute my microphone"\]/);
     assert.match(text, /chat panel toggle found by button\[aria-label="open the chat panel"\]/);
 
-    await driver.chat.post('Hello from the bot');
-    assert.deepEqual(await page.evaluate('window.sent'), ['Hello from the bot']);
+    await fx.driver.chat.post('Hello from the bot');
+    assert.deepEqual(await fx.page.evaluate('window.sent'), ['Hello from the bot']);
 
-    await driver.setLayout('gallery_view');
-    assert.equal(await page.evaluate('window.layout'), 'Gallery View');
-    await driver.setLayout('speaker_view');
-    assert.equal(await page.evaluate('window.layout'), 'Speaker View');
-    await driver.setLayout('audio_only');
-    assert.equal(await page.evaluate('window.layout'), 'Speaker View', 'audio_only leaves the layout');
+    await fx.driver.setLayout('gallery_view');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Gallery View');
+    await fx.driver.setLayout('speaker_view');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Speaker View');
+    await fx.driver.setLayout('audio_only');
+    assert.equal(await fx.page.evaluate('window.layout'), 'Speaker View', 'audio_only leaves the layout');
 
-    assert.equal(await driver.leaveCall(), true);
-    assert.equal(await page.evaluate('window.left'), true, 'the danger button was clicked (Enter would have cancelled)');
+    assert.equal(await fx.driver.leaveCall(), true);
+    assert.equal(await fx.page.evaluate('window.left'), true, 'the danger button was clicked (Enter would have cancelled)');
   });
 
   it("never clicks an end modal's OK away as a popup (it shares .zm-modal and OK)", async () => {
-    await show('<div class="meeting-app"><div class="zm-modal"><div class="zm-modal-body-title">This meeting has been ended by host</div><button onclick="window.clicked = true">OK</button></div></div>');
-    await driver.prepareCall();
-    assert.equal(await page.evaluate('window.clicked'), undefined);
-    assert.equal((await driver.read(0)).screen, 'ended');
+    await fx.show('<div class="meeting-app"><div class="zm-modal"><div class="zm-modal-body-title">This meeting has been ended by host</div><button onclick="window.clicked = true">OK</button></div></div>');
+    await fx.driver.prepareCall();
+    assert.equal(await fx.page.evaluate('window.clicked'), undefined);
+    assert.equal((await fx.driver.read(0)).screen, 'ended');
   });
 
   it('keeps chat text and names out of the diagnostic HTML', async () => {
-    await show(callWithPanes);
-    const html = await driver.redactedHtml(['Rec Bot']);
+    await fx.show(callWithPanes);
+    const html = await fx.driver.redactedHtml(['Rec Bot']);
     for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
     assert.match(html, /class="new-chat-message__content">\[chat\]</);
     assert.match(html, /\[name\]/);

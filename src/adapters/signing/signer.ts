@@ -24,6 +24,18 @@ export class Signer {
     return sameMac(this.botToken(botId), token);
   }
 
+  /**
+   * The secret a calendar provider presents with every push notice of one of our channels (Google's
+   * channel token, Graph's clientState): derived from the channel id, so nothing needs storing to check it.
+   */
+  calendarChannelToken(channelId: string): string {
+    return mac(this.secret, 'calendar-channel', channelId);
+  }
+
+  isCalendarChannelToken(channelId: string, token: string): boolean {
+    return sameMac(this.calendarChannelToken(channelId), token);
+  }
+
   signArtifact(botId: string, key: string, expiresAtSeconds: number): string {
     return mac(this.secret, 'artifact', `${botId}/${key}@${expiresAtSeconds}`);
   }

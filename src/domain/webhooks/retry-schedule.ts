@@ -8,7 +8,7 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
-export type DeliveryTargetKind = 'endpoint' | 'callback' | 'bot_webhook';
+export type DeliveryTargetKind = 'endpoint' | 'callback' | 'bot_webhook' | 'calendar';
 
 const accountWebhookWaits = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
 
@@ -17,6 +17,8 @@ const waitsAfterFailure: Record<DeliveryTargetKind, readonly number[]> = {
   callback: [1 * SECOND, 5 * SECOND, 15 * SECOND, 1 * MINUTE],
   // A legacy bot's own webhook_url stands in for the team's endpoints: it is retried as they are.
   bot_webhook: accountWebhookWaits,
+  // So is the webhook_url a calendar was connected with.
+  calendar: accountWebhookWaits,
 };
 
 export const JITTER = 0.2;

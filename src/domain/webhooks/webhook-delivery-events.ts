@@ -2,13 +2,15 @@ import * as t from 'io-ts';
 import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
 
 /**
- * Where a message goes: one of the team's endpoints, one bot's own callback, or a legacy bot's own
- * `webhook_url`. Deliveries to one target about one subject (a bot) share a stream: they go out in the
- * order they were queued, and a target that fails holds back only its own messages about that subject.
+ * Where a message goes: one of the team's endpoints, one bot's own callback, a legacy bot's own
+ * `webhook_url`, or the `webhook_url` a calendar was connected with. Deliveries to one target about one
+ * subject (a bot, a calendar) share a stream: they go out in the order they were queued, and a target
+ * that fails holds back only its own messages about that subject.
  */
 export const DeliveryTarget = t.union([
   t.type({ kind: t.literal('endpoint'), endpoint_id: t.string }),
   t.type({ kind: t.literal('callback'), bot_id: t.string }),
+  t.type({ kind: t.literal('calendar'), calendar_id: t.string }),
   t.type({ kind: t.literal('bot_webhook'), bot_id: t.string }),
 ]);
 export type DeliveryTarget = t.TypeOf<typeof DeliveryTarget>;
@@ -49,7 +51,9 @@ export const WebhookDeliveryAttempted = eventCodec('WebhookDeliveryAttempted', {
 
 export const WebhookDelivered = eventCodec('WebhookDelivered', { ...routing, attempts: t.number, at: IsoInstant });
 
-export const AbandonReason = t.keyof({ retries_exhausted: null, endpoint_disabled: null, endpoint_deleted: null, no_callback: null, no_webhook_url: null });
+export const AbandonReason = t.keyof({
+  retries_exhausted: null, endpoint_disabled: null, endpoint_deleted: null, no_callback: null, no_webhook_url: null, calendar_removed: null,
+});
 export type AbandonReason = t.TypeOf<typeof AbandonReason>;
 
 export const WebhookDeliveryAbandoned = eventCodec('WebhookDeliveryAbandoned', { ...routing, reason: AbandonReason, at: IsoInstant });
@@ -78,9 +82,19 @@ export const deliveryStreamName = (target: DeliveryTarget, subject: string): str
       return `callback-delivery-${target.bot_id}-${subject}`;
     case 'bot_webhook':
       return `bot-webhook-delivery-${target.bot_id}-${subject}`;
+    case 'calendar':
+      return `calendar-delivery-${target.calendar_id}-${subject}`;
   }
 };
 
-/** `endpoint:<id>`, `callback:<bot id>` or `bot_webhook:<bot id>`: deliveries to one target share its concurrency. */
-export const targetKeyOf = (target: DeliveryTarget): string =>
-  target.kind === 'endpoint' ? `endpoint:${target.endpoint_id}` : `${target.kind}:${target.bot_id}`;
+/** `endpoint:<id>`, `callback:<bot id>`, `bot_webhook:<bot id>` or `calendar:<id>`: deliveries to one target share its concurrency. */
+export const targetKeyOf = (target: DeliveryTarget): string => {
+  switch (target.kind) {
+    case 'endpoint':
+      return `endpoint:${target.endpoint_id}`;
+    case 'calendar':
+      return `calendar:${target.calendar_id}`;
+    default:
+      return `${target.kind}:${target.bot_id}`;
+  }
+};

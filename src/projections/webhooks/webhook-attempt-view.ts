@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../domain/all-events';
+import { targetKeyOf } from '../../domain/webhooks/webhook-delivery-events';
 import type { Projection } from '../projection';
 
 /** One delivery attempt, as the delivery log of an endpoint (or a bot's callback) lists it. */
@@ -28,7 +29,7 @@ type Attempted = Extract<DomainEvent, { type: 'WebhookDeliveryAttempted' }>['dat
 
 /** Named after what it is: a requeued message's attempts start at 1 again, so the time is part of it. */
 const attemptId = (d: Attempted): string =>
-  `${d.message_id}:${d.target.kind === 'endpoint' ? d.target.endpoint_id : d.target.bot_id}:${d.at}:${d.attempt}`;
+  `${d.message_id}:${d.target.kind === 'endpoint' ? d.target.endpoint_id : d.target.kind === 'calendar' ? targetKeyOf(d.target) : d.target.bot_id}:${d.at}:${d.attempt}`;
 
 export const webhookAttemptViewProjection: Projection<WebhookAttemptView> = {
   collection: WEBHOOK_ATTEMPTS,
@@ -40,7 +41,7 @@ export const webhookAttemptViewProjection: Projection<WebhookAttemptView> = {
       id: attemptId(d),
       team_id: d.team_id,
       endpoint_id: d.target.kind === 'endpoint' ? d.target.endpoint_id : null,
-      bot_id: d.target.kind === 'endpoint' ? botOfSubject(d.subject) : d.target.bot_id,
+      bot_id: d.target.kind === 'endpoint' ? botOfSubject(d.subject) : d.target.kind === 'calendar' ? null : d.target.bot_id,
       subject: d.subject,
       webhook_id: d.message_id,
       event_type: d.event_type,

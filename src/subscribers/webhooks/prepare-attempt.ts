@@ -5,6 +5,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
 import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
 import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
 import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
@@ -12,6 +13,7 @@ import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decid
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
+import { calendarOfSubject } from './calendar-subject';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -47,6 +49,9 @@ export const prepareAttempt = async (
 ): Promise<Prepared> => {
   const botId = botOfSubject(subject);
   const created = await botFacts(deps.eventStore, botId);
+  // A calendar's messages: the calendar as it is now (connected by which key, with which webhook URL).
+  const calendarId = calendarOfSubject(subject);
+  const calendar = calendarId === null ? null : await loadCalendar(deps, calendarId);
   const keys = artifactKeysIn(message.payload);
   const links = botId === null || keys.length === 0 ? new Map() : await deps.links.linksFor(botId, keys);
   const transcripts = new Map<string, unknown>();
@@ -62,7 +67,8 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  if (created?.created_by) headers['x-service-api-key'] = deps.secretBox.open(created.created_by.api_key);
+  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
+  if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
 
   if (target.kind === 'endpoint') {
     const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
@@ -79,6 +85,12 @@ export const prepareAttempt = async (
     const url = created?.config.webhook_url ?? null;
     if (url === null) return { kind: 'abandon', reason: 'no_webhook_url' };
     return { kind: 'send', endpoint: null, request: { url, method: 'POST', headers, body } };
+  }
+
+  if (target.kind === 'calendar') {
+    // Like a legacy bot's webhook_url: no secret to sign with; the API key header says who it is from.
+    if (calendar?.kind !== 'present' || calendar.removed || calendar.webhook_url === null) return { kind: 'abandon', reason: 'calendar_removed' };
+    return { kind: 'send', endpoint: null, request: { url: calendar.webhook_url, method: 'POST', headers, body } };
   }
 
   const callback = message.callback ?? created?.config.callback ?? null;
