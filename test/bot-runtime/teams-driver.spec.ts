@@ -42,10 +42,10 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   });
 
   it('joins with its own voice and picture: camera and microphone left on', async () => {
-    await show(interactivePrejoin(false, false));
-    await driver.join('Rec Bot', { microphone: true, camera: true });
-    assert.deepEqual(await page.evaluate('window.asked'), { name: 'Rec Bot', camera: true, mic: true, audio: 'true' });
-    assert.match(log.text(), /microsoft-teams: camera already on[\s\S]*microsoft-teams: microphone already on/);
+    await fx.show(interactivePrejoin(false, false));
+    await fx.driver.join('Rec Bot', { microphone: true, camera: true });
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', camera: true, mic: true, audio: 'true' });
+    assert.match(fx.log.text(), /microsoft-teams: camera already on[\s\S]*microsoft-teams: microphone already on/);
   });
 
   it('joins from the launcher, with the AV-confirm modal before the pre-join', async () => {

@@ -87,10 +87,10 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
   });
 
   it('joins with its own picture: the video left on, the microphone muted', async () => {
-    await show(interactiveReactForm);
-    await driver.join('Rec Bot', { microphone: false, camera: true });
-    assert.deepEqual(await page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Stop Video']);
-    assert.match(log.text(), /zoom: camera already on/);
+    await fx.show(interactiveReactForm);
+    await fx.driver.join('Rec Bot', { microphone: false, camera: true });
+    assert.deepEqual(await fx.page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Stop Video']);
+    assert.match(fx.log.text(), /zoom: camera already on/);
   });
 
   it('a Join that never enables fails to join, saying so', async () => {
