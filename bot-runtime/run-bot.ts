@@ -345,7 +345,7 @@ class BotRun {
           this.joinClicked = true;
           this.log.info('entering the name and asking to join');
           try {
-            await this.loop.unlessEnded(tab.driver.join(this.job.bot_name));
+            await this.loop.unlessEnded(tab.driver.join(this.job.bot_name, this.media?.own));
           } catch (err) {
             // the driver did not find its way through the page: what it saw is kept, as for an unrecognised page
             const kept = await this.keepDiagnostic(tab);

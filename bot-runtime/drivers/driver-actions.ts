@@ -1,7 +1,7 @@
 /**
  * What page drivers of real web clients do the same way: one action at a time (two clicks on a panel
  * toggle would close it again), waiting for an element by candidates and logging which one matched,
- * clicking interstitials away, turning a labelled toggle off, opening a side panel, leaving by a button,
+ * clicking interstitials away, turning a labelled toggle off or on, opening a side panel, leaving by a button,
  * and counting the bot's own chat messages in what a read of the page found.
  */
 import type { Page } from 'puppeteer-core';
@@ -80,21 +80,31 @@ export class DriverActions {
   }
 
   /** A toggle that is on gets clicked, and is expected to say it is off; true once it is off. */
-  async switchOff(what: string, toggle: Toggle, visible = true): Promise<boolean> {
-    const on = await findFirst(this.page, toggle.turnOff, { visible });
-    if (!on) {
-      const off = await findFirst(this.page, toggle.isOff);
-      if (off) this.log.info(`${this.name}: ${what} already off (${describeCandidate(off.candidate)})`);
+  switchOff(what: string, toggle: Toggle, visible = true): Promise<boolean> {
+    return this.switchTo(what, toggle, false, visible);
+  }
+
+  /**
+   * The toggle brought to `on` (a bot with its own voice or picture keeps microphone or camera on): a
+   * click when it shows the other state, then the label is expected to follow; true once it shows `on`.
+   */
+  async switchTo(what: string, toggle: Toggle, on: boolean, visible = true): Promise<boolean> {
+    const [wrong, right] = on ? [toggle.isOff, toggle.turnOff] : [toggle.turnOff, toggle.isOff];
+    const state = on ? 'on' : 'off';
+    const other = await findFirst(this.page, wrong, { visible });
+    if (!other) {
+      const already = await findFirst(this.page, right);
+      if (already) this.log.info(`${this.name}: ${what} already ${state} (${describeCandidate(already.candidate)})`);
       else this.log.warn(`${this.name}: no ${what} toggle found`);
-      return off !== null;
+      return already !== null;
     }
-    this.matches.note(`${what} toggle`, describeCandidate(on.candidate));
-    await clickElement(on.element);
-    if (await waitForFirst(this.page, toggle.isOff, 2000)) {
-      this.log.info(`${this.name}: ${what} off`);
+    this.matches.note(`${what} toggle`, describeCandidate(other.candidate));
+    await clickElement(other.element);
+    if (await waitForFirst(this.page, right, 2000)) {
+      this.log.info(`${this.name}: ${what} ${state}`);
       return true;
     }
-    this.log.warn(`${this.name}: the ${what} toggle did not turn off`);
+    this.log.warn(`${this.name}: the ${what} toggle did not turn ${state}`);
     return false;
   }
 

@@ -57,6 +57,17 @@ export interface PageSnapshot {
   readonly recordingPermission: RecordingPermission | null;
 }
 
+/**
+ * What the bot brings of its own (media/bot-media.ts): a microphone when streaming input plays into it,
+ * a camera when it has a picture. The driver leaves each of them on, and the other ones off.
+ */
+export interface OwnMedia {
+  readonly microphone: boolean;
+  readonly camera: boolean;
+}
+
+export const noOwnMedia: OwnMedia = { microphone: false, camera: false };
+
 export interface ChatControls {
   /** the longest message the platform takes at once; longer ones are sent in parts */
   readonly maxLength: number;
@@ -74,8 +85,11 @@ export interface PageDriver {
   readonly name: string;
   /** One read of the page: the screen and what the bot notes from it. */
   read(chatSince: number): Promise<PageSnapshot>;
-  /** Pre-join: dismiss what is in the way, type the name, microphone and camera off, ask to join. */
-  join(botName: string): Promise<void>;
+  /**
+   * Pre-join: dismiss what is in the way, type the name, microphone and camera off unless the bot
+   * brings its own (`own`; then on, and kept on in the call), ask to join.
+   */
+  join(botName: string, own?: OwnMedia): Promise<void>;
   /** Once admitted: dismiss dialogs and open what must be open to be read (the chat panel). */
   prepareCall(): Promise<void>;
   /** The layout the recording shows: speaker_view and gallery_view (audio_only leaves it alone). */

@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
 import type { BotImageConfigJob } from '../contract';
+import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
 import { inPageMediaSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';
 import { speakerStateMessage, type SpeakerState } from '../streaming/wire';
@@ -29,6 +30,11 @@ export class BotMedia {
   /** the recorder should feed the streaming tap */
   get tapsAudio(): boolean {
     return this.opts.streaming?.hasOutput ?? false;
+  }
+
+  /** what the bot brings into the meeting: the driver leaves these on */
+  get own(): OwnMedia {
+    return { microphone: this.opts.streaming?.hasInput ?? false, camera: this.opts.images.length > 0 };
   }
 
   /** Before navigating: the binding and the script then exist in every document of the page. */

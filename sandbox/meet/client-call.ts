@@ -56,6 +56,8 @@ export const meetClientCall = String.raw`
     show('in_call', h('div', { 'class': 'call' }, [h('div', { 'class': 'stage' }, [call.grid, call.side]), call.count, region]));
     since = 0;
     wakeToolbar();
+    // what the others hear and see follows the pre-join toggles and the call's buttons
+    publishMedia(function (kind) { return current === 'in_call' && media[kind]; });
   }
 
   function leaveCallView() {

@@ -45,7 +45,11 @@ ${pageSessionScript}
       el.setAttribute('data-is-muted', String(!media[kind]));
       el.replaceChildren(icon(kind === 'microphone' ? (media[kind] ? 'mic' : 'mic_off') : (media[kind] ? 'videocam' : 'videocam_off')));
     }
-    el.addEventListener('click', function () { media[kind] = !media[kind]; label(); });
+    el.addEventListener('click', function () {
+      media[kind] = !media[kind];
+      label();
+      if (current === 'in_call') api('POST', '/media', { participant_id: pid, microphone: media.microphone, camera: media.camera }).catch(function () {});
+    });
     label();
     return el;
   }

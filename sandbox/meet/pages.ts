@@ -4,6 +4,7 @@
  * state (for testing what a driver does with a page it does not recognise).
  */
 import type { Meeting } from '../meeting-state';
+import { mediaPublisherScript } from '../pages/media-publisher';
 import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
 import { utterancePlayerScript } from '../pages/utterance-player';
 import { meetClientAudio } from './client-audio';
@@ -67,7 +68,7 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     wording: lobbyWordingTexts[settings.lobby_wording],
     settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
   };
-  const script = replicaScript(config, [meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio], 'startAudio();\n  open();');
+  const script = replicaScript(config, [meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio, mediaPublisherScript], 'startAudio();\n  open();');
   return shell(`Meet - ${meeting.meeting_id}`, '<div id="app"></div>', script);
 }
 

@@ -6,6 +6,7 @@
  *
  * Kept as a string: it must not contain backticks or dollar-brace sequences.
  */
+import { mediaPublisherScript } from './media-publisher';
 import { pageSessionScript } from './page-session';
 
 export const clientScript = String.raw`
@@ -22,7 +23,6 @@ export const clientScript = String.raw`
   var played = {};
   var failedSeq = {};
   var audios = [];
-  var publishing = false;
   var videoTick = 0;
 
   function h(tag, attrs, children) {
@@ -119,65 +119,10 @@ ${pageSessionScript}
     since = 0;
     show('in_call', view);
     call = c;
-    publishMedia();
+    publishMedia(function () { return current === 'in_call'; });
   }
 
-  // The page's own microphone and camera go to the meeting, as a person's would: audio as 16 kHz
-  // S16LE chunks, video as a JPEG frame a second. A browser without them (or refusing) sends nothing.
-  function publishMedia() {
-    if (publishing || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) return;
-    publishing = true;
-    navigator.mediaDevices.getUserMedia({ audio: true, video: true }).then(function (stream) {
-      if (stream.getAudioTracks().length) sendMicrophone(new MediaStream(stream.getAudioTracks()));
-      if (stream.getVideoTracks().length) sendCamera(new MediaStream(stream.getVideoTracks()));
-    }).catch(function () {});
-  }
-
-  function toBase64(bytes) {
-    var bin = '';
-    for (var i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(bin);
-  }
-
-  function sendMicrophone(stream) {
-    var ctx = new AudioContext({ sampleRate: 16000 });
-    var source = ctx.createMediaStreamSource(stream);
-    var node = ctx.createScriptProcessor(4096, 1, 1);
-    var mute = ctx.createGain();
-    mute.gain.value = 0;
-    node.onaudioprocess = function (e) {
-      if (stopped || current !== 'in_call') return;
-      var input = e.inputBuffer.getChannelData(0);
-      var pcm = new Int16Array(input.length);
-      for (var i = 0; i < input.length; i++) {
-        var v = Math.max(-1, Math.min(1, input[i]));
-        pcm[i] = v < 0 ? v * 0x8000 : v * 0x7fff;
-      }
-      api('POST', '/microphone', { participant_id: pid, data: toBase64(new Uint8Array(pcm.buffer)) }).catch(function () {});
-    };
-    source.connect(node);
-    node.connect(mute);
-    mute.connect(ctx.destination);
-    if (ctx.state !== 'running') ctx.resume().catch(function () {});
-  }
-
-  function sendCamera(stream) {
-    var video = document.createElement('video');
-    video.muted = true;
-    video.srcObject = stream;
-    video.play().catch(function () {});
-    var canvas = document.createElement('canvas');
-    canvas.width = 320;
-    canvas.height = 180;
-    var timer = setInterval(function () {
-      if (stopped) { clearInterval(timer); return; }
-      if (current !== 'in_call' || video.readyState < 2) return;
-      canvas.getContext('2d').drawImage(video, 0, 0, canvas.width, canvas.height);
-      var data = canvas.toDataURL('image/jpeg', 0.85).split(',')[1];
-      api('POST', '/camera', { participant_id: pid, data: data }).catch(function () {});
-    }, 1000);
-  }
-
+${mediaPublisherScript}
   // Other participants' video: the latest frame each sent, refreshed every second.
   function refreshVideos(c) {
     if (++videoTick % 4 !== 0) return;

@@ -17,6 +17,24 @@ export const teamsClientCall = String.raw`
     return h('button', Object.assign({ 'aria-label': label, title: label }, attrs || {}), [h('span', { text: text || label })]);
   }
 
+  // the call's camera and microphone buttons: labelled by what a click does, like the pre-join switches
+  function deviceButton(kind, id) {
+    var b = control('', { id: id });
+    function label() {
+      var text = kind === 'camera' ? (media.camera ? T.cameraOn : T.cameraOff) : (media.microphone ? T.micOn : T.micOff);
+      b.setAttribute('aria-label', text);
+      b.setAttribute('title', text);
+      b.replaceChildren(h('span', { text: text }));
+    }
+    b.addEventListener('click', function () {
+      media[kind] = !media[kind];
+      label();
+      api('POST', '/media', { participant_id: pid, microphone: media.microphone, camera: media.camera }).catch(function () {});
+    });
+    label();
+    return b;
+  }
+
   function renderCall() {
     call = { tiles: {}, key: '', rail: null, messages: [], lastAuthor: null, speaking: {}, spot: null, layout: 'Gallery' };
     var hangUp = control('Leave', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', 'data-inp': 'hangup-button', 'class': 'danger' });
@@ -34,13 +52,15 @@ export const teamsClientCall = String.raw`
       control('React'),
       view,
       control('More', { id: 'callingButtons-showMoreBtn' }),
-      control(media.camera ? T.cameraOn : T.cameraOff, { id: 'video-button' }),
-      control(media.microphone ? T.micOn : T.micOff, { id: 'microphone-button' }),
+      deviceButton('camera', 'video-button'),
+      deviceButton('microphone', 'microphone-button'),
       hangUp
     ]);
     show('in_call', h('div', { 'class': 'call' }, [toolbar, h('div', { 'class': 'main' }, [call.stage, call.side])]));
     since = 0;
     hearMeeting(media.computerAudio);
+    // what the others hear and see follows the pre-join switches and the call's buttons
+    publishMedia(function (kind) { return current === 'in_call' && media[kind]; });
     // a benign toast in an alert region shortly after admission: not a removal (Vexa #600)
     var c = call;
     setTimeout(function () {

@@ -2,6 +2,7 @@
  * The Teams replica's HTML: the web client (its script built from client-*.ts), the launcher, the
  * "meeting URL is incorrect" page and the sign-in page of the Microsoft login host.
  */
+import { mediaPublisherScript } from '../pages/media-publisher';
 import { pageSessionScript } from '../pages/page-session';
 import { domBuilderScript, escapeHtml, htmlDocument, replicaScript, scriptJson } from '../pages/replica-page';
 import { utterancePlayerScript } from '../pages/utterance-player';
@@ -57,7 +58,7 @@ const shell = (title: string, body: string, script = '') => htmlDocument(title, 
 /** The web client: it reads its meeting from the URL (fragment or `coords`), then asks for that meeting's settings. */
 export function teamsClientPage(configPath: string): string {
   const config = { configPath, apiBase: '', pollMs: 250, texts: teamsTexts, lobbyTexts: teamsLobbyWordingTexts };
-  const script = replicaScript(config, [domBuilderScript, pageSessionScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio], 'startAudio();\n  start();');
+  const script = replicaScript(config, [domBuilderScript, pageSessionScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio, mediaPublisherScript], 'startAudio();\n  start();');
   return shell('Microsoft Teams', '<div id="app"></div>', script);
 }
 

@@ -44,6 +44,12 @@ export const zoomClientCall = String.raw`
     labelVideo();
     labelParticipants();
     since = 0;
+    // heard: the microphone once computer audio is joined and unmuted; seen: the video while started;
+    // neither after "Continue without microphone and camera"
+    publishMedia(function (kind) {
+      if (current !== 'in_call' || !call || !media.allowed) return false;
+      return kind === 'microphone' ? call.audioJoined && media.microphone : media.camera;
+    });
     wakeFooter();
     showAdmissionModals();
   }

@@ -4,6 +4,7 @@
  * (its script built from client-*.ts) in its React or classic form.
  */
 import type { Meeting } from '../meeting-state';
+import { mediaPublisherScript } from '../pages/media-publisher';
 import { escapeHtml, htmlDocument, replicaScript } from '../pages/replica-page';
 import { utterancePlayerScript } from '../pages/utterance-player';
 import { zoomClientAudio } from './client-audio';
@@ -105,6 +106,6 @@ export function zoomWebClientPage(meeting: Meeting, settings: ZoomSettings, clie
     waitingRoom: waitingRoomWordingTexts[settings.waiting_room_wording],
     settings,
   };
-  const script = replicaScript(config, [zoomClientCore, zoomClientCall, utterancePlayerScript, zoomClientAudio], 'open();');
+  const script = replicaScript(config, [zoomClientCore, zoomClientCall, utterancePlayerScript, zoomClientAudio, mediaPublisherScript], 'open();');
   return shell('Zoom', '<div id="app"></div>', script);
 }

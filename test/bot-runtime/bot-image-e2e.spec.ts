@@ -4,51 +4,15 @@
  * the sandbox showing the bot's camera: a frame's colours tell which image it shows.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
-import { promisify } from 'node:util';
-import { makeCertificate } from '../../sandbox/certificate';
-import { SandboxApiError } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, sleep, startBot, tmpDir, type StartedBot } from './support';
-
-const run = promisify(execFile);
-
-/** A 640x360 image of one colour, by ffmpeg. */
-const solidImage = async (dir: string, name: string, colour: string): Promise<Buffer> => {
-  const file = path.join(dir, name);
-  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=640x360`, '-frames:v', '1', file]);
-  return fs.readFileSync(file);
-};
-
-/** The mean colour of the middle of a JPEG (decoded by ffmpeg). */
-const middleColour = async (jpeg: Buffer, dir: string): Promise<{ r: number; g: number; b: number }> => {
-  const file = path.join(dir, `frame-${Date.now()}.jpg`);
-  fs.writeFileSync(file, jpeg);
-  const { stdout } = await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-vf', 'crop=iw/2:ih/2,scale=16:9', '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'], {
-    encoding: 'buffer',
-  });
-  const px = stdout as unknown as Buffer;
-  const sum = { r: 0, g: 0, b: 0 };
-  for (let i = 0; i + 2 < px.length; i += 3) {
-    sum.r += px[i]!;
-    sum.g += px[i + 1]!;
-    sum.b += px[i + 2]!;
-  }
-  const n = px.length / 3;
-  return { r: sum.r / n, g: sum.g / n, b: sum.b / n };
-};
-
-const named = (c: { r: number; g: number; b: number }): string =>
-  c.r > 150 && c.g < 90 && c.b < 90 ? 'red' : c.b > 150 && c.r < 90 && c.g < 90 ? 'blue' : `other(${Math.round(c.r)},${Math.round(c.g)},${Math.round(c.b)})`;
+import { coloursSeen as seenOf, solidImage, startImageServer, type ImageServer } from './image-checks';
+import { endBots, startBot, tmpDir, type StartedBot } from './support';
 
 describe("the bot's picture (bot_image) in the sandbox", function () {
   this.timeout(120_000);
   let sb: RunningSandbox;
-  let images: https.Server;
+  let images: ImageServer;
   let dir: string;
   let base = '';
   const running: StartedBot[] = [];
@@ -57,28 +21,17 @@ describe("the bot's picture (bot_image) in the sandbox", function () {
   before(async () => {
     sb = await startSandbox({ port: 0 });
     dir = tmpDir('bot-image-');
-    const cert = await makeCertificate();
-    const caFile = path.join(dir, 'test-ca.pem');
-    fs.writeFileSync(caFile, cert.certPem);
-    process.env.BOT_TEST_CA_PEM = caFile;
-    const files: Record<string, { type: string; body: Buffer }> = {
+    images = await startImageServer(dir, {
       '/red.png': { type: 'image/png', body: await solidImage(dir, 'red.png', 'red') },
       '/blue.jpg': { type: 'image/jpeg', body: await solidImage(dir, 'blue.jpg', 'blue') },
       // says it is a PNG; it is not an image at all
       '/fake.png': { type: 'image/png', body: Buffer.from('<html>not an image</html>') },
-    };
-    images = https.createServer({ key: cert.keyPem, cert: cert.certPem }, (req, res) => {
-      const f = files[req.url ?? ''];
-      if (!f) return res.writeHead(404).end('not found');
-      res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);
     });
-    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
-    base = `https://127.0.0.1:${(images.address() as AddressInfo).port}`;
+    base = images.base;
   });
 
   after(async () => {
-    delete process.env.BOT_TEST_CA_PEM;
-    await new Promise((r) => images?.close(r));
+    await images?.stop();
     await sb?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -95,18 +48,7 @@ describe("the bot's picture (bot_image) in the sandbox", function () {
   };
 
   /** The colours of the bot's video the sandbox shows, one read a second for `seconds`. */
-  const coloursSeen = async (meetingId: string, botId: string, seconds: number): Promise<string[]> => {
-    const seen: string[] = [];
-    for (let i = 0; i < seconds; i++) {
-      await sleep(1000);
-      try {
-        seen.push(named(await middleColour(await sb.client.videoFrame(meetingId, botId), dir)));
-      } catch (err) {
-        if (!(err instanceof SandboxApiError && err.status === 404)) throw err;
-      }
-    }
-    return seen;
-  };
+  const coloursSeen = (meetingId: string, botId: string, seconds: number) => seenOf(sb.client, meetingId, botId, seconds, dir);
 
   it('one image: the meeting sees the bot with it as its camera', async () => {
     const { m, botId } = await botInCall([`${base}/red.png`]);

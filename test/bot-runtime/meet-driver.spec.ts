@@ -59,6 +59,16 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
     assert.match(text, /asked to join \("Ask to join"\)/);
   });
 
+  it('joins with its own voice: the microphone turned back on (it was off), the camera off', async () => {
+    await fx.show(interactivePrejoin);
+    await fx.page.click('[aria-label="Turn off microphone"]');
+    await fx.driver.join('Rec Bot', { microphone: true, camera: false });
+    assert.ok(await fx.page.$('[aria-label="Turn off microphone"]'), 'microphone on');
+    assert.ok(await fx.page.$('[aria-label="Turn on camera"]'), 'camera off');
+    assert.match(fx.log.text(), /google-meet: microphone on/);
+    assert.match(fx.log.text(), /google-meet: camera off/);
+  });
+
   it('keeps chat text and names out of the diagnostic HTML', async () => {
     await fx.show(callWithChat);
     const html = await fx.driver.redactedHtml(['Rec Bot']);

@@ -78,3 +78,14 @@ export const rmsOf = (pcm: Buffer): number => {
   }
   return n === 0 ? 0 : Math.sqrt(sum / n);
 };
+
+/** The customer talks: S16LE mono at `rate`, 100 ms per message at real-time pace. */
+export const sendAtRealTime = async (conn: ReceivedConnection, pcm: Buffer, rate: number): Promise<void> => {
+  const chunk = (rate / 10) * 2;
+  const startedAt = Date.now();
+  for (let i = 0, n = 0; i < pcm.length; i += chunk, n++) {
+    conn.socket.send(pcm.subarray(i, i + chunk));
+    const due = startedAt + (n + 1) * 100;
+    await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+  }
+};

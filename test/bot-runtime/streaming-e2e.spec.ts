@@ -9,7 +9,7 @@ import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { SpeechSynthesizer } from '../../sandbox/tts';
 import { bestEnvelopeMatch, envelope, fliteWav, hasFlite, hasPocketsphinx, pcm16k, rawToWav, wordRecall, wordsInWav } from './audio-checks';
-import { framesOf, rmsOf, StreamReceiver, textsOf } from './stream-receiver';
+import { framesOf, rmsOf, sendAtRealTime, StreamReceiver, textsOf } from './stream-receiver';
 import { freePort } from '../support/free-port';
 import { endBots, sleep, startBot, tmpDir, type StartedBot } from './support';
 
@@ -133,13 +133,7 @@ describe('streaming end to end (Chromium + sandbox + ws)', function () {
     const dir = tmpDir('stream-input-');
     const sentence = 'the customer reported that the recording stopped after ten minutes';
     const pcm = Buffer.from((await pcm16k(await fliteWav(sentence, `${dir}/said.wav`))).buffer);
-    const chunk = (rate / 10) * 2;
-    const startedAt = Date.now();
-    for (let i = 0, n = 0; i < pcm.length; i += chunk, n++) {
-      conn.socket.send(pcm.subarray(i, i + chunk));
-      const due = startedAt + (n + 1) * 100;
-      await sleep(Math.max(0, due - Date.now()));
-    }
+    await sendAtRealTime(conn, pcm, rate);
     await sleep(1500);
     const heard = await sb.client.heard(m.meeting_id, alice.participant_id);
     console.log(`      Alice heard ${heard.seconds.toFixed(1)} s from ${heard.from.join(', ')}, peak RMS ${heard.peak_rms_100ms.toFixed(3)}`);

@@ -41,6 +41,13 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
     assert.match(text, /AV-confirm modal "Continue without audio or video" clicked away/);
   });
 
+  it('joins with its own voice and picture: camera and microphone left on', async () => {
+    await fx.show(interactivePrejoin(false, false));
+    await fx.driver.join('Rec Bot', { microphone: true, camera: true });
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', camera: true, mic: true, audio: 'true' });
+    assert.match(fx.log.text(), /microsoft-teams: camera already on[\s\S]*microsoft-teams: microphone already on/);
+  });
+
   it('joins from the launcher, with the AV-confirm modal before the pre-join', async () => {
     await fx.show(interactivePrejoin(true, true));
     assert.equal((await fx.driver.read(0)).screen, 'prejoin', 'the launcher is the way in');

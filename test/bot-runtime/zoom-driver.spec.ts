@@ -86,6 +86,13 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
     assert.match(text, /join button found by button\.preview-join-button:not\(\.disabled\)/);
   });
 
+  it('joins with its own picture: the video left on, the microphone muted', async () => {
+    await fx.show(interactiveReactForm);
+    await fx.driver.join('Rec Bot', { microphone: false, camera: true });
+    assert.deepEqual(await fx.page.$$eval('#preview-audio-control-button, #preview-video-control-button', (bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Unmute', 'Stop Video']);
+    assert.match(fx.log.text(), /zoom: camera already on/);
+  });
+
   it('a Join that never enables fails to join, saying so', async () => {
     await fx.show('<input id="input-for-name" type="text"><button class="preview-join-button disabled" onclick="window.asked = 1">Join</button>');
     await assert.rejects(fx.driver.join('Rec Bot'), /the join button stayed disabled/);

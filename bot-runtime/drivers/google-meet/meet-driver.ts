@@ -1,8 +1,9 @@
 /**
  * The Google Meet driver: reads Meet's page by the rules of meet-states.ts and the candidates of
- * meet-selectors.ts, and acts on it like a guest: types its name, turns microphone and camera off,
- * asks to join; in the call it accepts recording notices, keeps the chat panel open (Meet shows
- * messages only while it is), picks the layout, chats and leaves. Actions run one at a time (two
+ * meet-selectors.ts, and acts on it like a guest: types its name, turns microphone and camera off
+ * (on when the bot brings its own voice or picture: Meet keeps the pre-join state in the call), asks
+ * to join; in the call it accepts recording notices, keeps the chat panel open (Meet shows messages
+ * only while it is), picks the layout, chats and leaves. Actions run one at a time (two
  * clicks on the chat button would close the panel again). Meet hides its toolbar when the pointer
  * rests, so the mouse moves before toolbar buttons are used.
  */
@@ -14,7 +15,7 @@ import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, type Candidate, type Found } from '../page-actions';
-import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
 import { admissionNoticeTexts, galleryLayout, speakerLayout } from './meet-texts';
@@ -49,15 +50,15 @@ export class MeetDriver implements PageDriver {
     return { ...scan, ...seen, recordingPermission: null };
   }
 
-  join(botName: string): Promise<void> {
+  join(botName: string, own: OwnMedia = noOwnMedia): Promise<void> {
     return this.actions.exclusive(async () => {
       await this.actions.clickAway('pre-join interstitial', sel.interstitials);
       const input = await this.actions.waitFor('name input', sel.nameInput, 10_000);
       if (!input) throw new Error('the pre-join page has no name input');
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
-      await this.actions.switchOff('microphone', sel.microphone);
-      await this.actions.switchOff('camera', sel.camera);
+      await this.actions.switchTo('microphone', sel.microphone, own.microphone);
+      await this.actions.switchTo('camera', sel.camera, own.camera);
       // the button may stay disabled until the name is typed
       const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');

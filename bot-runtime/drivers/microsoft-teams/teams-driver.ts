@@ -2,7 +2,7 @@
  * The Microsoft Teams driver: reads Teams' page by the rules of teams-states.ts and the candidates of
  * teams-selectors.ts, and acts on it like an anonymous guest: past the launcher ("Continue on this
  * browser") and the AV-confirm modal (before the pre-join, or only after "Join now"), types its name,
- * turns camera and microphone off, keeps computer audio (to hear the meeting), joins; in the call it
+ * turns camera and microphone off (on when the bot brings its own picture or voice), keeps computer audio (to hear the meeting), joins; in the call it
  * opens the chat panel and keeps it open, picks the layout, chats and leaves.
  *
  * Teams' tiles carry the display name, not a participant id (3.5): a participant's id here is their
@@ -17,7 +17,7 @@ import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, describeCandidate, findFirst, type Found } from '../page-actions';
-import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
 import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
@@ -85,7 +85,7 @@ export class TeamsDriver implements PageDriver {
     return this.readPage(chatSince);
   }
 
-  join(botName: string): Promise<void> {
+  join(botName: string, own: OwnMedia = noOwnMedia): Promise<void> {
     this.botName = botName;
     return this.actions.exclusive(async () => {
       const input = await this.reachPrejoin();
@@ -93,8 +93,8 @@ export class TeamsDriver implements PageDriver {
         await input.element.click({ clickCount: 3 });
         await input.element.type(botName);
       } else this.log.warn(`${this.name}: no name input (a signed-in pre-join?): joining without typing a name`);
-      await this.switchOff('camera', sel.camera);
-      await this.switchOff('microphone', sel.microphone);
+      await this.switchDevice('camera', sel.camera, own.camera);
+      await this.switchDevice('microphone', sel.microphone, own.microphone);
       await this.keepComputerAudio();
       const button = await this.actions.waitFor('join button', sel.joinButton(true), 5000);
       if (!button) throw new Error('the join button did not become clickable');
@@ -230,23 +230,24 @@ export class TeamsDriver implements PageDriver {
     }
   }
 
-  /** A switch that is on (or a button offering to turn the device off) is clicked, and checked to be off. */
-  private async switchOff(what: string, device: sel.DeviceSwitch): Promise<void> {
+  /** A switch (or a button saying what a click does) in the other state is clicked, and checked to be `on`. */
+  private async switchDevice(what: string, device: sel.DeviceSwitch, on: boolean): Promise<void> {
     const toggle = await findFirst(this.page, device.switch, { visible: true });
     if (toggle) {
+      const state = on ? 'on' : 'off';
       this.actions.matches.note(`${what} switch`, describeCandidate(toggle.candidate));
-      if (!(await isOn(toggle))) {
-        this.log.info(`${this.name}: ${what} already off`);
+      if ((await isOn(toggle)) === on) {
+        this.log.info(`${this.name}: ${what} already ${state}`);
         return;
       }
       await clickElement(toggle.element);
       const deadline = Date.now() + 2000;
-      while ((await isOn(toggle)) && Date.now() < deadline) await sleep(100);
-      if (await isOn(toggle)) this.log.warn(`${this.name}: the ${what} switch did not turn off`);
-      else this.log.info(`${this.name}: ${what} off`);
+      while ((await isOn(toggle)) !== on && Date.now() < deadline) await sleep(100);
+      if ((await isOn(toggle)) !== on) this.log.warn(`${this.name}: the ${what} switch did not turn ${state}`);
+      else this.log.info(`${this.name}: ${what} ${state}`);
       return;
     }
-    await this.actions.switchOff(what, device);
+    await this.actions.switchTo(what, device, on);
   }
 
   private async keepComputerAudio(): Promise<void> {

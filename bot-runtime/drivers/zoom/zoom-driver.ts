@@ -3,9 +3,9 @@
  * zoom-selectors.ts, and acts like a guest. Before the form it follows the launch page's "Join from
  * your browser", accepts consent layers and allows the media prompt (without it Zoom never creates
  * participant audio, 4.2); it types its name with real keys (Zoom's Join stays disabled otherwise),
- * mutes and stops video in the preview, and joins. Admitted, it clears popups, joins computer audio
- * (no `<audio>` exists before), mutes again in the footer (Zoom resets the preview's state on join,
- * 4.3), opens the participants pane and the chat (read only while open), and picks the layout.
+ * mutes and stops video in the preview (unless the bot brings its own voice or picture), and joins.
+ * Admitted, it clears popups, joins computer audio (no `<audio>` exists before), mutes again in the
+ * footer (Zoom resets the preview's state on join, 4.3; a bot with its own voice stays live), opens the participants pane and the chat (read only while open), and picks the layout.
  * Zoom hides its footer when the pointer rests: the mouse moves before footer buttons are used, and
  * a hidden button is clicked through the DOM.
  *
@@ -20,7 +20,7 @@ import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TileReaderConfig, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
-import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
 import { soundMonitorExpression, zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
 import * as sel from './zoom-selectors';
 import { hostNotStartedPageRule, zoomScan } from './zoom-states';
@@ -55,6 +55,8 @@ export class ZoomDriver implements PageDriver {
   private hostPageSince: number | null = null;
   /** the last main-tile speaker read: a speaker counts once two reads agree (Vexa, MB) */
   private speakerCandidate: string | null = null;
+  /** what the bot brings (join): its microphone stays live after computer audio is joined */
+  private own: OwnMedia = noOwnMedia;
 
   constructor(
     private readonly page: Page,
@@ -88,7 +90,8 @@ export class ZoomDriver implements PageDriver {
     };
   }
 
-  join(botName: string): Promise<void> {
+  join(botName: string, own: OwnMedia = noOwnMedia): Promise<void> {
+    this.own = own;
     return this.actions.exclusive(async () => {
       const input = await this.reachForm();
       const passcode = await findFirst(this.page, sel.passcodeInput, { visible: true });
@@ -98,8 +101,8 @@ export class ZoomDriver implements PageDriver {
       // real keys: Zoom's Join stays disabled after a programmatic value (4.3)
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
-      await this.actions.switchOff('microphone', sel.previewMicrophone);
-      await this.actions.switchOff('camera', sel.previewCamera);
+      await this.actions.switchTo('microphone', sel.previewMicrophone, own.microphone);
+      await this.actions.switchTo('camera', sel.previewCamera, own.camera);
       const button = await this.actions.waitFor('join button', sel.enabledJoinButton, 5000);
       if (!button) throw new Error('the join button stayed disabled');
       await clickElement(button.element);
@@ -210,7 +213,7 @@ export class ZoomDriver implements PageDriver {
       this.log.info(`${this.name}: computer audio joined`);
     }
     await this.wakeFooter();
-    await this.actions.switchOff('footer microphone', sel.footerMicrophone, false);
+    await this.actions.switchTo('footer microphone', sel.footerMicrophone, this.own.microphone, false);
   }
 
   /** Opens a pane by its toggle unless what it shows is there already. */
