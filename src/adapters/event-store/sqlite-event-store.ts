@@ -40,15 +40,25 @@ interface EventRow {
   readonly recorded_at: string;
 }
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  id: row.id,
-  streamName: row.stream,
-  type: row.type,
-  data: JSON.parse(row.data) as Record<string, unknown>,
-  revision: row.revision,
-  position: row.position,
-  recordedAt: new Date(row.recorded_at),
-});
+/** Frozen all the way down: one parsed event is handed to every reader, so none may change it for the others. */
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+};
+
+const toRecorded = (row: EventRow): RecordedEvent =>
+  Object.freeze({
+    id: row.id,
+    streamName: row.stream,
+    type: row.type,
+    data: deepFreeze(JSON.parse(row.data) as Record<string, unknown>),
+    revision: row.revision,
+    position: row.position,
+    recordedAt: new Date(row.recorded_at),
+  });
 
 const isUniqueViolation = (error: unknown): boolean =>
   error instanceof Error && 'code' in error && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
@@ -66,8 +76,8 @@ export class SqliteEventStore implements EventStore {
   /**
    * By position, which never changes meaning: the subscriptions read the same new events one after the
    * other, and parsing each event's JSON once instead of once per subscription was most of their cost (a
-   * calendar's first sync appends thousands of events with their provider records). Readers never modify
-   * a RecordedEvent, so one object can be handed to all of them.
+   * calendar's first sync appends thousands of events with their provider records). Each RecordedEvent is
+   * frozen, so one object can be handed to all of them.
    */
   private readonly parsed = new Map<bigint, RecordedEvent>();
   private readonly statements;
