@@ -5,68 +5,50 @@
  * The sandbox flavours' end-to-end suite (service-bots.spec.ts), on the replica, plus its walls.
  */
 import assert from 'node:assert/strict';
-import type { CreateMeetingRequest } from '../../sandbox/client';
-import type { RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
-import { startSandboxAndService, type SandboxAndService } from '../support/sandbox-and-service';
+import { replicaSuiteOnTheApi } from '../support/sandbox-and-service';
 
 describe('bots created through the API join the Google Meet replica under meet.google.com (service, bot processes, Chromium)', function () {
   this.timeout(180_000);
-  let env: SandboxAndService;
-  let sandbox: RunningSandbox;
-  let api: SandboxAndService['api'];
-
-  before(async () => {
-    env = await startSandboxAndService();
-    ({ sandbox, api } = env);
-  });
-  after(() => env?.stop());
-
-  const meet = async (options: Partial<CreateMeetingRequest> = {}) => {
-    const m = await sandbox.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
-    assert.match(m.url, /^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/, 'the real URL form');
-    return m;
-  };
-  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.botsOf(api).create(url, body);
-  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.botsOf(api).waitFor(botId, done);
-  const ended = (botId: string) => bots.botsOf(api).ended(botId);
+  const suite = replicaSuiteOnTheApi({ platform: 'mt', replica: 'meet' }, /^https:\/\/meet\.google\.com\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/);
+  const { meeting: meet, createBot, waitForBot, ended } = suite;
   const end = bots.outcome;
 
   it('admitted from the lobby: records a speaker, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await meet({ lobby: true });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const botId = await createBot(m.url, { recording_mode: 'speaker_view', entry_message: 'hello from the meet bot' });
 
-    const waiting = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
+    const waiting = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
     assert.deepEqual([waiting.microphone, waiting.camera], [false, false], 'asked to join with microphone and camera off');
     await waitForBot(botId, (b) => b.status === 'in_waiting_room');
-    await sandbox.client.admit(m.meeting_id, waiting.participant_id);
+    await suite.sandbox.client.admit(m.meeting_id, waiting.participant_id);
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
 
-    const spoken = await sandbox.client.speak(m.meeting_id, alice.participant_id, 'The quarterly numbers are ready for review');
+    const spoken = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'The quarterly numbers are ready for review');
     assert.ok(spoken.listeners.includes(waiting.participant_id), "the bot's page plays the speech through Meet's audio slots");
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Welcome, bot');
-    const chat = await api.post(`/v2/bots/${botId}/send-chat-message`, { message: 'api says hi on meet' });
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Welcome, bot');
+    const chat = await suite.api.post(`/v2/bots/${botId}/send-chat-message`, { message: 'api says hi on meet' });
     assert.equal(chat.status, 200, JSON.stringify(chat.body));
     await new Promise((r) => setTimeout(r, spoken.duration_seconds * 1000 + 500));
 
-    const seen = await sandbox.client.getMeeting(m.meeting_id);
+    const seen = await suite.sandbox.client.getMeeting(m.meeting_id);
     assert.deepEqual(seen.messages.filter((x) => x.participant_id === waiting.participant_id).map((x) => x.text), ['hello from the meet bot', 'api says hi on meet']);
     assert.equal(seen.participants.find((p) => p.participant_id === waiting.participant_id)?.layout, 'Spotlight', 'speaker_view picks the Spotlight layout');
 
-    assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 200);
+    assert.equal((await suite.api.post(`/v2/bots/${botId}/leave`)).status, 200);
     const done = await ended(botId);
     assert.equal(end(done), 'completed API_REQUEST', JSON.stringify(done));
     const statuses = done.status_history.map((s: { status: string }) => s.status);
     for (const s of ['queued', 'joining_call', 'in_waiting_room', 'in_call_not_recording', 'in_call_recording', 'completed']) assert.ok(statuses.includes(s), `${s} in ${statuses}`);
-    const left = await sandbox.client.getMeeting(m.meeting_id);
+    const left = await suite.sandbox.client.getMeeting(m.meeting_id);
     assert.deepEqual(
       [left.participants.find((p) => p.participant_id === waiting.participant_id)?.state, left.participants.find((p) => p.participant_id === waiting.participant_id)?.end_reason],
       ['left', 'left'],
       'the bot clicked Leave call',
     );
 
-    const durationSeconds = await bots.checkRecording(api, done);
+    const durationSeconds = await bots.checkRecording(suite.api, done);
     assert.ok(durationSeconds > spoken.duration_seconds, `recording ${durationSeconds} s`);
 
     const chatLog = (await bots.artifactJson(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
@@ -85,28 +67,28 @@ describe('bots created through the API join the Google Meet replica under meet.g
   it('denied in the lobby -> BOT_NOT_ACCEPTED', async () => {
     const m = await meet({ lobby: true });
     const botId = await createBot(m.url);
-    const waiting = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
-    await sandbox.client.deny(m.meeting_id, waiting.participant_id);
+    const waiting = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
+    await suite.sandbox.client.deny(m.meeting_id, waiting.participant_id);
     assert.equal(end(await ended(botId)), 'failed BOT_NOT_ACCEPTED');
   });
 
   it('removed while recording (gallery_view: the Tiled layout) -> completed BOT_REMOVED', async () => {
     const m = await meet({ lobby: false });
-    await sandbox.client.addSimulated(m.meeting_id, 'Carol');
+    await suite.sandbox.client.addSimulated(m.meeting_id, 'Carol');
     const botId = await createBot(m.url, { recording_mode: 'gallery_view' });
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'in_call', 10_000, 'Recorder Bot');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.participant_id === bot.participant_id && p.layout === 'Tiled'), 10_000, 'gallery_view picks the Tiled layout');
-    await sandbox.client.remove(m.meeting_id, bot.participant_id);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'in_call', 10_000, 'Recorder Bot');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.participant_id === bot.participant_id && p.layout === 'Tiled'), 10_000, 'gallery_view picks the Tiled layout');
+    await suite.sandbox.client.remove(m.meeting_id, bot.participant_id);
     assert.equal(end(await ended(botId)), 'completed BOT_REMOVED');
   });
 
   it('the host ends the meeting while the bot records -> completed BOT_REMOVED', async () => {
     const m = await meet({ lobby: false });
-    await sandbox.client.addSimulated(m.meeting_id, 'Dan');
+    await suite.sandbox.client.addSimulated(m.meeting_id, 'Dan');
     const botId = await createBot(m.url);
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
-    await sandbox.client.end(m.meeting_id);
+    await suite.sandbox.client.end(m.meeting_id);
     assert.equal(end(await ended(botId)), 'completed BOT_REMOVED');
   });
 

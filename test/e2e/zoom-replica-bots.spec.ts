@@ -7,62 +7,44 @@
  * (only waiting_room_timeout applies), but the web client asks no recording permission.
  */
 import assert from 'node:assert/strict';
-import type { CreateMeetingRequest } from '../../sandbox/client';
-import type { RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
-import { startSandboxAndService, type SandboxAndService } from '../support/sandbox-and-service';
+import { replicaSuiteOnTheApi } from '../support/sandbox-and-service';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('bots created through the API join the Zoom web client replica under zoom.us (service, bot processes, Chromium)', function () {
   this.timeout(180_000);
-  let env: SandboxAndService;
-  let sandbox: RunningSandbox;
-  let api: SandboxAndService['api'];
-
-  before(async () => {
-    env = await startSandboxAndService();
-    ({ sandbox, api } = env);
-  });
-  after(() => env?.stop());
-
-  const zoom = async (options: Partial<CreateMeetingRequest> = {}) => {
-    const m = await sandbox.client.createMeeting({ platform: 'vc', replica: 'zoom', ...options });
-    assert.match(m.url, /^https:\/\/zoom\.us\/j\/\d{9,11}\?pwd=[\w-]+\.1$/, 'the real link form');
-    return m;
-  };
-  const createBot = (url: string, body: Record<string, unknown> = {}) => bots.botsOf(api).create(url, body);
-  const waitForBot = (botId: string, done: (bot: any) => boolean) => bots.botsOf(api).waitFor(botId, done);
-  const ended = (botId: string) => bots.botsOf(api).ended(botId);
+  const suite = replicaSuiteOnTheApi({ platform: 'vc', replica: 'zoom' }, /^https:\/\/zoom\.us\/j\/\d{9,11}\?pwd=[\w-]+\.1$/);
+  const { meeting: zoom, createBot, waitForBot, ended } = suite;
   const end = bots.outcome;
   const json = bots.artifactJson;
 
   it('admitted from the waiting room: records a speaker, posts the entry and an API message, reads the chat, leaves on request', async () => {
     const m = await zoom({ lobby: true });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const botId = await createBot(m.url, { recording_mode: 'speaker_view', entry_message: 'hello from the zoom bot' });
 
-    const waiting = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
+    const waiting = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 60_000, 'Recorder Bot');
     assert.deepEqual([waiting.microphone, waiting.camera], [false, false], 'asked to join with microphone and camera off');
     await waitForBot(botId, (b) => b.status === 'in_waiting_room');
-    await sandbox.client.admit(m.meeting_id, waiting.participant_id);
+    await suite.sandbox.client.admit(m.meeting_id, waiting.participant_id);
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
-    const seenBot = () => sandbox.client.getMeeting(m.meeting_id).then((v) => v.participants.find((p) => p.participant_id === waiting.participant_id)!);
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.events.some((e) => e.type === 'media' && e.participant_id === waiting.participant_id && e.detail?.startsWith('microphone=false')), 10_000, 'muted again after joining audio');
+    const seenBot = () => suite.sandbox.client.getMeeting(m.meeting_id).then((v) => v.participants.find((p) => p.participant_id === waiting.participant_id)!);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.events.some((e) => e.type === 'media' && e.participant_id === waiting.participant_id && e.detail?.startsWith('microphone=false')), 10_000, 'muted again after joining audio');
 
-    const spoken = await sandbox.client.speak(m.meeting_id, alice.participant_id, 'The quarterly numbers are ready for review');
+    const spoken = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'The quarterly numbers are ready for review');
     assert.ok(spoken.listeners.includes(waiting.participant_id), "the bot's page plays the speech: it joined computer audio");
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Welcome, bot');
-    const chat = await api.post(`/v2/bots/${botId}/send-chat-message`, { message: 'api says hi on zoom' });
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Welcome, bot');
+    const chat = await suite.api.post(`/v2/bots/${botId}/send-chat-message`, { message: 'api says hi on zoom' });
     assert.equal(chat.status, 200, JSON.stringify(chat.body));
     await sleep(spoken.duration_seconds * 1000 + 500);
 
-    const seen = await sandbox.client.getMeeting(m.meeting_id);
+    const seen = await suite.sandbox.client.getMeeting(m.meeting_id);
     assert.deepEqual(seen.messages.filter((x) => x.participant_id === waiting.participant_id).map((x) => x.text), ['hello from the zoom bot', 'api says hi on zoom']);
     assert.equal((await seenBot()).layout, 'Speaker View', 'speaker_view picks the speaker view');
     assert.equal((await seenBot()).microphone, false);
 
-    assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 200);
+    assert.equal((await suite.api.post(`/v2/bots/${botId}/leave`)).status, 200);
     const done = await ended(botId);
     assert.equal(end(done), 'completed API_REQUEST', JSON.stringify(done));
     const statuses = done.status_history.map((s: { status: string }) => s.status);
@@ -70,7 +52,7 @@ describe('bots created through the API join the Zoom web client replica under zo
     const left = await seenBot();
     assert.deepEqual([left.state, left.end_reason], ['left', 'left'], 'the bot clicked Leave, then Leave Meeting');
 
-    const durationSeconds = await bots.checkRecording(api, done);
+    const durationSeconds = await bots.checkRecording(suite.api, done);
     assert.ok(durationSeconds > spoken.duration_seconds, `recording ${durationSeconds} s`);
 
     const chatLog = (await json(done, 'chat_messages')) as { sender_id: string | null; sender_name: string; text: string }[];
@@ -89,20 +71,20 @@ describe('bots created through the API join the Zoom web client replica under zo
 
   it('out of the meeting: removed from the waiting room (Zoom has no denial) -> BOT_NOT_ACCEPTED; removed while recording (a regional subdomain link), the meeting ended -> completed BOT_REMOVED', async () => {
     const [denied, removed, endedMeeting] = [await zoom({ lobby: true, waiting_room_wording: 'host_joined' }), await zoom({ lobby: false }), await zoom({ lobby: false })];
-    await sandbox.client.addSimulated(removed.meeting_id, 'Carol');
-    await sandbox.client.addSimulated(endedMeeting.meeting_id, 'Dan');
+    await suite.sandbox.client.addSimulated(removed.meeting_id, 'Carol');
+    await suite.sandbox.client.addSimulated(endedMeeting.meeting_id, 'Dan');
     const [deniedId, removedId, endedId] = [
       await createBot(denied.url),
       await createBot(removed.url.replace('//zoom.us/', '//us05web.zoom.us/')),
       await createBot(endedMeeting.url),
     ];
-    const waiting = await sandbox.client.waitForParticipant(denied.meeting_id, 'lobby', 60_000, 'Recorder Bot');
+    const waiting = await suite.sandbox.client.waitForParticipant(denied.meeting_id, 'lobby', 60_000, 'Recorder Bot');
     await waitForBot(deniedId, (b) => b.status === 'in_waiting_room');
-    await sandbox.client.deny(denied.meeting_id, waiting.participant_id);
+    await suite.sandbox.client.deny(denied.meeting_id, waiting.participant_id);
     await Promise.all([removedId, endedId].map((id) => waitForBot(id, (b) => b.status === 'in_call_recording')));
-    const inCall = await sandbox.client.waitForParticipant(removed.meeting_id, 'in_call', 10_000, 'Recorder Bot');
-    await sandbox.client.remove(removed.meeting_id, inCall.participant_id);
-    await sandbox.client.end(endedMeeting.meeting_id);
+    const inCall = await suite.sandbox.client.waitForParticipant(removed.meeting_id, 'in_call', 10_000, 'Recorder Bot');
+    await suite.sandbox.client.remove(removed.meeting_id, inCall.participant_id);
+    await suite.sandbox.client.end(endedMeeting.meeting_id);
     const [d, r, e] = await Promise.all([deniedId, removedId, endedId].map(ended));
     assert.equal(end(d), 'failed BOT_NOT_ACCEPTED', d.error_message);
     assert.equal(end(r), 'completed BOT_REMOVED', r.error_message);
@@ -111,21 +93,21 @@ describe('bots created through the API join the Zoom web client replica under zo
 
   it('alone once the others left: the bot sees it, and stays (on vc only waiting_room_timeout applies); leave -> completed API_REQUEST', async () => {
     const m = await zoom({ lobby: false });
-    const erin = await sandbox.client.addSimulated(m.meeting_id, 'Erin');
+    const erin = await suite.sandbox.client.addSimulated(m.meeting_id, 'Erin');
     const botId = await createBot(m.url, { timeout_config: { no_one_joined_timeout: 2, silence_timeout: 2 } });
     await waitForBot(botId, (b) => b.status === 'in_call_recording');
     await sleep(1500);
-    await sandbox.client.simulatedLeave(m.meeting_id, erin.participant_id);
+    await suite.sandbox.client.simulatedLeave(m.meeting_id, erin.participant_id);
     await sleep(5000);
-    assert.equal((await bots.botDetails(api, botId)).status, 'in_call_recording', 'still recording, alone, past no_one_joined_timeout');
-    assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 200);
+    assert.equal((await bots.botDetails(suite.api, botId)).status, 'in_call_recording', 'still recording, alone, past no_one_joined_timeout');
+    assert.equal((await suite.api.post(`/v2/bots/${botId}/leave`)).status, 200);
     const done = await ended(botId);
     assert.equal(end(done), 'completed API_REQUEST');
     const participants = await json(done, 'participants');
     const e = participants.participants.find((p: { name: string }) => p.name === 'Erin');
     assert.ok(e && e.presence.length === 1 && e.presence[0].end !== null, `Erin seen leaving: ${JSON.stringify(participants)}`);
     const gone = Date.parse(e.presence[0].end);
-    const leftAt = Date.parse((await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Erin')!.left_at!);
+    const leftAt = Date.parse((await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'Erin')!.left_at!);
     assert.ok(Math.abs(gone - leftAt) < 3000, 'within a few reads of her leaving');
   });
 
