@@ -6,33 +6,16 @@
  * the end pages.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
-import type { CreateMeetingRequest } from '../../sandbox/client';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
+import type { Page } from 'puppeteer-core';
+import { replicaPageSuite } from '../support/replica-browser';
 
 const WAIT = { timeout: 10_000 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Google Meet replica (Chromium, real host names)', function () {
   this.timeout(40_000);
-  let sandbox: RunningSandbox;
-  let browser: Browser;
-  const pages = new ReplicaPages(() => browser);
-
-  before(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    browser = await launchReplicaBrowser(sandbox);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  afterEach(() => pages.closeAll());
-
-  const meet = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'mt', replica: 'meet', ...options });
+  const suite = replicaPageSuite({ platform: 'mt', replica: 'meet' });
+  const { pages, meeting: meet } = suite;
 
   const open = (url: string) => pages.open(url);
 
@@ -60,7 +43,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     assert.equal(response?.status(), 404);
     assert.match(await bodyText(missing), /Check your meeting code/);
     // the sandbox's own mt host does not serve replica meetings
-    assert.equal(sandbox.registry.find(m.meeting_id, 'mt'), null);
+    assert.equal(suite.sandbox.registry.find(m.meeting_id, 'mt'), null);
   });
 
   it('lobby: one named text input, div toggles that flip, a label-less CTA enabled by a name, the traps, the audio pool', async () => {
@@ -101,18 +84,18 @@ describe('Google Meet replica (Chromium, real host names)', function () {
       await waitForText(page, text);
       assert.match(await bodyText(page), /Return to home screen/);
       assert.equal(await count(page, '[role="region"][aria-label="Call controls"] button[aria-label="Leave call"]'), 1);
-      const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+      const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
       assert.deepEqual([bot.name, bot.microphone, bot.camera], ['Rec Bot', false, false]);
     });
   }
 
   it('in the call: tiles, controls that hide when the pointer rests, people, chat rows, More options -> layout', async () => {
     const m = await meet({ lobby: false, toolbar_autohide_seconds: 1 });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const page = await open(m.url);
     await knock(page);
     await page.waitForSelector('[data-self-name]', WAIT);
-    const bot = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
+    const bot = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
     const tiles = await page.$$eval('[data-participant-id]', (els) => els.map((e) => [e.getAttribute('data-participant-id'), e.querySelector('span.notranslate')?.textContent, e.hasAttribute('data-self-name')]));
     assert.deepEqual(tiles, [
       [alice.participant_id, 'Alice', false],
@@ -133,7 +116,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     await page.click('nav button[aria-label="People"]');
     assert.deepEqual(await page.$$eval('div[role="list"][aria-label="Participants"] div[role="listitem"]', (els) => els.map((e) => e.getAttribute('aria-label'))), ['Alice', 'Rec Bot']);
 
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
     await page.waitForSelector('button[aria-label="Chat with everyone - New message"]', WAIT);
     await page.mouse.move(130, 130);
     await page.click('button[aria-label^="Chat with everyone"]');
@@ -141,7 +124,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     assert.equal(await count(page, 'button[data-message-id]'), 1, 'the pin button carries the message id too');
     await page.type('textarea[aria-label="Send a message"]', 'Hello Alice');
     await page.keyboard.press('Enter');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.messages.length === 2, 5000, 'the page message');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.messages.length === 2, 5000, 'the page message');
     await page.waitForFunction(`document.querySelectorAll('div[data-message-id]').length === 2`, WAIT);
     const rows = await page.$$eval('.Ss4fHf', (gs) => gs.map((g) => [g.querySelector('.poVWob')?.textContent, Array.from(g.querySelectorAll('div[data-message-id] .jO4O1')).map((t) => t.textContent)]));
     assert.deepEqual(rows, [['Alice', ['Hello bot']], ['Rec Bot', ['Hello Alice']]]);
@@ -151,15 +134,15 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     await page.click('[role="menu"] [role="menuitem"]');
     const spotlight = await page.waitForSelector('xpath/.//label[.//span[text()="Spotlight"]]', WAIT);
     await spotlight!.click();
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Spotlight'), 5000, 'the layout');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Spotlight'), 5000, 'the layout');
     await page.click('button[aria-label="Close dialog"]');
     assert.equal(await count(page, '[role="dialog"]'), 0);
   });
 
   it('audio: speech goes to a free slot (least recently used), slots rotate, two speakers play at once; the lit tile follows', async () => {
     const m = await meet({ lobby: false });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
-    const bob = await sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const bob = await suite.sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
     const page = await open(m.url);
     await knock(page);
     await page.waitForSelector('[data-self-name]', WAIT);
@@ -177,7 +160,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     const heard = async () => ((await page.evaluate('Array.from(window.__heard).sort()')) as number[]);
     const reset = () => page.evaluate('window.__heard.clear()');
 
-    const first = await sandbox.client.speak(m.meeting_id, alice.participant_id, 'One two three.');
+    const first = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'One two three.');
     await page.waitForFunction(`document.querySelector('[data-participant-id="${alice.participant_id}"] [data-audio-level="2"]')`, WAIT);
     await sleep(first.duration_seconds * 1000 + 400);
     const firstSlots = await heard();
@@ -185,7 +168,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     assert.equal(await count(page, '[data-audio-level="2"]'), 0, 'unlit once the speech ended');
 
     await reset();
-    const second = await sandbox.client.speak(m.meeting_id, bob.participant_id, 'Four five six.');
+    const second = await suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Four five six.');
     await sleep(second.duration_seconds * 1000 + 400);
     const secondSlots = await heard();
     assert.equal(secondSlots.length, 1);
@@ -194,8 +177,8 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     await reset();
     const both = await Promise.all([
       // long enough to overlap even if one voice is synthesised seconds after the other
-      sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
-      sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
+      suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
+      suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
     ]);
     await page.waitForFunction(`document.querySelectorAll('[data-audio-level="2"]').length === 2`, WAIT);
     await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
@@ -206,8 +189,8 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     const m = await meet();
     const page = await open(m.url);
     await knock(page);
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
-    await sandbox.client.deny(m.meeting_id, bot.participant_id);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    await suite.sandbox.client.deny(m.meeting_id, bot.participant_id);
     await waitForText(page, 'Someone in the call denied your request to join');
     await waitForText(page, 'You left the meeting');
   });
@@ -217,7 +200,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     const page = await open(m.url);
     await knock(page);
     await waitForText(page, 'No one responded to your request to join the call');
-    const bot = (await sandbox.client.getMeeting(m.meeting_id)).participants[0]!;
+    const bot = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants[0]!;
     assert.deepEqual([bot.state, bot.end_reason], ['left', 'lobby_timeout']);
   });
 
@@ -239,11 +222,11 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     const [removed, ended] = [await open(m.url), await open(m.url)];
     await knock(removed, 'One');
     await knock(ended, 'Two');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.filter((p) => p.state === 'in_call').length === 2, 5000, 'both in');
-    const one = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'One')!;
-    await sandbox.client.remove(m.meeting_id, one.participant_id);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.filter((p) => p.state === 'in_call').length === 2, 5000, 'both in');
+    const one = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'One')!;
+    await suite.sandbox.client.remove(m.meeting_id, one.participant_id);
     await waitForText(removed, 'You\u2019ve been removed from the meeting');
-    await sandbox.client.end(m.meeting_id);
+    await suite.sandbox.client.end(m.meeting_id);
     await waitForText(ended, 'Your host ended the meeting for everyone');
 
     const other = await meet({ lobby: false });

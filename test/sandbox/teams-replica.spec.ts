@@ -7,10 +7,9 @@
  * mixed audio stream, the walls and the end screens.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
+import { replicaPageSuite } from '../support/replica-browser';
 import { appLinkGuardSource } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { passcodeOf, shortIdOf } from '../../sandbox/teams/links';
 
@@ -19,23 +18,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Microsoft Teams replica (Chromium, real host names)', function () {
   this.timeout(40_000);
-  let sandbox: RunningSandbox;
-  let browser: Browser;
-  const pages = new ReplicaPages(() => browser);
-
-  before(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    browser = await launchReplicaBrowser(sandbox);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  afterEach(() => pages.closeAll());
-
-  const teams = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'tm', replica: 'teams', ...options });
+  const suite = replicaPageSuite({ platform: 'tm', replica: 'teams' });
+  const { pages, meeting: teams } = suite;
 
   /**
    * A page in its own context, with the bot's app-link guard unless `guard` is false: the launcher's
@@ -47,7 +31,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
   const bodyText = (page: Page) => page.evaluate('document.body.innerText') as Promise<string>;
   const waitForText = (page: Page, text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, WAIT);
   const count = (page: Page, selector: string) => page.$$eval(selector, (els) => els.length);
-  const botOf = async (meetingId: string) => (await sandbox.client.getMeeting(meetingId)).participants.find((p) => p.kind === 'browser')!;
+  const botOf = async (meetingId: string) => (await suite.sandbox.client.getMeeting(meetingId)).participants.find((p) => p.kind === 'browser')!;
 
   /** From a link through the launcher to the pre-join. */
   const prejoin = async (url: string): Promise<Page> => {
@@ -107,7 +91,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     assert.match(await bodyText(unknown), /Looks like the meeting URL is incorrect/);
     const login = await open('https://login.microsoftonline.com/common/oauth2/authorize');
     assert.equal(await count(login, 'input[name="loginfmt"]'), 1);
-    assert.equal(sandbox.registry.find(id, 'tm'), null, 'the sandbox tm host does not serve replica meetings');
+    assert.equal(suite.sandbox.registry.find(id, 'tm'), null, 'the sandbox tm host does not serve replica meetings');
   });
 
   it('pre-join: name input, role=switch camera and microphone that flip, the audio radios, Join now enabled by a name, Cancel', async () => {
@@ -161,10 +145,10 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     await waitForText(page, 'Hi, Rec Bot. Someone will let you in when the meeting starts.');
     assert.equal(await page.$eval('[data-tid="prejoin-join-button"]', (b) => (b as HTMLButtonElement).disabled), true);
     assert.equal(await page.$eval('[data-tid="prejoin-cancel-button"]', (b) => (b as HTMLButtonElement).disabled), false);
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
     assert.deepEqual([bot.name, bot.microphone, bot.camera], ['Rec Bot', false, false]);
     await page.click('[data-tid="prejoin-cancel-button"]');
-    await sandbox.client.waitForParticipant(m.meeting_id, 'left', 5000);
+    await suite.sandbox.client.waitForParticipant(m.meeting_id, 'left', 5000);
   });
 
   it('the AV-confirm modal before the pre-join', async () => {
@@ -174,7 +158,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     await continueWithoutAv(page);
     await page.waitForSelector('input[data-tid="prejoin-display-name-input"]', WAIT);
     await join(page);
-    await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
   });
 
   it('the lobby wordings of 3.3', async () => {
@@ -196,7 +180,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
 
   it('in the call: one hang-up button with every id, the toolbar, tiles named by data-tid, a passing alert toast, the view menu', async () => {
     const m = await teams({ lobby: false });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const page = await inCall(m);
     assert.equal(await count(page, 'button#hangup-button[data-tid="hangup-main-btn"][data-inp="hangup-button"][aria-label="Leave"]'), 1);
     for (const selector of ['#raisehands-button', '#chat-button', '[data-tid="roster-button"]', '#callingButtons-showMoreBtn', 'button[aria-label="React"]', 'button[aria-label="Unmute mic"]', 'button[aria-label="Turn camera on"]']) {
@@ -215,7 +199,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
 
     await page.click('#view-mode-button');
     await page.click('#SpeakerView-button');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Speaker'), 5000, 'the layout');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Speaker'), 5000, 'the layout');
     assert.deepEqual(
       await page.$$eval('[data-stream-type="Video"]', (els) => els.map((e) => getComputedStyle(e).display !== 'none')),
       [true, false],
@@ -223,17 +207,17 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     );
     await page.click('#view-mode-button');
     await page.click('#MixedGrid-button');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Gallery'), 5000, 'the layout');
-    await sandbox.client.simulatedLeave(m.meeting_id, alice.participant_id);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Gallery'), 5000, 'the layout');
+    await suite.sandbox.client.simulatedLeave(m.meeting_id, alice.participant_id);
     await page.waitForFunction(`document.querySelectorAll('[data-stream-type="Video"]').length === 1`, WAIT);
   });
 
   it('chat: the rail from #chat-button, rows with the author on a group\u2019s first row, the CKEditor-like composer (Enter and send), the disabled placeholder', async () => {
     const m = await teams({ lobby: false });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const page = await inCall(m);
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Are you there?');
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Are you there?');
     assert.equal(await count(page, '[data-tid="chat-pane-message"]'), 0, 'messages exist only while the rail is open');
     await page.click('#chat-button');
     await page.waitForFunction(`document.querySelectorAll('[data-tid="chat-pane-message"]').length === 2`, WAIT);
@@ -253,7 +237,7 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
       ['Rec Bot (Unverified)', 'Hello Alice'],
       [null, 'Second'],
     ]);
-    assert.deepEqual((await sandbox.client.getMeeting(m.meeting_id)).messages.map((x) => x.text), ['Hello bot', 'Are you there?', 'Hello Alice', 'Second']);
+    assert.deepEqual((await suite.sandbox.client.getMeeting(m.meeting_id)).messages.map((x) => x.text), ['Hello bot', 'Are you there?', 'Hello Alice', 'Second']);
 
     const off = await teams({ lobby: false, chat_enabled: false });
     const offPage = await inCall(off);
@@ -264,8 +248,8 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
 
   it('audio: one element with one live stream carries every speaker, overlapping speech too; the speakers\u2019 outlines glow blue', async () => {
     const m = await teams({ lobby: false });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
-    const bob = await sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const bob = await suite.sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
     const page = await inCall(m);
     const live = `Array.from(document.querySelectorAll('audio')).filter((a) => a.autoplay && a.srcObject instanceof MediaStream && a.srcObject.getAudioTracks().length === 1 && a.srcObject.getAudioTracks()[0].readyState === 'live').length`;
     assert.equal(await page.evaluate(live), 1, 'one audio element');
@@ -279,8 +263,8 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
       setInterval(() => { an.getFloatTimeDomainData(buf); if (buf.some((x) => Math.abs(x) > 0.01)) window.__loud++; }, 20);
     })()`);
     const both = await Promise.all([
-      sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
-      sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
+      suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
+      suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
     ]);
     await page.waitForFunction(`document.querySelectorAll('[data-tid="voice-level-stream-outline"].vdi-frame-occlusion').length === 2`, WAIT);
     const glow = await page.$eval('[data-tid="Alice"] [data-tid="voice-level-stream-outline"]', (o) => {
@@ -298,8 +282,8 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     const m = await teams({ av_confirm: 'none' });
     const page = await prejoin(m.url);
     await join(page);
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
-    await sandbox.client.deny(m.meeting_id, bot.participant_id);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    await suite.sandbox.client.deny(m.meeting_id, bot.participant_id);
     await page.waitForSelector('#calling-retry-screen-title', WAIT);
     assert.equal(await page.$eval('#calling-retry-screen-title', (e) => e.textContent), 'Sorry, but you were denied access to the meeting.');
     assert.equal(await count(page, '[data-tid="calling-retry-cancelbutton"]'), 1);
@@ -308,12 +292,12 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
   it('removed (retry screen with Rejoin and Dismiss), ended, and the own leave by the hang-up button', async () => {
     const m = await teams({ lobby: false });
     const [removed, ended] = [await inCall(m, 'One'), await inCall(m, 'Two')];
-    const one = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'One')!;
-    await sandbox.client.remove(m.meeting_id, one.participant_id);
+    const one = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === 'One')!;
+    await suite.sandbox.client.remove(m.meeting_id, one.participant_id);
     await removed.waitForSelector('#calling-retry-screen-title', WAIT);
     assert.equal(await removed.$eval('#calling-retry-screen-title', (e) => e.textContent), 'You\u2019ve been removed from this meeting');
     assert.match(await bodyText(removed), /Rejoin[\s\S]*Dismiss/);
-    await sandbox.client.end(m.meeting_id);
+    await suite.sandbox.client.end(m.meeting_id);
     await waitForText(ended, 'This meeting has ended.');
 
     const other = await teams({ lobby: false });
@@ -358,6 +342,6 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     ] as const) {
       await assert.rejects(teams(body as Partial<CreateMeetingRequest>), new RegExp(`400.*${field}|${field}.*must be one of`));
     }
-    await assert.rejects(sandbox.client.createMeeting({ platform: 'mt', replica: 'teams' }), /teams replica is a tm flavour/);
+    await assert.rejects(suite.sandbox.client.createMeeting({ platform: 'mt', replica: 'teams' }), /teams replica is a tm flavour/);
   });
 });

@@ -7,10 +7,9 @@
  * audio, panes, chat and layouts, the leave dialog, the walls and the end modals.
  */
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import type { CreateMeetingRequest } from '../../sandbox/client';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { launchReplicaBrowser, ReplicaPages } from '../support/replica-browser';
+import { replicaPageSuite } from '../support/replica-browser';
 import { zoomPasscode } from '../../sandbox/zoom/flavour';
 
 const WAIT = { timeout: 10_000 };
@@ -18,23 +17,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Zoom web client replica (Chromium, real host names)', function () {
   this.timeout(40_000);
-  let sandbox: RunningSandbox;
-  let browser: Browser;
-  const pages = new ReplicaPages(() => browser);
-
-  before(async () => {
-    sandbox = await startSandbox({ port: 0 });
-    browser = await launchReplicaBrowser(sandbox);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await sandbox?.stop();
-  });
-
-  afterEach(() => pages.closeAll());
-
-  const zoom = (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ platform: 'vc', replica: 'zoom', ...options });
+  const suite = replicaPageSuite({ platform: 'vc', replica: 'zoom' });
+  const { pages, meeting: zoom } = suite;
   /** the React web client's URL for a meeting link, pwd kept (what the driver opens) */
   const webClient = (link: string, host = 'app.zoom.us') => {
     const url = new URL(link);
@@ -83,7 +67,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const missing = await open('https://app.zoom.us/wc/98765432101/join');
     assert.equal(await missing.title(), 'Error - Zoom');
     assert.match(await bodyText(missing), /This meeting link is invalid \(3,001\)/);
-    assert.equal(sandbox.registry.find(m.meeting_id, 'vc'), null, "the sandbox's own vc host does not serve replica meetings");
+    assert.equal(suite.sandbox.registry.find(m.meeting_id, 'vc'), null, "the sandbox's own vc host does not serve replica meetings");
   });
 
   it('React client: two media prompts, then #input-for-name and a Join that real keys enable (not a value set by script), preview toggles', async () => {
@@ -120,7 +104,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
       ['Unmute', 'Start Video'],
     );
     await page.click('button.preview-join-button');
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
     assert.deepEqual([bot.name, bot.microphone, bot.camera], ['Rec Bot', false, false]);
   });
 
@@ -135,7 +119,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     assert.equal(await page.$eval('button.preview-join-button', (b) => b.classList.contains('disabled')), true, 'an empty passcode keeps Join disabled');
     await page.type('#input-for-pwd', zoomPasscode(m.meeting_id));
     await page.click('button.preview-join-button');
-    await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
   });
 
   it('classic client (/wc/join/<id>): OneTrust covers #inputname until accepted; the disclaimer first when set; #joinBtn joins', async () => {
@@ -153,7 +137,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     assert.equal(await count(page, '#onetrust-consent-sdk'), 0);
     await page.type('#inputname', 'Classic Bot');
     await page.click('#joinBtn');
-    const bot = await sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
+    const bot = await suite.sandbox.client.waitForParticipant(m.meeting_id, 'lobby', 5000);
     assert.equal(bot.name, 'Classic Bot');
   });
 
@@ -179,7 +163,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     assert.equal(await page.title(), 'Error - Zoom');
     await sleep(2500);
     assert.match(await bodyText(page), /This meeting link is invalid \(3,001\)/, 'the page does not change by itself');
-    assert.equal((await sandbox.client.getMeeting(m.meeting_id)).host_present, true, 'the host started after the delay');
+    assert.equal((await suite.sandbox.client.getMeeting(m.meeting_id)).host_present, true, 'the host started after the delay');
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector('xpath/.//button[normalize-space(.)="Allow"]', WAIT);
 
@@ -187,17 +171,17 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const waiting = await open(webClient(later.url));
     await joinReact(waiting);
     await waitForText(waiting, 'Waiting for the host to start this meeting');
-    await sandbox.client.hostStart(later.meeting_id);
+    await suite.sandbox.client.hostStart(later.meeting_id);
     await waitForText(waiting, 'Please wait, the meeting host will let you in soon.');
   });
 
   it('in the call: footer that hides, computer audio (mixed stream) resetting the microphone, panes, chat, View -> Gallery, leave dialog', async () => {
     const m = await zoom({ lobby: false, footer_autohide_seconds: 1 });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
     const page = await open(webClient(m.url));
     await joinReact(page);
     await page.waitForSelector('.single-main-container__video-frame', WAIT);
-    const bot = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
+    const bot = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
     assert.equal(await page.$eval('.single-main-container__video-frame .video-avatar__avatar-footer > span', (e) => e.textContent), 'Alice');
     assert.equal(await count(page, '[footer-section="right"] button.footer-button__button[aria-label="Leave"]'), 1);
     assert.equal(await count(page, '.zm-modal button'), 1, 'an AI Companion notice with OK');
@@ -211,10 +195,10 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     await clickText(page, 'Join Audio by Computer');
     await page.waitForSelector('button.join-audio-container__btn[aria-label="mute my microphone"]', WAIT);
     assert.equal(await liveAudio(page), 1, 'one mixed stream once audio is joined');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.find((p) => p.participant_id === bot.participant_id)?.microphone === true, 5000, 'the microphone live again');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.find((p) => p.participant_id === bot.participant_id)?.microphone === true, 5000, 'the microphone live again');
     await wakeFooter(page);
     await page.click('button.join-audio-container__btn');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.find((p) => p.participant_id === bot.participant_id)?.microphone === false, 5000, 'muted');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.find((p) => p.participant_id === bot.participant_id)?.microphone === false, 5000, 'muted');
     assert.equal(await count(page, 'button[aria-label="unmute my microphone"]'), 1);
 
     await wakeFooter(page);
@@ -227,19 +211,19 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     await page.click('button[aria-label="open the chat panel"]');
     await page.waitForSelector('.chat-rtf-box__editor-outer div.tiptap.ProseMirror[contenteditable="true"]', WAIT);
     assert.equal(await count(page, 'button[aria-label="Chat Settings"]'), 1, '"Chat Settings" beside the panel (trap for substring matches)');
-    await sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
+    await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Hello bot');
     await page.waitForSelector('[aria-label="Chat Message List"] .chat-virtuoso-wrapper div[data-index] .new-chat-message__container .new-chat-message__content', WAIT);
     await page.click('div.tiptap.ProseMirror');
     await page.keyboard.type('Hello Alice');
     await page.keyboard.press('Enter');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.messages.length === 2, 5000, 'the page message');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.messages.length === 2, 5000, 'the page message');
     await page.waitForFunction(`document.querySelectorAll('.new-chat-message__container').length === 2`, WAIT);
     const groups = await page.$$eval('.chat-virtuoso-wrapper > div[data-index]', (gs) => gs.map((g) => [g.querySelector('.chat-item__sender')?.textContent, Array.from(g.querySelectorAll('.new-chat-message__content')).map((t) => t.textContent)]));
     assert.deepEqual(groups, [['Alice', ['Hello bot']], ['Rec Bot', ['Hello Alice']]]);
 
     await page.click('button[aria-label="View"]');
     await clickTextMenu(page, 'Gallery View');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Gallery View'), 5000, 'the layout');
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.some((p) => p.layout === 'Gallery View'), 5000, 'the layout');
     assert.equal(await count(page, '.single-main-container__video-frame'), 0);
     assert.equal(await count(page, '.gallery-video-container__video-frame'), 2);
 
@@ -253,18 +237,18 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     await page.click('[footer-section="right"] button[aria-label="Leave"]');
     await Promise.all([page.waitForNavigation(WAIT), (await page.waitForSelector('button.leave-meeting-options__btn--danger', WAIT))!.click()]);
     assert.equal(new URL(page.url()).pathname, '/signin', 'the post-meeting page');
-    const left = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.participant_id === bot.participant_id)!;
+    const left = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.participant_id === bot.participant_id)!;
     assert.deepEqual([left.state, left.end_reason], ['left', 'left']);
   });
 
   it('audio: speech from several participants is mixed into the one stream; the main tile follows the latest speaker and keeps them', async () => {
     const m = await zoom({ lobby: false });
-    const alice = await sandbox.client.addSimulated(m.meeting_id, 'Alice');
-    const bob = await sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
+    const alice = await suite.sandbox.client.addSimulated(m.meeting_id, 'Alice');
+    const bob = await suite.sandbox.client.addSimulated(m.meeting_id, 'Bob', 'en+m3');
     const page = await open(webClient(m.url));
     await joinReact(page);
     await page.waitForSelector('.single-main-container__video-frame', WAIT);
-    const before = await sandbox.client.speak(m.meeting_id, bob.participant_id, 'Before audio.');
+    const before = await suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Before audio.');
     assert.deepEqual(before.listeners, [], 'a page without computer audio hears nothing');
     await clickText(page, 'OK');
     await clickText(page, 'Join Audio by Computer');
@@ -279,17 +263,17 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     })()`);
     const main = () => page.$eval('.single-main-container__video-frame .video-avatar__avatar-footer > span', (e) => e.textContent);
     const both = await Promise.all([
-      sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
-      sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
+      suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'We speak at the same time about the quarterly plan, the budget and the hiring plan.'),
+      suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
     ]);
-    const bot = (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
+    const bot = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
     for (const b of both) assert.ok(b.listeners.includes(bot.participant_id), 'the page plays every speaker');
     assert.equal(await count(page, 'audio'), 1, 'one audio element: Zoom delivers the mix');
     await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
     assert.ok(((await page.evaluate('window.__loud')) as number) > 20, 'the mixed stream carried the speech');
     const spoken = await main();
     assert.ok(spoken === 'Alice' || spoken === 'Bob', `the main tile shows a speaker (${spoken})`);
-    const third = await sandbox.client.speak(m.meeting_id, alice.participant_id, 'Alice again.');
+    const third = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'Alice again.');
     await page.waitForFunction(`document.querySelector('.single-main-container__video-frame .video-avatar__avatar-footer > span').textContent === 'Alice'`, WAIT);
     await sleep(third.duration_seconds * 1000 + 500);
     assert.equal(await main(), 'Alice', 'the main tile keeps the last speaker after they stop');
@@ -301,17 +285,17 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     await joinReact(waiting, 'One');
     await joinReact(inCall, 'Two');
     await joinReact(other, 'Three');
-    await sandbox.client.waitFor(m.meeting_id, (v) => v.participants.filter((p) => p.state === 'lobby').length === 3, 5000, 'all waiting');
-    const byName = async (name: string) => (await sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === name)!;
-    await sandbox.client.deny(m.meeting_id, (await byName('One')).participant_id);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.participants.filter((p) => p.state === 'lobby').length === 3, 5000, 'all waiting');
+    const byName = async (name: string) => (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.name === name)!;
+    await suite.sandbox.client.deny(m.meeting_id, (await byName('One')).participant_id);
     await waiting.waitForSelector('.zm-modal .zm-modal-body-title', WAIT);
     assert.equal(await waiting.$eval('.zm-modal-body-title', (e) => e.textContent), 'You have been removed from the meeting');
-    await sandbox.client.admit(m.meeting_id, (await byName('Two')).participant_id);
+    await suite.sandbox.client.admit(m.meeting_id, (await byName('Two')).participant_id);
     await inCall.waitForSelector('.single-main-container__video-frame', WAIT);
-    await sandbox.client.admit(m.meeting_id, (await byName('Three')).participant_id);
-    await sandbox.client.remove(m.meeting_id, (await byName('Two')).participant_id);
+    await suite.sandbox.client.admit(m.meeting_id, (await byName('Three')).participant_id);
+    await suite.sandbox.client.remove(m.meeting_id, (await byName('Two')).participant_id);
     await waitForText(inCall, 'You have been removed from the meeting');
-    await sandbox.client.end(m.meeting_id);
+    await suite.sandbox.client.end(m.meeting_id);
     await other.waitForFunction(`document.querySelector('.zm-modal-body-title') && document.querySelector('.zm-modal-body-title').textContent === 'This meeting has been ended by host'`, WAIT);
 
     const wall = await open(webClient((await zoom({ wall: 'bot' })).url));
@@ -335,7 +319,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     ] as const) {
       await assert.rejects(zoom(body as Partial<CreateMeetingRequest>), (err: Error & { status?: number }) => err.status === 400 && err.message.includes(field));
     }
-    await assert.rejects(sandbox.client.createMeeting({ platform: 'mt', replica: 'zoom' }), /vc flavour/);
+    await assert.rejects(suite.sandbox.client.createMeeting({ platform: 'mt', replica: 'zoom' }), /vc flavour/);
   });
 });
 

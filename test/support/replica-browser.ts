@@ -5,7 +5,8 @@ import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-br
 import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
 import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
 import { replicaHostNames } from '../../sandbox/replicas';
-import type { RunningSandbox } from '../../sandbox/server';
+import type { CreateMeetingRequest } from '../../sandbox/client';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 
 /** Host-resolver rules to the sandbox and its certificate pinned; audio not muted. */
 export const launchReplicaBrowser = async (sandbox: RunningSandbox): Promise<Browser> => {
@@ -41,3 +42,29 @@ export class ReplicaPages {
     for (const c of this.contexts.splice(0)) await c.close().catch(() => undefined);
   }
 }
+
+/**
+ * The frame of a replica's page suite: one sandbox and replica browser for the spec file, every test's
+ * pages closed after it, and meetings of the replica.
+ */
+export const replicaPageSuite = (flavour: Pick<CreateMeetingRequest, 'platform' | 'replica'>) => {
+  let sandbox: RunningSandbox;
+  let browser: Browser;
+  const pages = new ReplicaPages(() => browser);
+  before(async () => {
+    sandbox = await startSandbox({ port: 0 });
+    browser = await launchReplicaBrowser(sandbox);
+  });
+  after(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+  });
+  afterEach(() => pages.closeAll());
+  return {
+    get sandbox(): RunningSandbox {
+      return sandbox;
+    },
+    pages,
+    meeting: (options: Partial<CreateMeetingRequest> = {}) => sandbox.client.createMeeting({ ...flavour, ...options }),
+  };
+};
