@@ -15,22 +15,24 @@ export type ProviderChange =
   | { readonly kind: 'upsert'; readonly event: CalendarEventData }
   | { readonly kind: 'removed'; readonly provider_event_id: string };
 
+/** What connecting a calendar fixes: whose it is, where it lives, and the sealed credentials to read it. */
+export interface CalendarConnection {
+  readonly calendar_id: string;
+  readonly team_id: string;
+  readonly platform: CalendarPlatform;
+  readonly provider_calendar_id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly oauth_client_id: string;
+  readonly oauth_client_secret: Sealed;
+  readonly refresh_token: Sealed;
+  readonly webhook_url: string | null;
+  /** the key that connected it, sealed: its webhooks carry it in `x-service-api-key` */
+  readonly created_by: CreatedBy;
+}
+
 export type CalendarCommand =
-  | {
-      readonly type: 'Connect';
-      readonly calendar_id: string;
-      readonly team_id: string;
-      readonly platform: CalendarPlatform;
-      readonly provider_calendar_id: string;
-      readonly name: string;
-      readonly email: string;
-      readonly oauth_client_id: string;
-      readonly oauth_client_secret: Sealed;
-      readonly refresh_token: Sealed;
-      readonly webhook_url: string | null;
-      readonly created_by: CreatedBy;
-      readonly now: string;
-    }
+  | ({ readonly type: 'Connect'; readonly now: string } & CalendarConnection)
   | { readonly type: 'RotateRefreshToken'; readonly refresh_token: Sealed; readonly now: string }
   /** `team_id` when a team asks (its own calendars only); null when the provider's push asks */
   | { readonly type: 'RequestSync'; readonly team_id: string | null; readonly reason: SyncReason; readonly full: boolean; readonly now: string }
@@ -62,20 +64,8 @@ export type CalendarRejection = { readonly code: 'CALENDAR_NOT_FOUND'; readonly 
 /** `error`: refused for good by the provider; nothing syncs until the team asks again. */
 export type CalendarStatus = 'connected' | 'synced' | 'error';
 
-export interface PresentCalendar {
+export interface PresentCalendar extends CalendarConnection {
   readonly kind: 'present';
-  readonly calendar_id: string;
-  readonly team_id: string;
-  readonly platform: CalendarPlatform;
-  readonly provider_calendar_id: string;
-  readonly name: string;
-  readonly email: string;
-  readonly oauth_client_id: string;
-  readonly oauth_client_secret: Sealed;
-  readonly refresh_token: Sealed;
-  readonly webhook_url: string | null;
-  /** the key that connected it, sealed: its webhooks carry it in `x-service-api-key` */
-  readonly created_by: CreatedBy;
   readonly removed: boolean;
   readonly status: CalendarStatus;
   /** requests so far (the connection counts as the first) and how many a finished round answered */
