@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { takeBotToRun } from '../support/as-bot';
 import { apiClient, createTeam, request } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -39,11 +40,8 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
     order.push(name);
   };
   const reportSpeakers = async (name: string, speakers: string[]) => {
-    const botId = bots[name]!;
-    const response = await request(`${t.url}/internal/bots/${botId}`, 'POST', '/reports', {
-      body: { kind: 'participants', participants: speakers, speakers, at: new Date(nowMs).toISOString() },
-      headers: { authorization: `Bearer ${t.service.signer.botToken(botId)}` },
-    });
+    const { bot } = await takeBotToRun(t, bots[name]!);
+    const response = await bot.report({ kind: 'participants', participants: speakers, speakers, at: new Date(nowMs).toISOString() });
     assert.equal(response.status, 204);
   };
   const remove = async (name: string, at: number) => {

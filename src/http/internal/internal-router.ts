@@ -7,7 +7,10 @@ import type { ArtifactStores } from '../../adapters/object-store/artifact-stores
 import { isSafeObjectKey } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
+import { loadBot } from '../../commands/bot-commands';
 import { recordBotReport } from '../../commands/record-bot-report';
+import type { BotState as BotAggregate } from '../../domain/bot/bot-decider';
+import { isTerminal } from '../../domain/bot/bot-status';
 import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
 import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
@@ -19,6 +22,7 @@ import { BotReportCodec } from '../codecs/bot-report';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
+import { artifactKindOfKey, guardedUpload, UploadRefused, type ArtifactSizeLimits } from './upload-limits';
 
 export interface InternalRouterDeps {
   readonly commands: CommandDeps;
@@ -27,25 +31,46 @@ export interface InternalRouterDeps {
   readonly signer: Signer;
   readonly projections: ProjectionRunner;
   readonly readStore: ReadStore;
+  /** the largest upload of each artifact kind */
+  readonly uploadLimits: ArtifactSizeLimits;
+  /** what is wrong with storing so many more bytes in the service's own store (null: nothing); null: not on this disk */
+  readonly diskSpace: ((incomingBytes: number) => Promise<string | null>) | null;
 }
 
-/** The bot id of the path, in the one form the event streams use, once its token has been checked. */
-type BotState = AppState & { botId: string };
+type PresentBot = Extract<BotAggregate, { kind: 'present' }>;
+
+/** The bot id of the path, in the one form the event streams use, and the bot, once its token has been checked. */
+type BotState = AppState & { botId: string; bot: PresentBot };
 
 const MAX_POLL_SECONDS = 30;
 
 /**
- * Every internal call carries the bot's own token: a bot can only speak for itself. Any such call also
- * tells the service the bot is alive (the dispatcher watches bots it has no process of).
+ * Every internal call carries the bot's own token: a bot can only speak for itself, and only for its
+ * current run, until the token expires. The bot's state is read from its stream (the read models may not
+ * have seen its dispatch yet). Any such call also tells the service the bot is alive (the dispatcher
+ * watches bots it has no process of).
  */
-const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
+const requireBotToken = (deps: InternalRouterDeps): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-  if (!token || !signer.isBotToken(botId, token)) throw unauthorized('Missing or invalid bot token (authorization: Bearer <token>)');
+  const claims = token ? deps.signer.botTokenClaims(botId, token) : null;
+  const refused = () => unauthorized('Missing, invalid or expired bot token (authorization: Bearer <token> of this run of the bot)');
+  if (!claims || claims.expiresAtSeconds * 1000 <= deps.commands.clock().getTime()) throw refused();
+  const bot = await loadBot(deps.commands, botId);
+  if (bot.kind !== 'present' || bot.runId !== claims.runId) throw refused();
   ctx.state.botId = botId;
-  control.noteContact(botId);
+  ctx.state.bot = bot;
+  deps.control.noteContact(botId);
   await next();
+};
+
+/**
+ * Once a bot has ended, nothing it sends changes it: its token still reads the control channel (which
+ * only tells it to leave) and a repeated end report is answered as the first was.
+ */
+const refuseAfterEnd = (bot: PresentBot): void => {
+  if (isTerminal(bot.status)) throw conflict('FST_ERR_BOT_ENDED', `The bot has ended (${bot.status}): the service accepts nothing more from it`);
 };
 
 /**
@@ -69,13 +94,40 @@ const decodeOrThrow = <A>(decoder: { decode: (u: unknown) => E.Either<unknown, A
 const isControlResult = (u: unknown): u is ControlResult =>
   typeof u === 'object' && u !== null && typeof (u as { id?: unknown }).id === 'string' && typeof (u as { ok?: unknown }).ok === 'boolean';
 
+const refusedUpload = (ctx: Koa.Context, err: UploadRefused): ApiError => {
+  // The rest of the body is not worth reading: the connection ends with the answer.
+  ctx.set('connection', 'close');
+  return err.reason === 'too_large'
+    ? new ApiError({ status: 413, code: 'FST_ERR_ARTIFACT_TOO_LARGE', message: err.message })
+    : new ApiError({ status: 507, code: 'FST_ERR_INSUFFICIENT_STORAGE', message: err.message });
+};
+
+/** Streams an upload into the service's store within its kind's size limit and the disk's free space. */
+const storeUpload = async (ctx: Koa.ParameterizedContext<BotState>, deps: InternalRouterDeps, key: string): Promise<void> => {
+  const kind = artifactKindOfKey(key);
+  const maxBytes = deps.uploadLimits[kind];
+  const tooLarge = () => `An artifact of kind ${kind} (${key}) may be at most ${maxBytes} bytes`;
+  const declared = ctx.get('content-length') === '' ? 0 : Number(ctx.get('content-length'));
+  try {
+    if (declared > maxBytes) throw new UploadRefused('too_large', tooLarge());
+    const diskLow = deps.diskSpace && (() => deps.diskSpace!(0));
+    const problem = await deps.diskSpace?.(declared);
+    if (problem) throw new UploadRefused('disk_low', problem);
+    const contentType = ctx.get('content-type') || 'application/octet-stream';
+    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req.pipe(guardedUpload({ maxBytes, tooLarge, diskLow })), contentType);
+  } catch (err) {
+    throw err instanceof UploadRefused ? refusedUpload(ctx, err) : err;
+  }
+};
+
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
 export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
-  router.use(requireBotToken(deps.signer, deps.control));
+  router.use(requireBotToken(deps));
 
   router.post('/reports', async (ctx) => {
     const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');
+    if (report.kind !== 'end') refuseAfterEnd(ctx.state.bot);
     if ('key' in report && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
     if (report.kind === 'artifact_spilled') {
       const held = await deps.stores.service.get(`${ctx.state.botId}/${report.key}`);
@@ -115,13 +167,17 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   router.put('/artifacts/:key(.*)', async (ctx) => {
     const key = ctx.params.key ?? '';
     if (!isSafeObjectKey(key)) throw validationError('params/key', 'is not a safe object key');
+    refuseAfterEnd(ctx.state.bot);
+    const was = ctx.state.bot.artifacts[key];
+    if (was === 'stored' || was === 'spilled' || was === 'expired') {
+      throw conflict('FST_ERR_ARTIFACT_EXISTS', `The bot already stored ${key}: a stored artifact is never replaced`);
+    }
     // A bot of a team's own storage writes to the team's bucket; the service takes a copy only to spill.
     const storage = await botStorageOf(deps.readStore, ctx.state.botId);
     if (storage.kind === 'customer' && !storage.settings.allow_transient_spill) {
       throw new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: "This bot's artifacts go to its team's bucket, and the team does not allow transient spill" });
     }
-    const contentType = ctx.get('content-type') || 'application/octet-stream';
-    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req, contentType);
+    await storeUpload(ctx, deps, key);
     ctx.status = 204;
   });
 
