@@ -82,6 +82,7 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
     assert.deepEqual(page.bots.map((b) => b.id), [5, 4, 3, 2, 1], 'integer ids in creation order, per team');
     assert.equal(page.next_cursor, null);
     const alice = page.bots.find((b) => b.id === 1);
+    assert.match(alice.session_id, /^[0-9a-f-]{36}$/, 'it ran (its speakers come from its run): it has a session');
     assert.deepEqual(alice, {
       access_count: 0,
       bot_name: "Alice's Notetaker",
@@ -92,7 +93,7 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
       id: 1,
       last_accessed_at: null,
       meeting_url: 'https://meet.google.com/abc-defg-hij',
-      session_id: null,
+      session_id: alice.session_id,
       speakers: ['Ana María', 'Bruno'],
       uuid: bots.alice,
     });

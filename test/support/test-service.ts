@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,7 @@ export interface TestServiceOptions {
   readonly calendarResyncMs?: number;
   /** ALLOW_PRIVATE_STORAGE_ENDPOINTS (on unless turned off: tests' S3 servers listen on this machine) */
   readonly allowPrivateStorageEndpoints?: boolean;
-  /** SERVICE_SECRET: a new random one unless given; a restart keeps it */
+  /** SERVICE_SECRET: one of the data folder's own unless given; a restart keeps it */
   readonly serviceSecret?: string;
   /** SERVICE_PREVIOUS_SECRETS */
   readonly previousServiceSecrets?: readonly string[];
@@ -63,7 +63,8 @@ export interface TestServiceOptions {
  */
 export const startTestService = async (options: TestServiceOptions = {}): Promise<TestService> => {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mbs-test-'));
-  const serviceSecret = options.serviceSecret ?? randomBytes(32).toString('hex');
+  // One secret per data folder: a service started again on the same folder opens what it sealed.
+  const serviceSecret = options.serviceSecret ?? createHash('sha256').update(`test service ${dataDir}`).digest('hex');
   const lines: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));

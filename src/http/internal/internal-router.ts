@@ -114,7 +114,13 @@ const storeUpload = async (ctx: Koa.ParameterizedContext<BotState>, deps: Intern
     const problem = await deps.diskSpace?.(declared);
     if (problem) throw new UploadRefused('disk_low', problem);
     const contentType = ctx.get('content-type') || 'application/octet-stream';
-    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req.pipe(guardedUpload({ maxBytes, tooLarge, diskLow })), contentType);
+    const guard = guardedUpload({ maxBytes, tooLarge, diskLow });
+    // The guard may stop the upload before the store listens: its refusal is kept and answered, whatever the store says.
+    let refusal: UploadRefused | null = null;
+    guard.on('error', (err) => (refusal = err instanceof UploadRefused ? err : refusal));
+    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req.pipe(guard), contentType).catch((err: unknown) => {
+      throw refusal ?? err;
+    });
   } catch (err) {
     throw err instanceof UploadRefused ? refusedUpload(ctx, err) : err;
   }
