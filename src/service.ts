@@ -219,9 +219,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         signer,
         projections,
         readStore,
-        uploadLimits: { ...DEFAULT_ARTIFACT_SIZE_LIMITS, ...config.artifactSizeLimits },
-        // Only the local folder shares the disk with the event log.
-        diskSpace: objectStore.local ? freeSpaceGuard(config.dataDir, config.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES) : null,
+        uploads: {
+          limits: { ...DEFAULT_ARTIFACT_SIZE_LIMITS, ...config.artifactSizeLimits },
+          // Only the local folder shares the disk with the event log.
+          diskSpace: objectStore.local ? freeSpaceGuard(config.dataDir, config.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES) : null,
+        },
       }).routes(),
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),

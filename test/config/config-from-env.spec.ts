@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
 import { configFromEnv, conveniencesOn, type ServiceConfig } from '../../src/config';
+import { artifactKindOfKey } from '../../src/http/internal/upload-limits';
 
 describe('configuration from the environment', () => {
   it('has the README’s defaults', () => {
@@ -93,5 +94,42 @@ describe('ADMIN_TOKEN', () => {
     assert.throws(() => configFromEnv({ ADMIN_TOKEN: 'secret' }), /ADMIN_TOKEN must be at least 32 characters/);
     assert.throws(() => configFromEnv({ ADMIN_TOKEN: 'x'.repeat(31) }), /at least 32/);
     assert.equal(configFromEnv({ ADMIN_TOKEN: 'x'.repeat(32) }).adminToken, 'x'.repeat(32));
+  });
+});
+
+describe('upload limits (ARTIFACT_SIZE_LIMITS_MB, MIN_FREE_DISK_MB)', () => {
+  const MIB = 2 ** 20;
+
+  it('change the kinds named and leave the others at their defaults', () => {
+    assert.deepEqual(configFromEnv({ ARTIFACT_SIZE_LIMITS_MB: 'recording=2048, screenshot=0.5' }).artifactSizeLimits, { recording: 2048 * MIB, screenshot: 0.5 * MIB });
+    assert.equal(configFromEnv({}).artifactSizeLimits, undefined);
+    assert.equal(configFromEnv({ MIN_FREE_DISK_MB: '200' }).minFreeDiskBytes, 200 * MIB);
+  });
+
+  it('refuse a kind that does not exist or a size that is not a positive number, naming the kinds', () => {
+    for (const value of ['video=10', 'recording', 'recording=0', 'recording=-1', 'recording=lots', 'recording=1=2']) {
+      assert.throws(() => configFromEnv({ ARTIFACT_SIZE_LIMITS_MB: value }), /ARTIFACT_SIZE_LIMITS_MB must be <kind>=<MiB>,… with kinds recording, audio_chunk, screenshot/, value);
+    }
+    assert.throws(() => configFromEnv({ MIN_FREE_DISK_MB: 'a lot' }), /MIN_FREE_DISK_MB must be a number of MiB/);
+  });
+
+  it('tell an artifact’s kind from the key the bot runtime gives it', () => {
+    const kinds = Object.fromEntries(
+      ['recording.mp4', 'recording.webm', 'audio_chunks/000001.webm', 'screenshots/3.png', 'diagnostics/unrecognised-page.html', 'chat_messages.json', 'participants.json', 'bot.log', 'notes.txt', 'recording.mp4/x'].map(
+        (key) => [key, artifactKindOfKey(key)],
+      ),
+    );
+    assert.deepEqual(kinds, {
+      'recording.mp4': 'recording',
+      'recording.webm': 'recording',
+      'audio_chunks/000001.webm': 'audio_chunk',
+      'screenshots/3.png': 'screenshot',
+      'diagnostics/unrecognised-page.html': 'diagnostic',
+      'chat_messages.json': 'chat_messages',
+      'participants.json': 'participants',
+      'bot.log': 'bot_log',
+      'notes.txt': 'other',
+      'recording.mp4/x': 'other',
+    });
   });
 });

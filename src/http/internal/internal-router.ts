@@ -22,7 +22,7 @@ import { BotReportCodec } from '../codecs/bot-report';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
-import { artifactKindOfKey, guardedUpload, UploadRefused, type ArtifactSizeLimits } from './upload-limits';
+import { storeUpload, type UploadGuards } from './artifact-upload';
 
 export interface InternalRouterDeps {
   readonly commands: CommandDeps;
@@ -31,10 +31,7 @@ export interface InternalRouterDeps {
   readonly signer: Signer;
   readonly projections: ProjectionRunner;
   readonly readStore: ReadStore;
-  /** the largest upload of each artifact kind */
-  readonly uploadLimits: ArtifactSizeLimits;
-  /** what is wrong with storing so many more bytes in the service's own store (null: nothing); null: not on this disk */
-  readonly diskSpace: ((incomingBytes: number) => Promise<string | null>) | null;
+  readonly uploads: UploadGuards;
 }
 
 type PresentBot = Extract<BotAggregate, { kind: 'present' }>;
@@ -94,38 +91,6 @@ const decodeOrThrow = <A>(decoder: { decode: (u: unknown) => E.Either<unknown, A
 const isControlResult = (u: unknown): u is ControlResult =>
   typeof u === 'object' && u !== null && typeof (u as { id?: unknown }).id === 'string' && typeof (u as { ok?: unknown }).ok === 'boolean';
 
-const refusedUpload = (ctx: Koa.Context, err: UploadRefused): ApiError => {
-  // The rest of the body is not worth reading: the connection ends with the answer.
-  ctx.set('connection', 'close');
-  return err.reason === 'too_large'
-    ? new ApiError({ status: 413, code: 'FST_ERR_ARTIFACT_TOO_LARGE', message: err.message })
-    : new ApiError({ status: 507, code: 'FST_ERR_INSUFFICIENT_STORAGE', message: err.message });
-};
-
-/** Streams an upload into the service's store within its kind's size limit and the disk's free space. */
-const storeUpload = async (ctx: Koa.ParameterizedContext<BotState>, deps: InternalRouterDeps, key: string): Promise<void> => {
-  const kind = artifactKindOfKey(key);
-  const maxBytes = deps.uploadLimits[kind];
-  const tooLarge = () => `An artifact of kind ${kind} (${key}) may be at most ${maxBytes} bytes`;
-  const declared = ctx.get('content-length') === '' ? 0 : Number(ctx.get('content-length'));
-  try {
-    if (declared > maxBytes) throw new UploadRefused('too_large', tooLarge());
-    const diskLow = deps.diskSpace && (() => deps.diskSpace!(0));
-    const problem = await deps.diskSpace?.(declared);
-    if (problem) throw new UploadRefused('disk_low', problem);
-    const contentType = ctx.get('content-type') || 'application/octet-stream';
-    const guard = guardedUpload({ maxBytes, tooLarge, diskLow });
-    // The guard may stop the upload before the store listens: its refusal is kept and answered, whatever the store says.
-    let refusal: UploadRefused | null = null;
-    guard.on('error', (err) => (refusal = err instanceof UploadRefused ? err : refusal));
-    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req.pipe(guard), contentType).catch((err: unknown) => {
-      throw refusal ?? err;
-    });
-  } catch (err) {
-    throw err instanceof UploadRefused ? refusedUpload(ctx, err) : err;
-  }
-};
-
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
 export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
@@ -183,7 +148,12 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
     if (storage.kind === 'customer' && !storage.settings.allow_transient_spill) {
       throw new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: "This bot's artifacts go to its team's bucket, and the team does not allow transient spill" });
     }
-    await storeUpload(ctx, deps, key);
+    const upload = { store: deps.stores.service, objectKey: `${ctx.state.botId}/${key}`, key, contentType: ctx.get('content-type'), declaredLength: ctx.get('content-length') };
+    await storeUpload(ctx.req, upload, deps.uploads).catch((err: unknown) => {
+      // The rest of a refused body is not worth reading: the connection ends with the answer.
+      if (err instanceof ApiError && (err.status === 413 || err.status === 507)) ctx.set('connection', 'close');
+      throw err;
+    });
     ctx.status = 204;
   });
 
