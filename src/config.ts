@@ -114,7 +114,7 @@ const minutesFrom = (name: string, value: string | undefined): number | undefine
   return minutes * 60_000;
 };
 
-/** Long enough that guessing it over the network is hopeless (a random 32-character token is 190 bits and more). */
+/** Long enough that guessing it over the network is hopeless (32 random hex characters are 128 bits). */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
 const adminTokenFrom = (value: string | undefined): string | undefined => {
