@@ -569,7 +569,14 @@ const main = async () => {
   const chromium = chromiumVersion();
   console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromium}, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
   const sandbox = await startSandbox({ port: 0 });
-  const t = await startTestService({ botSlots: Math.max(1, ...RAMP), sandboxReplicas: `127.0.0.1:${sandbox.port}` });
+  // The conveniences it needs: the sandbox's own mt pages (SANDBOX_HOSTS) and its replicas (SANDBOX_REPLICAS).
+  const t = await startTestService({
+    botSlots: Math.max(1, ...RAMP),
+    sandboxHosts: true,
+    sandboxReplicas: `127.0.0.1:${sandbox.port}`,
+    allowPrivateWebhookTargets: false,
+    allowPrivateStorageEndpoints: false,
+  });
   const downloads = mkdtempSync(path.join(os.tmpdir(), 'mbs-bench-bots-'));
   try {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });

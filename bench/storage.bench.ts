@@ -14,6 +14,7 @@ import { LocalFolderObjectStore } from '../src/adapters/object-store/local-folde
 import { S3ObjectStore } from '../src/adapters/object-store/s3-object-store';
 import type { ObjectStore } from '../src/adapters/object-store/port';
 import { Signer } from '../src/adapters/signing/signer';
+import { ServiceKeys } from '../src/adapters/signing/service-keys';
 import { serviceSignedLink } from '../src/http/artifacts/artifact-links';
 import { customerStorage, SERVICE_ACTIONS } from '../test/support/customer-storage';
 import { startRadosgw } from '../test/support/radosgw';
@@ -85,7 +86,7 @@ const main = async () => {
     console.log(`  bot path (S3Uploader, put-only key)   ${botRate.toFixed(1).padStart(7)} MB/s`);
     console.log(`  ratio: ${(botRate / minioRate).toFixed(2)} of minio`);
 
-    const signer = new Signer(randomBytes(32));
+    const signer = new Signer(new ServiceKeys([randomBytes(32)]));
     const local = new LocalFolderObjectStore(work, serviceSignedLink(signer, () => 'http://127.0.0.1:8080'));
     const s3 = new S3ObjectStore(minio, customer.artifactsBucket);
     await linksPerSecond(s3); // warm-up of both

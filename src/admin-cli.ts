@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as E from 'fp-ts/Either';
+import { privateFolder } from './adapters/disk/private-files';
 import { openEventStore } from './adapters/event-store';
 import { openReadStore } from './adapters/read-store';
 import type { CommandDeps } from './commands/command-deps';
@@ -50,7 +50,7 @@ const main = async () => {
   if (!command || command === 'help' || command === '--help') return void console.log(usage);
 
   const config = configFromEnv();
-  mkdirSync(config.dataDir, { recursive: true });
+  privateFolder(config.dataDir);
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
   const team = () => values.team ?? fail('--team is required');

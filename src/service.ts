@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -17,7 +16,9 @@ import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-laun
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
-import { loadServiceSecret } from './adapters/signing/service-secret';
+import { loadServiceKeys } from './adapters/signing/load-service-keys';
+import { freeSpaceGuard } from './adapters/disk/free-space';
+import { privateFolder } from './adapters/disk/private-files';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { openEventStore } from './adapters/event-store';
@@ -25,7 +26,8 @@ import type { EventStore } from './adapters/event-store/port';
 import { openReadStore } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
 import type { CommandDeps } from './commands/command-deps';
-import type { ServiceConfig } from './config';
+import { conveniencesOn, type ServiceConfig } from './config';
+import { DEFAULT_ARTIFACT_SIZE_LIMITS, DEFAULT_MIN_FREE_DISK_BYTES } from './http/internal/upload-limits';
 import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
 import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
@@ -109,7 +111,12 @@ export const createLogger = (level: string): Logger =>
 /** The composition root: opens the stores, catches the read models up, and serves HTTP. */
 export const startService = async (config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<RunningService> => {
   const log = overrides.log ?? createLogger(config.logLevel);
-  mkdirSync(config.dataDir, { recursive: true });
+  const conveniences = conveniencesOn(config);
+  if (conveniences.length > 0) log.warn({ conveniences }, `development conveniences on: ${conveniences.join(', ')} (never in production)`);
+  privateFolder(config.dataDir);
+  // Before anything is opened: a wrong key setting stops the start.
+  const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
+  for (const warning of keyWarnings) log.warn(warning);
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
@@ -118,9 +125,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const clock = overrides.clock ?? (() => new Date());
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const control = new BotControlHub(() => clock().getTime());
-  const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
-  const signer = new Signer(serviceSecret);
-  const secretBox = new SecretBox(serviceSecret);
+  const signer = new Signer(keys);
+  const secretBox = new SecretBox(keys);
   // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
   const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
   const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
@@ -139,7 +145,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     dataDir: config.dataDir,
     signLocalLink: serviceSignedLink(signer, () => publicUrl),
   });
-  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: config.publicStorageEndpointsOnly ?? false });
+  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.allowPrivateStorageEndpoints });
   const links = storeArtifactLinks(stores, readStore, nowMs);
   const transcriber = transcribeRecordings({
     commands,
@@ -152,7 +158,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
 
-  const webhookTargets = { policy: { publicHttpsOnly: config.publicWebhookTargetsOnly ?? false }, resolve: overrides.resolveHost ?? resolveWithDns };
+  const webhookTargets = { policy: { publicHttpsOnly: !config.allowPrivateWebhookTargets }, resolve: overrides.resolveHost ?? resolveWithDns };
   const webhooks = new WebhookDeliveryWorker({
     eventStore,
     readStore,
@@ -206,7 +212,19 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, stores, signer, projections, readStore }).routes(),
+      internalRouter({
+        commands,
+        control,
+        stores,
+        signer,
+        projections,
+        readStore,
+        uploads: {
+          limits: { ...DEFAULT_ARTIFACT_SIZE_LIMITS, ...config.artifactSizeLimits },
+          // Only the local folder shares the disk with the event log.
+          diskSpace: objectStore.local ? freeSpaceGuard(config.dataDir, config.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES) : null,
+        },
+      }).routes(),
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
@@ -214,7 +232,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
     secretBox,
-    publicStorageEndpointsOnly: config.publicStorageEndpointsOnly ?? false,
+    publicStorageEndpointsOnly: !config.allowPrivateStorageEndpoints,
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
@@ -238,11 +256,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
+    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas, botTestCaPem: config.botTestCaPem }),
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
     slots: config.botSlots ?? defaultBotSlots(),
+    sandboxHosts: config.sandboxHosts,
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
     log,

@@ -1,8 +1,11 @@
 import type { BotJob, UploadTarget } from '../../bot-runtime/contract';
 import type { BotCreatedEvent } from '../domain/bot/bot-events';
 
-/** The job a bot runtime gets, built from the domain's BotConfig of its creation. */
-export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJob => {
+/**
+ * The job a bot runtime gets, built from the domain's BotConfig of its creation. The bot trusts the
+ * sandbox's certificate only while the service accepts the sandbox hosts (SANDBOX_HOSTS, development).
+ */
+export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget, service: { readonly sandboxHosts: boolean }): BotJob => {
   const { config } = created.data;
   return {
     bot_id: created.data.bot_id,
@@ -15,7 +18,7 @@ export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJ
     timeout_config: { ...config.timeouts },
     ignored_participant_names: config.ignored_participant_names,
     upload,
-    trust_sandbox_certificate: new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
+    trust_sandbox_certificate: service.sandboxHosts && new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
     streaming: config.streaming && { ...config.streaming },
     ...(config.bot_image ? { bot_image_config: { mode: config.bot_image.mode, interval_seconds: config.bot_image.interval_seconds } } : {}),
   };

@@ -15,6 +15,13 @@ import type { UploadTarget } from '../../bot-runtime/contract';
 import type { BotStorage } from '../domain/bot/bot-config';
 import { botJobFrom } from './bot-job';
 
+/**
+ * How long a bot's token holds: beyond the longest run there can be (up to 12 h in a waiting room, 12 h
+ * in the call before recording, 12 h of recording: every timeout's ceiling; then leaving and uploading),
+ * so that only a bot that is long gone could still hold a valid one. Its run's end refuses it before that.
+ */
+export const BOT_TOKEN_LIFETIME_SECONDS = 48 * 60 * 60;
+
 export interface DispatcherDeps {
   readonly commands: CommandDeps;
   readonly eventStore: EventStore;
@@ -25,6 +32,8 @@ export interface DispatcherDeps {
   /** where a bot uploads its artifacts, from the storage fixed at its creation */
   readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
   readonly slots: number;
+  /** the sandbox hosts are accepted (SANDBOX_HOSTS, development): bots sent there trust its certificate */
+  readonly sandboxHosts: boolean;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
   /** drops what the control channel holds for a bot whose process is gone */
@@ -96,9 +105,11 @@ export class BotDispatcher {
   }
 
   private async dispatch(botId: string): Promise<void> {
+    const runId = this.deps.commands.newId();
     const dispatched = await handleBotCommand(this.deps.commands, botId, {
       type: 'DispatchBot',
       worker_id: this.deps.workerId,
+      run_id: runId,
       now: this.deps.commands.clock().toISOString(),
     });
     // Nothing to do when the bot ended (left while queued) or another dispatcher took it.
@@ -113,7 +124,7 @@ export class BotDispatcher {
     }
     let launched: LaunchedBot;
     try {
-      launched = await this.launch(botId);
+      launched = await this.launch(botId, runId);
     } catch (err) {
       this.deps.log.error({ err, bot_id: botId }, 'bot could not be started');
       this.running.delete(botId);
@@ -129,13 +140,14 @@ export class BotDispatcher {
     this.pump();
   }
 
-  private async launch(botId: string): Promise<LaunchedBot> {
+  private async launch(botId: string, runId: string): Promise<LaunchedBot> {
     // A scheduled bot's stream starts with its schedule: its BotCreated (at its time) holds what it runs.
     const created = (await this.deps.eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
     if (!created) throw new Error(`bot ${botId} has no BotCreated`);
-    const token = this.deps.signer.botToken(botId);
+    const expiresAtSeconds = Math.floor(this.deps.commands.clock().getTime() / 1000) + BOT_TOKEN_LIFETIME_SECONDS;
+    const token = this.deps.signer.botToken(botId, runId, expiresAtSeconds);
     const decoded = decodeRecordedEvent(BotCreated, created);
-    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token));
+    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token), { sandboxHosts: this.deps.sandboxHosts });
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

@@ -149,7 +149,7 @@ describe('bot decider', () => {
 
   describe('a command for a bot that does not exist is refused with BOT_NOT_FOUND', () => {
     const commands: readonly BotCommand[] = [
-      { type: 'DispatchBot', worker_id: 'worker-1', now: LATER },
+      { type: 'DispatchBot', worker_id: 'worker-1', run_id: 'run-1', now: LATER },
       report('joining_call'),
       { type: 'ReportCallEnded', now: LATER },
       leave,
@@ -166,19 +166,30 @@ describe('bot decider', () => {
   });
 
   describe('a bot is dispatched to a worker once', () => {
-    it('dispatching a queued bot records the worker', () => {
-      spec.given([botCreated]).when({ type: 'DispatchBot', worker_id: 'worker-7', now: LATER }).then([
-        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-7', at: LATER } },
+    it('dispatching a queued bot records the worker and names the run', () => {
+      spec.given([botCreated]).when({ type: 'DispatchBot', worker_id: 'worker-7', run_id: 'run-7', now: LATER }).then([
+        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-7', run_id: 'run-7', at: LATER } },
       ]);
     });
 
-    it('dispatching it again is nothing', () => {
-      spec.given([botCreated, dispatched]).when({ type: 'DispatchBot', worker_id: 'worker-2', now: LATER }).thenNothing();
+    it('the run it was dispatched for is the one its token is bound to; a bot dispatched before runs were named has none', () => {
+      const named: BotEvent = { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-1', run_id: 'run-1', at: LATER } };
+      const runOf = (events: BotEvent[]) => {
+        const state = stateAfter(botDecider, events);
+        return state.kind === 'present' ? state.runId : undefined;
+      };
+      assert.equal(runOf([botCreated]), null);
+      assert.equal(runOf([botCreated, named]), 'run-1');
+      assert.equal(runOf([botCreated, dispatched]), null);
+    });
+
+    it('dispatching it again is nothing: a second run never replaces the first', () => {
+      spec.given([botCreated, dispatched]).when({ type: 'DispatchBot', worker_id: 'worker-2', run_id: 'run-2', now: LATER }).thenNothing();
     });
 
     it('an ended bot is never dispatched', () => {
       const failedBeforeDispatch: BotEvent = { ...failed, data: { ...failed.data, error_code: 'EXITING_MEETING_BEFORE_RECORD' } };
-      spec.given([botCreated, failedBeforeDispatch]).when({ type: 'DispatchBot', worker_id: 'worker-1', now: LATER }).thenNothing();
+      spec.given([botCreated, failedBeforeDispatch]).when({ type: 'DispatchBot', worker_id: 'worker-1', run_id: 'run-1', now: LATER }).thenNothing();
     });
   });
 

@@ -139,8 +139,8 @@ describe('scheduled bot decider', () => {
       assert.equal(state.kind === 'present' && state.status, 'queued');
       assert.equal(state.kind === 'present' && state.queued, true);
       assert.equal(state.kind === 'present' && state.schedule, null);
-      spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when({ type: 'DispatchBot', worker_id: 'w-1', now: JOIN_AT }).then([
-        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w-1', at: JOIN_AT } },
+      spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when({ type: 'DispatchBot', worker_id: 'w-1', run_id: 'run-1', now: JOIN_AT }).then([
+        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w-1', run_id: 'run-1', at: JOIN_AT } },
       ]);
     });
 
@@ -193,7 +193,7 @@ describe('scheduled bot decider', () => {
 
   describe('a scheduled bot does not run before its time', () => {
     it('given a scheduled bot, when a dispatcher tries it, then nothing', () => {
-      spec.given([scheduled]).when({ type: 'DispatchBot', worker_id: 'w-1', now: LATER }).thenNothing();
+      spec.given([scheduled]).when({ type: 'DispatchBot', worker_id: 'w-1', run_id: 'run-1', now: LATER }).thenNothing();
     });
 
     it('given a scheduled bot, when a status is reported for it, then INVALID_TRANSITION', () => {

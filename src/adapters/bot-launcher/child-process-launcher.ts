@@ -10,8 +10,7 @@ const STDERR_TAIL_BYTES = 4096;
 
 /** Only what a process needs to run: the service's own secrets (ADMIN_TOKEN, keys) never reach a bot. */
 const inheritedEnvironment = (): NodeJS.ProcessEnv => {
-  // BOT_TEST_CA_PEM: tests' local HTTPS/WSS servers (the bot ignores it in production, test-ca.ts)
-  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_ENV', 'CHROMIUM_PATH', 'BOT_TEST_CA_PEM'];
+  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_ENV', 'CHROMIUM_PATH'];
   return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
 };
 
@@ -21,10 +20,14 @@ const inheritedEnvironment = (): NodeJS.ProcessEnv => {
  * the bot sees the service die with it and does not stay in the meeting on its own.
  */
 export class ChildProcessLauncher implements BotLauncher {
-  /** `sandboxReplicas`: passed to bots as SANDBOX_REPLICAS (tests: the real platform hosts go to that sandbox) */
+  /**
+   * The service's own development settings, passed on explicitly (never inherited from its environment):
+   * `sandboxReplicas` as SANDBOX_REPLICAS (the real platform hosts go to that sandbox), `botTestCaPem` as
+   * BOT_TEST_CA_PEM (a certificate authority of tests' local HTTPS/WSS servers).
+   */
   constructor(
     private readonly log: Logger,
-    private readonly options: { readonly sandboxReplicas?: string | undefined } = {},
+    private readonly options: { readonly sandboxReplicas?: string | undefined; readonly botTestCaPem?: string | undefined } = {},
   ) {}
 
   launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): LaunchedBot {
@@ -32,6 +35,7 @@ export class ChildProcessLauncher implements BotLauncher {
       env: {
         ...inheritedEnvironment(),
         ...(this.options.sandboxReplicas ? { SANDBOX_REPLICAS: this.options.sandboxReplicas } : {}),
+        ...(this.options.botTestCaPem ? { BOT_TEST_CA_PEM: this.options.botTestCaPem } : {}),
         [SERVICE_MODE_VARIABLE]: '1',
         SERVICE_URL: connection.serviceUrl,
         BOT_TOKEN: connection.botToken,

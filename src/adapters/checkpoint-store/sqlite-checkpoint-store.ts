@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { privateSqliteFile } from '../disk/private-files';
 import type { CheckpointStore } from './port';
 
 /**
@@ -11,6 +12,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly save;
 
   constructor(path: string) {
+    privateSqliteFile(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // A checkpoint lost to a power cut only replays a few events (handlers are idempotent): no sync per save.

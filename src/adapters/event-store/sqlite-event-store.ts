@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
+import { privateSqliteFile } from '../disk/private-files';
 import {
   type AppendResult,
   type EventStore,
@@ -84,6 +85,7 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTransaction;
 
   constructor(path: string) {
+    privateSqliteFile(path);
     this.db = new Database(path);
     // WAL lets readers (subscriptions, other processes) run while one writer commits.
     this.db.pragma('journal_mode = WAL');

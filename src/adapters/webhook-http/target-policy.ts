@@ -2,10 +2,10 @@ import { BlockList, isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
 
 /**
- * Where webhooks and callbacks may go (DESIGN.md). In production: https only, and never an address of a
+ * Where webhooks and callbacks may go (DESIGN.md). By default: https only, and never an address of a
  * private, loopback, link-local or otherwise non-public network, checked on the resolved address (at
- * creation and again at send time, on the very address the request connects to). Elsewhere (local
- * development, tests): https anywhere, and plain http to this machine.
+ * creation and again at send time, on the very address the request connects to). With
+ * ALLOW_PRIVATE_WEBHOOK_TARGETS (local development, tests): https anywhere, and plain http to this machine.
  */
 export interface TargetPolicy {
   readonly publicHttpsOnly: boolean;

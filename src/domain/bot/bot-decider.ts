@@ -53,7 +53,7 @@ export type BotCommand =
   | { readonly type: 'RefuseScheduledBot'; readonly error_code: string; readonly error_message: string; readonly now: string }
   /** DELETE /v2/bots/scheduled/{id}: only before its time. */
   | { readonly type: 'CancelScheduledBot'; readonly now: string }
-  | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly run_id: string; readonly now: string }
   /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
   | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
@@ -162,6 +162,8 @@ export type BotState =
       readonly dispatched: boolean;
       /** the instance that runs (or watches) the bot, once dispatched */
       readonly workerId: string | null;
+      /** the run its token is bound to, once dispatched */
+      readonly runId: string | null;
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
@@ -330,7 +332,7 @@ const decide = (command: BotCommand, state: BotState) => {
     case 'DispatchBot':
       // A scheduled bot is not in the queue before its time: nothing to run yet.
       if (state.dispatched || isTerminal(state.status) || state.status === 'scheduled') return noEvents;
-      return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
+      return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, run_id: command.run_id, at: command.now } });
 
     case 'ReassignBot':
       // Another instance took it first, or it has ended: nothing to take over.
@@ -456,6 +458,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   schedule,
   dispatched: false,
   workerId: null,
+  runId: null,
   leaveRequested: false,
   everRecorded: false,
   chatMessageIds: [],
@@ -488,7 +491,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
       };
     }
     case 'BotDispatched':
-      return { ...state, dispatched: true, workerId: event.data.worker_id };
+      return { ...state, dispatched: true, workerId: event.data.worker_id, runId: event.data.run_id ?? null };
     case 'BotReassigned':
       return { ...state, workerId: event.data.worker_id };
     case 'StatusChanged':

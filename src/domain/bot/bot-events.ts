@@ -58,7 +58,14 @@ export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
   at: IsoInstant,
 });
 
-export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
+/**
+ * A service instance took the bot to run it. `run_id` names this run: the bot's token is bound to it, so
+ * that no token of another run passes for this one (absent from events written before runs were named).
+ */
+export const BotDispatched = t.type({
+  type: t.literal('BotDispatched'),
+  data: t.intersection([t.type({ bot_id: t.string, worker_id: t.string, at: IsoInstant }), t.partial({ run_id: t.string })]),
+});
 
 /**
  * A running bot whose service instance is gone is taken over by another instance, which watches it from

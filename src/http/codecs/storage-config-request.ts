@@ -9,9 +9,9 @@ import { bool, decodeWith, leaf, lengthOf, str, strictObject, withDefault } from
 const MAX_ENDPOINT_LENGTH = 2048;
 
 /**
- * The spec's "URI with scheme" of an S3-compatible endpoint. Outside production any host will do (a
- * server on this machine in tests and development); in production only HTTPS, and not a name or literal
- * address of this machine or a private network. Names are checked again on every connection, against the
+ * The spec's "URI with scheme" of an S3-compatible endpoint: only HTTPS, and not a name or literal
+ * address of this machine or a private network; with ALLOW_PRIVATE_STORAGE_ENDPOINTS (tests and
+ * development) any host will do. Names are checked again on every connection, against the
  * address they resolve to then.
  */
 const endpoint = (publicEndpointsOnly: boolean) =>
