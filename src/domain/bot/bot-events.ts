@@ -49,11 +49,18 @@ export const BotScheduled = eventCodec('BotScheduled', {
   at: IsoInstant,
 });
 
-/** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
+/**
+ * A scheduled bot changed before its time (PATCH): its whole new definition and time, and the key that
+ * made this change. The bot acts for that key from then on (its webhooks carry it): the key that defined
+ * what the bot now is, never the one that first scheduled it (a Sending Access key that redefines a bot
+ * must not make its callback carry a Full Access key). Absent in events recorded before it was kept: the
+ * bot then acts for no key.
+ */
 export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
   bot_id: t.string,
   ...botDefinition,
   config: RequestedBotConfigCodec,
+  created_by: nullableField(CreatedBy),
   join_at: IsoInstant,
   at: IsoInstant,
 });
