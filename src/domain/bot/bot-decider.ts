@@ -122,7 +122,8 @@ export type BotCommand =
     }
   | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
   /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
-  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
+  /** `reads` reads of the bot's data by one key, the last one `now` */
+  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly reads: number; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -442,7 +443,7 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
     }
     case 'RecordDataAccess':
-      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
+      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, reads: command.reads, at: command.now } });
 
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.

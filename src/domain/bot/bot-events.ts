@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
+import { eventCodec, IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
 import { BotConfigCodec, RequestedBotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
@@ -135,10 +135,16 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
 });
 
 /**
- * The bot's data was read through the legacy `meeting_data` endpoint: the legacy list counts these
- * (`access_count`, `last_accessed_at`), and the bot's audit shows every read.
+ * The bot's data was read through the legacy `meeting_data` endpoint by one key: `reads` reads, the last
+ * at `at` (reads are coalesced, at most one event per bot and key a minute: docs/decisions.md). The legacy
+ * list counts them (`access_count`, `last_accessed_at`); the audit shows who read. Older events: one read.
  */
-export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+export const BotDataAccessed = eventCodec('BotDataAccessed', {
+  bot_id: t.string,
+  key_id: t.string,
+  reads: withDecodeDefault(t.number, () => 1),
+  at: IsoInstant,
+});
 
 /** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
 const StreamingSeconds = t.type({ input: t.number, output: t.number });

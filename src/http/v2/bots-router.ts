@@ -4,6 +4,7 @@ import type { BotControl } from '../../adapters/bot-control/port';
 import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
+import type { DataAccessTally } from '../../commands/data-access-tally';
 import { leaveBot } from '../../commands/leave-bot';
 import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
@@ -36,6 +37,8 @@ export interface BotsRouterDeps {
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
+  /** reads of the legacy meeting_data, recorded coalesced */
+  readonly dataAccess: DataAccessTally;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
