@@ -23,6 +23,15 @@ describe('due delivery streams are served in turn', () => {
     assert.equal(ready.size, 0);
   });
 
+  it('the team served longest ago goes first: one just served whose next message comes in before another team’s still waits its turn', () => {
+    const ready = new ReadyStreams();
+    ready.add({ stream: 'a0', teamId: 'A', targetKey: 'endpoint:a' });
+    assert.equal(ready.take(always, always)?.stream, 'a0');
+    ready.add({ stream: 'a1', teamId: 'A', targetKey: 'endpoint:a' });
+    ready.add({ stream: 'b0', teamId: 'B', targetKey: 'endpoint:b' });
+    assert.deepEqual(drain(ready), ['b0', 'a1']);
+  });
+
   it('within a team its targets take turns, each target’s streams in the order they became due', () => {
     const ready = new ReadyStreams();
     for (const [stream, target] of [['x1', 'callback:1'], ['x2', 'callback:1'], ['x3', 'callback:1'], ['y1', 'callback:2'], ['z1', 'endpoint:z']]) {
