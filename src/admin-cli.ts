@@ -10,7 +10,7 @@ import { describeTeam } from './commands/describe-team';
 import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/team-commands';
 import { configFromEnv } from './config';
 import { ApiError } from './http/api-error';
-import { decodeAddTokens, decodeCreateTeam, decodeIssueKey } from './http/admin/admin-requests';
+import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
 import { allProjections } from './projections/all-projections';
 import { rebuildProjections } from './projections/rebuild-projections';
 
@@ -19,6 +19,7 @@ const usage = `usage: npm run admin -- <command> [options]
   issue-key --team <team_id> [--permission full|sending]
   revoke-key --team <team_id> --key <key_id>
   add-tokens --team <team_id> --amount <tokens>
+  set-limits --team <team_id> [--scheduled-bots <n>] [--webhook-endpoints <n>] [--calendars <n>]
   show-team --team <team_id>
   rebuild-projections
 Reads DATA_DIR, EVENTSTORE_URL, MONGO_URL like the service; prints JSON.`;
@@ -45,6 +46,9 @@ const main = async () => {
       key: { type: 'string' },
       permission: { type: 'string' },
       amount: { type: 'string' },
+      'scheduled-bots': { type: 'string' },
+      'webhook-endpoints': { type: 'string' },
+      calendars: { type: 'string' },
     },
   });
   if (!command || command === 'help' || command === '--help') return void console.log(usage);
@@ -79,6 +83,15 @@ const main = async () => {
       case 'add-tokens': {
         const { amount } = decodeAddTokens({ amount: numberOption(values.amount) });
         orFail(await handleTeamCommand(deps, team(), { type: 'AddTokens', operation_id: randomUUID(), amount, now: new Date().toISOString() }));
+        return print(await describeTeam(deps, team()));
+      }
+      case 'set-limits': {
+        const { limits } = decodeSetLimits({
+          scheduled_bots: numberOption(values['scheduled-bots']),
+          webhook_endpoints: numberOption(values['webhook-endpoints']),
+          calendars: numberOption(values.calendars),
+        });
+        orFail(await handleTeamCommand(deps, team(), { type: 'SetLimits', limits, now: new Date().toISOString() }));
         return print(await describeTeam(deps, team()));
       }
       case 'show-team':

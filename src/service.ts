@@ -39,6 +39,8 @@ import { rebuildProjections } from './projections/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { BotScheduler } from './subscribers/queue-scheduled-bots';
+import { recordDataAccess } from './subscribers/record-data-access';
+import type { DataAccessTally } from './commands/data-access-tally';
 import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
 import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
@@ -75,6 +77,8 @@ export interface RunningService {
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   readonly calendarSync: CalendarSyncWorker;
+  /** meeting_data reads held back before they are recorded */
+  readonly dataAccess: DataAccessTally;
   stop(): Promise<void>;
 }
 
@@ -100,6 +104,8 @@ export interface ServiceOverrides {
   readonly calendarSync?: Partial<CalendarSyncOptions>;
   /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
   readonly transcription?: Partial<ProviderSettings>;
+  /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
+  readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -204,9 +210,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
+  const dataAccess = recordDataAccess(commands, log, overrides.dataAccess);
   const app = buildApp({
     log,
     commands,
+    dataAccess: dataAccess.tally,
     readStore,
     projections,
     control,
@@ -301,6 +309,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     botWatch,
     webhooks,
     calendarSync,
+    dataAccess: dataAccess.tally,
     stop: async () => {
       await calendarSync.stop();
       await scheduler.stop();
@@ -310,6 +319,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await dataAccess.stop();
       transcriber.stop();
       await transcriptions.stop();
       await spillUploader.stop();

@@ -166,8 +166,11 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     }
     case 'ParticipantsReported':
       return { ...touched, speakers: event.data.speakers, speakers_folded: event.data.speakers.map(foldForSearch) };
-    case 'BotDataAccessed':
-      return { ...touched, access_count: doc.access_count + 1, last_accessed_at: at };
+    case 'BotDataAccessed': {
+      // Coalesced reads of one key may be recorded after another key's later read: the latest read wins.
+      const latest = doc.last_accessed_at !== null && Date.parse(doc.last_accessed_at) > Date.parse(at) ? doc.last_accessed_at : at;
+      return { ...touched, access_count: doc.access_count + event.data.reads, last_accessed_at: latest };
+    }
     case 'BotCompleted':
       return { ...touched, ...ended(doc, at, event.data.usage.recorded_seconds), status: 'completed', end_code: event.data.end_reason };
     case 'BotFailed': {

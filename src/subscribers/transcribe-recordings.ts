@@ -24,6 +24,7 @@ import {
   TRANSCRIPTION,
 } from '../domain/transcription/transcript-artifacts';
 import { transcriptionInputsOf, type KeptArtifact } from '../domain/transcription/transcription-inputs';
+import { FairQueue, type FairQueueOptions } from './fair-queue';
 import type { Subscriber } from './subscriber-runner';
 
 export interface TranscriberDeps {
@@ -32,6 +33,8 @@ export interface TranscriberDeps {
   readonly secretBox: SecretBox;
   readonly providers: Readonly<Record<ProviderName, TranscriptionProvider>>;
   readonly log: Logger;
+  /** transcriptions at once, in all and per team (default 2 and 1) */
+  readonly slots?: Partial<Pick<FairQueueOptions, 'total' | 'perTeam'>>;
 }
 
 /** A hosted provider fetches the recording from a link that lasts as long as a job may (2 h) and then some. */
@@ -51,12 +54,15 @@ class NoTranscript extends Error {}
  * restart interrupted (no end recorded) runs again from the start. A failure ends the transcription with
  * TRANSCRIPTION_FAILED; the bot stays completed.
  *
- * Handled one event at a time, so transcriptions run one after another; `stop()` aborts the one running,
- * which then runs again after the restart.
+ * Requests wait in a FairQueue: teams take turns and each runs one transcription at a time, so a team's
+ * hundred recordings do not queue another team's one behind them. The subscriber's checkpoint stays before
+ * the oldest request not done (replayFrom), so a restart runs again what waited or ran; `stop()` aborts
+ * what runs.
  */
 export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop(): void } => {
   const stopping = new AbortController();
   const now = () => deps.commands.clock().toISOString();
+  const queue = new FairQueue({ total: 2, perTeam: 1, retryMs: 5_000, ...deps.slots }, deps.log);
 
   const record = async (botId: string, command: BotCommand) => {
     const result = await handleBotCommand(deps.commands, botId, command);
@@ -161,7 +167,7 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
 
   return {
     name: 'transcribe-recordings',
-    handle: async (event) => {
+    handle: async (event, recorded) => {
       if (event.type === 'BotCompleted') {
         const [first] = await deps.commands.eventStore.readStream(botStreamName(event.data.bot_id));
         const created = first && decodeRecordedEvent(BotEvent, first);
@@ -170,10 +176,17 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
         const command: BotCommand = { type: 'RequestTranscription', request_id: INITIAL_TRANSCRIPTION, provider, api_key, custom_params, retranscribe: false, now: event.data.at };
         await record(event.data.bot_id, command);
       } else if (event.type === 'TranscriptionRequested') {
-        await carryOut(event.data);
+        const request = event.data;
+        const history = await deps.commands.eventStore.readStream(botStreamName(request.bot_id));
+        const teamId = history.map((r) => (r.data as { team_id?: unknown }).team_id).find((team) => typeof team === 'string') as string | undefined;
+        queue.add({ key: `${request.bot_id}/${request.request_id}`, teamId: teamId ?? '', position: recorded.position, run: () => carryOut(request) });
       }
     },
-    stop: () => stopping.abort(),
+    replayFrom: () => queue.oldestPosition(),
+    stop: () => {
+      queue.stop();
+      stopping.abort();
+    },
   };
 };
 

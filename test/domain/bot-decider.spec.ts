@@ -444,9 +444,9 @@ describe('bot decider', () => {
     });
   });
 
-  describe('data access: every read of the bot\'s data (legacy meeting_data) is recorded, with the key that read it', () => {
-    const read = (now: string): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', now });
-    const accessed = (when: string): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', at: when } });
+  describe('data access: reads of the bot\'s data (legacy meeting_data) are recorded, with the key that read and how many times', () => {
+    const read = (now: string, reads = 1): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', reads, now });
+    const accessed = (when: string, reads = 1): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', reads, at: when } });
 
     it('a read of a running bot', () => {
       spec.given(historyTo('in_call_recording')).when(read(LATER)).then([accessed(LATER)]);
@@ -454,6 +454,9 @@ describe('bot decider', () => {
     it('a read of an ended bot (the usual case: its data is complete)', () => {
       spec.given(historyTo('completed')).when(read(LATER)).then([accessed(LATER)]);
       spec.given(historyTo('failed')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('reads held together are one event that counts them, at the last one\'s time', () => {
+      spec.given(historyTo('completed')).when(read(LATER, 17)).then([accessed(LATER, 17)]);
     });
     it('a second read is a second access, not a repeat', () => {
       spec.given([...historyTo('completed'), accessed(LATER)]).when(read(at(LATER, { s: 1 }))).then([accessed(at(LATER, { s: 1 }))]);

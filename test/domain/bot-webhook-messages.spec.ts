@@ -56,14 +56,16 @@ describe('v2 webhook messages of a bot (DESIGN.md payloads, with extra everywher
     ]);
   });
 
-  it('a scheduled bot refused or cancelled before its time: bot.failed with the extra it had then', () => {
+  it('a scheduled bot refused or cancelled before its time: bot.failed with the extra it had then, for the key that changed it', () => {
+    const changedBy = { key_id: 'key-2', api_key: { sealed: 'sealed-key-2' } };
     const schedule: BotEvent[] = [
       { type: 'BotScheduled', data: { bot_id: BOT, team_id: 'team-1', meeting_url: 'https://meet.google.com/abc-defg-hij', platform: 'mt', bot_name: 'B', extra: { deal: 7 }, config: defaultBotConfig(), created_by: null, join_at: at(T0, { h: 1 }), at: T0 } },
-      { type: 'BotScheduleChanged', data: { bot_id: BOT, meeting_url: 'https://meet.google.com/abc-defg-hij', platform: 'mt', bot_name: 'B', extra: { deal: 8 }, config: defaultBotConfig(), join_at: at(T0, { h: 2 }), at: at(T0, { m: 1 }) } },
+      { type: 'BotScheduleChanged', data: { bot_id: BOT, meeting_url: 'https://meet.google.com/abc-defg-hij', platform: 'mt', bot_name: 'B', extra: { deal: 8 }, config: defaultBotConfig(), created_by: changedBy, join_at: at(T0, { h: 2 }), at: at(T0, { m: 1 }) } },
     ];
     const refused: BotEvent = { type: 'BotFailed', data: { bot_id: BOT, error_code: 'INSUFFICIENT_TOKENS', error_message: 'No tokens', usage: { recorded_seconds: 0, waiting_room_seconds: 0 }, at: at(T0, { h: 2 }) } };
     const facts = foldBotFacts([...schedule, refused]);
     assert.equal(facts?.team_id, 'team-1');
+    assert.deepEqual(facts?.created_by, changedBy, 'its webhooks carry the key that last defined it');
     assert.deepEqual(v2BotMessages(facts!, refused), [
       { event_type: 'bot.failed', payload: { event: 'bot.failed', data: { bot_id: BOT, extra: { deal: 8 }, error_code: 'INSUFFICIENT_TOKENS', error_message: 'No tokens' } } },
     ]);

@@ -96,7 +96,7 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
     assert.deepEqual(complete!.payload.data, { bot_id: BOT, mp4: null, speakers: [] });
     assert.deepEqual(messagesOf([created]), []);
     assert.deepEqual(messagesOf([created, { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w', at: T0 } }]), []);
-    assert.deepEqual(messagesOf([...ran, { type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'k', at: T0 } }]), []);
+    assert.deepEqual(messagesOf([...ran, { type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'k', reads: 1, at: T0 } }]), []);
   });
 
   it('a v2 bot still gets the v2 messages, and never call_ended', () => {

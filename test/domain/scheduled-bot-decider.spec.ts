@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isRight } from 'fp-ts/Either';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { botDecider, type BotCommand } from '../../src/domain/bot/bot-decider';
 import { BotEvent } from '../../src/domain/bot/bot-events';
@@ -22,6 +23,8 @@ const definition = {
   config: requestedConfig,
 };
 const createdBy = { key_id: 'key-1', api_key: { sealed: 'sealed-key' } };
+/** Another key of the team (a Sending Access key, say) that changes the bot. */
+const changedBy = { key_id: 'key-2', api_key: { sealed: 'sealed-other-key' } };
 
 // ---- events ---------------------------------------------------------------------------------------------
 
@@ -31,10 +34,13 @@ const scheduled: BotEvent = {
 };
 const changedDefinition = { ...definition, bot_name: 'Renamed', meeting_url: 'https://meet.google.com/xyz-wxyz-xyz' };
 const NEW_JOIN_AT = at(T0, { h: 3 });
-const changed: BotEvent = { type: 'BotScheduleChanged', data: { bot_id: BOT, ...changedDefinition, join_at: NEW_JOIN_AT, at: at(T0, { m: 10 }) } };
-const queuedAt = (now: string, def = definition): BotEvent => ({
+const changed: BotEvent = {
+  type: 'BotScheduleChanged',
+  data: { bot_id: BOT, ...changedDefinition, created_by: changedBy, join_at: NEW_JOIN_AT, at: at(T0, { m: 10 }) },
+};
+const queuedAt = (now: string, def = definition, by: typeof createdBy | null = createdBy): BotEvent => ({
   type: 'BotCreated',
-  data: { bot_id: BOT, team_id: TEAM, ...def, config: { ...def.config, storage: { kind: 'service' }, retention_days: 30 }, created_by: createdBy, created_at: now },
+  data: { bot_id: BOT, team_id: TEAM, ...def, config: { ...def.config, storage: { kind: 'service' }, retention_days: 30 }, created_by: by, created_at: now },
 });
 const cancelled = (now: string): BotEvent => ({
   type: 'BotFailed',
@@ -47,7 +53,7 @@ const schedule = (joinAt: string, now = T0): BotCommand => ({
   type: 'ScheduleBot', bot_id: BOT, team_id: TEAM, ...definition, created_by: createdBy, join_at: joinAt, now,
 });
 const change = (version: number, joinAt = NEW_JOIN_AT, now = at(T0, { m: 10 })): BotCommand => ({
-  type: 'ChangeSchedule', schedule_version: version, ...changedDefinition, join_at: joinAt, now,
+  type: 'ChangeSchedule', schedule_version: version, ...changedDefinition, created_by: changedBy, join_at: joinAt, now,
 });
 /** The team's settings at the queueing: its bucket and retention of that moment. */
 const settings = { storage: { kind: 'service' as const }, retention_days: 30 };
@@ -87,7 +93,7 @@ describe('scheduled bot decider', () => {
   });
 
   describe('changing (PATCH) before its time', () => {
-    it('given a scheduled bot, when its definition and time change, then BotScheduleChanged holds the whole new definition', () => {
+    it('given a scheduled bot, when its definition and time change, then BotScheduleChanged holds the whole new definition and the key that changed it', () => {
       spec.given([scheduled]).when(change(1)).then([changed]);
     });
 
@@ -121,9 +127,18 @@ describe('scheduled bot decider', () => {
       spec.given([scheduled]).when(queue(1, now)).then([queuedAt(now)]);
     });
 
-    it('given a changed bot, then BotCreated carries the changed definition', () => {
+    it('given a changed bot, then BotCreated carries the changed definition and acts for the key that changed it, not the one that scheduled it', () => {
       const now = at(NEW_JOIN_AT, { s: -5 });
-      spec.given([scheduled, changed]).when(queue(2, now)).then([queuedAt(now, changedDefinition)]);
+      spec.given([scheduled, changed]).when(queue(2, now)).then([queuedAt(now, changedDefinition, changedBy)]);
+    });
+
+    it('given a change recorded before changes named their key, then BotCreated acts for no key (never the first one by default)', () => {
+      const now = at(NEW_JOIN_AT, { s: -5 });
+      const { created_by: _unknown, ...olderChange } = changed.data as Extract<BotEvent, { type: 'BotScheduleChanged' }>['data'];
+      // As the store reads it back: decoded by the event codec.
+      const older = BotEvent.decode({ type: 'BotScheduleChanged', data: olderChange });
+      assert.ok(isRight(older));
+      spec.given([scheduled, older.right]).when(queue(2, now)).then([queuedAt(now, changedDefinition, null)]);
     });
 
     it('given a definition changed after the queueing began, then SCHEDULE_CHANGED', () => {

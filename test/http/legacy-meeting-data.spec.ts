@@ -199,6 +199,8 @@ describe('legacy API: GET /bots/meeting_data', () => {
       const data = await Promise.all(bots.bots.map(async (b: { uuid: string }) => (await api.get(`/v2/bots/${b.uuid}`)).body.data.status));
       return { bots, data };
     };
+    // Reads held back are recorded first, as a stop records them.
+    await t.service.projections.waitForPosition(await t.service.dataAccess.recordAll());
     const before = await snapshot();
     assert.ok(before.bots.bots.length >= 5);
     assert.ok(before.bots.bots.some((b: { access_count: number }) => b.access_count >= 2));

@@ -180,7 +180,8 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     offsetMs += 16 * MINUTE; // instance-a never comes back (a new host name took its place)
     await readUntil(async () => t.service.botWatch.watchedBots.length, (n) => n === 2);
     const events = (await alive.api.get(`/v2/bots/${alive.botId}/events`)).body.data.events;
-    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-a', worker_id: 'instance-b', at: events.at(-1).data.at });
+    // The audit names instances in the order the bot met them, not by their host names.
+    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-1', worker_id: 'instance-2', at: events.at(-1).data.at });
 
     // One of them is alive and reaches instance-b; the other is gone.
     const survivor = asTheBot(alive.botId, alive.runId);

@@ -42,8 +42,17 @@ export type BotCommand =
       readonly join_at: string;
       readonly now: string;
     } & BotDefinition)
-  /** PATCH: the whole new definition and time, decided against the version the caller read (no lost update). */
-  | ({ readonly type: 'ChangeSchedule'; readonly schedule_version: number; readonly join_at: string; readonly now: string } & BotDefinition)
+  /**
+   * PATCH: the whole new definition and time, decided against the version the caller read (no lost
+   * update), and the key that made it (the bot acts for it from then on).
+   */
+  | ({
+      readonly type: 'ChangeSchedule';
+      readonly schedule_version: number;
+      readonly created_by: CreatedBy | null;
+      readonly join_at: string;
+      readonly now: string;
+    } & BotDefinition)
   /**
    * The scheduler queues the bot at its time, once its reservation and meeting registration are taken for
    * the definition of `schedule_version`: a definition changed in between is refused (SCHEDULE_CHANGED).
@@ -113,7 +122,8 @@ export type BotCommand =
     }
   | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
   /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
-  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
+  /** `reads` reads of the bot's data by one key, the last one `now` */
+  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly reads: number; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -218,8 +228,8 @@ const decideScheduled = (
       // A time kept as it was is no problem even when it is close (the bot may be being queued: that decides).
       const invalid = command.join_at === schedule.join_at ? null : invalidJoinAt(command.join_at, command.now);
       if (invalid) return invalid;
-      const { meeting_url, platform, bot_name, extra, config, join_at, now } = command;
-      return emit({ type: 'BotScheduleChanged', data: { bot_id: state.bot_id, meeting_url, platform, bot_name, extra, config, join_at, at: now } });
+      const { meeting_url, platform, bot_name, extra, config, created_by, join_at, now } = command;
+      return emit({ type: 'BotScheduleChanged', data: { bot_id: state.bot_id, meeting_url, platform, bot_name, extra, config, created_by, join_at, at: now } });
     }
     case 'QueueScheduledBot': {
       // A retry after the bot was queued (a lost answer, a second scheduler) finds it done.
@@ -435,7 +445,7 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
     }
     case 'RecordDataAccess':
-      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
+      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, reads: command.reads, at: command.now } });
 
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
@@ -482,12 +492,12 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
   switch (event.type) {
     case 'BotScheduleChanged': {
       if (state.schedule === null) return state;
+      // The key of the change replaces the first one: the bot acts for whoever defined what it now is.
       const { bot_id: _bot, join_at, at: _at, ...definition } = event.data;
-      const { created_by } = state.schedule.definition;
       return {
         ...state,
         platform: definition.platform,
-        schedule: { join_at, definition: { ...definition, created_by }, version: state.schedule.version + 1 },
+        schedule: { join_at, definition, version: state.schedule.version + 1 },
       };
     }
     case 'BotDispatched':

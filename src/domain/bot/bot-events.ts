@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
+import { eventCodec, IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
 import { BotConfigCodec, RequestedBotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
@@ -49,11 +49,18 @@ export const BotScheduled = eventCodec('BotScheduled', {
   at: IsoInstant,
 });
 
-/** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
+/**
+ * A scheduled bot changed before its time (PATCH): its whole new definition and time, and the key that
+ * made this change. The bot acts for that key from then on (its webhooks carry it): the key that defined
+ * what the bot now is, never the one that first scheduled it (a Sending Access key that redefines a bot
+ * must not make its callback carry a Full Access key). Absent in events recorded before it was kept: the
+ * bot then acts for no key.
+ */
 export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
   bot_id: t.string,
   ...botDefinition,
   config: RequestedBotConfigCodec,
+  created_by: nullableField(CreatedBy),
   join_at: IsoInstant,
   at: IsoInstant,
 });
@@ -135,10 +142,16 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
 });
 
 /**
- * The bot's data was read through the legacy `meeting_data` endpoint: the legacy list counts these
- * (`access_count`, `last_accessed_at`), and the bot's audit shows every read.
+ * The bot's data was read through the legacy `meeting_data` endpoint by one key: `reads` reads, the last
+ * at `at` (reads are coalesced, at most one event per bot and key a minute: docs/decisions.md). The legacy
+ * list counts them (`access_count`, `last_accessed_at`); the audit shows who read. Older events: one read.
  */
-export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+export const BotDataAccessed = eventCodec('BotDataAccessed', {
+  bot_id: t.string,
+  key_id: t.string,
+  reads: withDecodeDefault(t.number, () => 1),
+  at: IsoInstant,
+});
 
 /** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
 const StreamingSeconds = t.type({ input: t.number, output: t.number });

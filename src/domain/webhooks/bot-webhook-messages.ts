@@ -67,7 +67,7 @@ export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
     }
     if (facts === null) continue;
     if (event.type === 'BotScheduleChanged') {
-      facts = { ...facts, extra: event.data.extra, config: event.data.config };
+      facts = { ...facts, extra: event.data.extra, config: event.data.config, created_by: event.data.created_by };
       continue;
     }
     if (event.type === 'StatusChanged' && facts.joined_at === null && admittedStatuses.includes(event.data.status)) {

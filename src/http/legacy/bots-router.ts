@@ -59,8 +59,8 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const query = orThrow(decodeMeetingDataQuery(ctx.query));
     const stored = await deps.readStore.get<LegacyBotView>(LEGACY_BOTS, query.bot_id);
     if (!stored || stored.doc.team_id !== caller.team_id) throw notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found');
-    // Every read is an access: counted in the list, kept in the bot's audit.
-    const accessed = await handleBotCommand(deps.commands, query.bot_id, { type: 'RecordDataAccess', key_id: caller.key_id, now: nowIso(deps.commands) });
+    // Every read is an access: counted in the list, kept in the bot's audit (coalesced: data-access-tally.ts).
+    const accessed = await deps.dataAccess.read(query.bot_id, caller.key_id);
     if (E.isLeft(accessed)) throw refusalToApiError(accessed.left);
     await deps.projections.waitForPosition(accessed.right.position);
     ctx.body = await toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });

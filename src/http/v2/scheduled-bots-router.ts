@@ -14,7 +14,7 @@ import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import { toScheduledBot } from './bot-details';
 import type { BotsRouterDeps } from './bots-router';
-import { checkCallbackTarget, definitionOf, scheduleBotFromBody } from './bots-from-requests';
+import { checkCallbackTarget, definitionOf, requesterOf, scheduleBotFromBody } from './bots-from-requests';
 import { keysetPage } from './newest-first-page';
 import { refusalToApiError } from './refusal-to-api-error';
 
@@ -67,6 +67,7 @@ export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouter
         ...changed,
         config: keepStoredSecrets(config, definition.config, patch.named),
         join_at: patch.join_at,
+        created_by: requesterOf(deps.secretBox, callerOf(ctx), ctx.get('x-service-api-key')).createdBy,
       });
       if (E.isLeft(changedResult) && changedResult.left.code === 'SCHEDULE_CHANGED' && attempt < PATCH_ATTEMPTS) continue;
       if (E.isLeft(changedResult)) throw refusalToApiError(changedResult.left);

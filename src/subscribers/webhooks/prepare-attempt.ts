@@ -9,6 +9,7 @@ import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
 import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
 import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import { keyOfDelivery } from '../../domain/webhooks/delivery-key';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
@@ -36,7 +37,7 @@ const botFacts = async (eventStore: EventStore, botId: string | null): Promise<B
 };
 
 /**
- * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that created the bot,
+ * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that defined it (keyOfDelivery),
  * and the Standard Webhooks headers signed with the endpoint's secret(s) at `nowMs`, or with the callback's
  * own secret (also sent as `x-callback-secret`); a legacy bot's own webhook_url gets no signature.
  */
@@ -67,8 +68,9 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
-  if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
+  const override = target.kind === 'callback' ? message.callback : null;
+  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null });
+  if (key) headers['x-service-api-key'] = deps.secretBox.open(key.api_key);
 
   if (target.kind === 'endpoint') {
     const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
