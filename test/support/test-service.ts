@@ -38,6 +38,10 @@ export interface TestServiceOptions {
   readonly objectStoreUrl?: string;
   /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
   readonly objectStoreIngestKey?: string;
+  /** the event log, checkpoints and leases in this PostgreSQL database (DATABASE_URL) */
+  readonly databaseUrl?: string;
+  /** read models, and checkpoints unless databaseUrl, in this MongoDB database (MONGO_URL, MONGO_DATABASE) */
+  readonly mongo?: { readonly url: string; readonly database: string };
   /** CALENDAR_RESYNC_MINUTES, in ms */
   readonly calendarResyncMs?: number;
   /** teams' storage endpoints as with NODE_ENV=production */
@@ -57,8 +61,9 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     dataDir,
     adminToken: ADMIN_TOKEN,
     eventstoreUrl: process.env.EVENTSTORE_URL_FOR_SERVICE_TESTS,
-    mongoUrl: undefined,
-    mongoDatabase: 'unused',
+    databaseUrl: options.databaseUrl,
+    mongoUrl: options.mongo?.url,
+    mongoDatabase: options.mongo?.database ?? 'unused',
     sandboxHosts: options.sandboxHosts ?? true,
     publicUrl: undefined,
     botSlots: options.botSlots ?? 0,

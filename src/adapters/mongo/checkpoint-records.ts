@@ -19,6 +19,11 @@ export interface CheckpointRecord {
   position: string;
 }
 
+export interface LegacyCheckpoint {
+  _id: string;
+  position: string;
+}
+
 /**
  * Checkpoints that only move forward on any MongoDB wire-protocol server. FerretDB has no transactions
  * and its conditional updates read, then write: two writers can both pass a `position < new` guard and
@@ -27,7 +32,11 @@ export interface CheckpointRecord {
  * and older records are deleted after: a save of an older position only adds a record that never counts.
  */
 export class MongoCheckpointRecords {
-  constructor(private readonly collection: () => Collection<CheckpointRecord>) {}
+  constructor(
+    private readonly collection: () => Collection<CheckpointRecord>,
+    /** Where versions before records kept one `{_id: name, position}` document per checkpoint: read when there is no record yet. */
+    private readonly legacy: () => Collection<LegacyCheckpoint>,
+  ) {}
 
   async ensureIndex(): Promise<void> {
     await this.collection().createIndex({ name: 1, position: -1 });
@@ -35,7 +44,9 @@ export class MongoCheckpointRecords {
 
   async load(name: string): Promise<bigint | null> {
     const [latest] = await this.collection().find({ name }).sort({ position: -1 }).limit(1).toArray();
-    return latest === undefined ? null : BigInt(latest.position);
+    if (latest !== undefined) return BigInt(latest.position);
+    const legacy = await this.legacy().findOne({ _id: name, position: { $type: 'string' } });
+    return legacy === null ? null : BigInt(legacy.position);
   }
 
   async save(name: string, position: bigint): Promise<void> {

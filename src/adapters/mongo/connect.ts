@@ -1,7 +1,13 @@
-import type { MongoClient } from 'mongodb';
+import type { MongoClientOptions, MongoClient } from 'mongodb';
 
 /** How long the driver looks for the server before an operation fails (its default is 30 s). */
-export const SERVER_SELECTION_TIMEOUT_MS = 10_000;
+const SERVER_SELECTION_TIMEOUT_MS = 10_000;
+
+/** The service's defaults; the URL's own options win (the driver lets client options override the URL's). */
+export const clientOptions = (url: string, options: MongoClientOptions = {}): MongoClientOptions => ({
+  ...(/[?&]serverSelectionTimeoutMS=/i.test(url) ? {} : { serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS }),
+  ...options,
+});
 
 /** The URL without its password, to name the server in messages. */
 export const describeMongoUrl = (url: string): string => {

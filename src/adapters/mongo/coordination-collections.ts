@@ -5,5 +5,7 @@
  */
 export const SUBSCRIBER_CHECKPOINTS = '_subscriber_checkpoints';
 export const LEASES = '_leases';
+/** Where subscribers' checkpoints were kept before, beside the projections' (read once, as a starting point). */
+export const LEGACY_SUBSCRIBER_CHECKPOINTS = '_checkpoints';
 
 export const KEPT_BY_DROP_ALL: ReadonlySet<string> = new Set([SUBSCRIBER_CHECKPOINTS, LEASES]);

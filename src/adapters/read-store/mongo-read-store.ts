@@ -1,6 +1,6 @@
 import { type Collection, type Document, type Filter, MongoClient, type Sort } from 'mongodb';
-import { type CheckpointRecord, isDuplicateKey, MongoCheckpointRecords, padPosition } from '../mongo/checkpoint-records';
-import { connectOrExplain, SERVER_SELECTION_TIMEOUT_MS } from '../mongo/connect';
+import { type CheckpointRecord, isDuplicateKey, type LegacyCheckpoint, MongoCheckpointRecords, padPosition } from '../mongo/checkpoint-records';
+import { clientOptions, connectOrExplain } from '../mongo/connect';
 import { KEPT_BY_DROP_ALL } from '../mongo/coordination-collections';
 import { checkStartAfter, compileQuery, effectiveOrder, firstInOrder } from './memory-query';
 import { containsPattern, decodeValue, encodeString, encodeValue } from './mongo-encoding';
@@ -109,12 +109,15 @@ const toDocument = <D extends ReadDocument>(found: StoredShape): D => {
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
-  private readonly checkpoints = new MongoCheckpointRecords(() => this.client.db(this.databaseName).collection<CheckpointRecord>(CHECKPOINTS));
+  private readonly checkpoints = new MongoCheckpointRecords(
+    () => this.client.db(this.databaseName).collection<CheckpointRecord>(CHECKPOINTS),
+    () => this.client.db(this.databaseName).collection<LegacyCheckpoint>(CHECKPOINTS),
+  );
 
   /** Connects lazily, on the first operation. */
   constructor(url: string, private readonly databaseName: string) {
     // Dropped rather than stored as null, so that documents read back as they were written.
-    this.client = new MongoClient(url, { ignoreUndefined: true, serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS });
+    this.client = new MongoClient(url, clientOptions(url, { ignoreUndefined: true }));
   }
 
   /** Connects now, so that a wrong or unreachable URL fails at start-up (with the address) rather than at the first request. */
