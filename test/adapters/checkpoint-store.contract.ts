@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CheckpointStore, type Lease, LeaseLost } from '../../src/adapters/checkpoint-store/port';
+import { storePerTest } from '../support/store-per-test';
 
 /** Unique per test, so that the suite can run against a shared server. */
 const uniqueName = (prefix: string): string => `${prefix}-${randomBytes(6).toString('hex')}`;
@@ -53,25 +54,12 @@ export interface CheckpointStoreContractOptions {
 export function checkpointStoreContract(name: string, options: CheckpointStoreContractOptions): void {
   describe(`checkpoint store contract: ${name}`, function () {
     this.timeout(30_000);
-    let store: CheckpointStore;
-    let others: CheckpointStore[] = [];
+    const stores = storePerTest(options.make, options.openAgain, options.cleanup);
     /** Another process on the same store; closed after the test. */
-    const another = async (): Promise<CheckpointStore> => {
-      const other = await options.openAgain(store);
-      others.push(other);
-      return other;
-    };
-
-    beforeEach(async () => {
-      store = await options.make();
-    });
-    afterEach(async () => {
-      await Promise.all(others.map((other) => other.close()));
-      others = [];
-      await store.close();
-    });
-    after(async () => {
-      await options.cleanup?.();
+    const another = stores.another;
+    let store: CheckpointStore;
+    beforeEach(() => {
+      store = stores.current();
     });
 
     describe('checkpoints', () => {

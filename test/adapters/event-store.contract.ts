@@ -9,6 +9,7 @@ import {
   type Subscription,
   WrongExpectedRevision,
 } from '../../src/adapters/event-store/port';
+import { storePerTest } from '../support/store-per-test';
 
 /** Unique per test, so that the suite can run against a shared server. */
 export const uniqueStream = (prefix = 'contract'): string => `${prefix}-${randomUUID()}`;
@@ -78,25 +79,11 @@ export interface EventStoreContractOptions {
 
 export function eventStoreContract(name: string, make: () => Promise<EventStore>, options: EventStoreContractOptions): void {
   describe(`event store contract: ${name}`, function () {
+    const stores = storePerTest(make, options.openAgain, options.cleanup);
+    const again = stores.another;
     let store: EventStore;
-    /** Extra connections a test opened with `again`; closed after it. */
-    let others: EventStore[] = [];
-    const again = async (): Promise<EventStore> => {
-      const other = await options.openAgain(store);
-      others.push(other);
-      return other;
-    };
-
-    beforeEach(async () => {
-      store = await make();
-    });
-    afterEach(async () => {
-      await Promise.all(others.map((other) => other.close()));
-      others = [];
-      await store.close();
-    });
-    after(async () => {
-      await options.cleanup?.();
+    beforeEach(() => {
+      store = stores.current();
     });
 
     describe('appendToStream', () => {

@@ -1,7 +1,8 @@
+import { EventEmitter } from 'node:events';
 import type { RecordedEvent, SubscribeOptions, Subscription } from './port';
 
 /** Where a polling subscription reads from and what wakes it: the SQLite and PostgreSQL stores give one each. */
-export interface SubscriptionSource {
+interface SubscriptionSource {
   /** Events after `after` (exclusive; undefined: from the start) in position order, at most `batchSize`. */
   read(after: bigint | undefined): readonly RecordedEvent[] | Promise<readonly RecordedEvent[]>;
   readonly batchSize: number;
@@ -19,7 +20,7 @@ export interface SubscriptionSource {
  * woken (an append) or the poll interval passed. Sound only on a store whose positions become visible in
  * order: a position that committed after a greater one would be passed over for good.
  */
-export class PollingSubscription implements Subscription {
+class PollingSubscription implements Subscription {
   private stopped = false;
   private wake: (() => void) | undefined;
   private readonly done: Promise<void>;
@@ -75,5 +76,54 @@ export class PollingSubscription implements Subscription {
       const cancel = this.source.waitForWake(wake);
       this.wake = wake;
     });
+  }
+}
+
+export interface PollingSource {
+  /** Events after `after` (exclusive; undefined: from the start) in position order, at most `maxCount`. */
+  read(after: bigint | undefined, maxCount: number): readonly RecordedEvent[] | Promise<readonly RecordedEvent[]>;
+  readonly batchSize: number;
+  readonly pollIntervalMs: number;
+}
+
+/** A store's polling subscriptions: made here, woken together on an append, stopped together on close. */
+export class PollingSubscriptions {
+  private readonly woken = new EventEmitter();
+  private wakeCount = 0;
+  private readonly running = new Set<PollingSubscription>();
+
+  constructor(private readonly source: PollingSource) {
+    this.woken.setMaxListeners(0);
+  }
+
+  /** Something was appended: every sleeping subscription reads now instead of at its next poll. */
+  wake(): void {
+    this.wakeCount += 1;
+    this.woken.emit('wake');
+  }
+
+  subscribe(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
+    const { read, batchSize, pollIntervalMs } = this.source;
+    const subscription: PollingSubscription = new PollingSubscription(
+      {
+        read: (after) => read(after, batchSize),
+        batchSize,
+        pollIntervalMs,
+        wakeCount: () => this.wakeCount,
+        waitForWake: (wake) => {
+          this.woken.once('wake', wake);
+          return () => this.woken.off('wake', wake);
+        },
+        forget: () => this.running.delete(subscription),
+      },
+      options,
+      handler,
+    );
+    this.running.add(subscription);
+    return subscription;
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.running].map((subscription) => subscription.stop()));
   }
 }

@@ -1,7 +1,6 @@
-import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { ADVISORY_LOCK, createSchema, openPool } from '../postgres/pool';
-import { PollingSubscription } from './polling-subscription';
+import { PollingSubscriptions } from './polling-subscription';
 import {
   type AppendResult,
   type EventStore,
@@ -116,19 +115,19 @@ export interface PostgresEventStoreOptions {
  * LISTEN/NOTIFY, with a poll as the fallback.
  */
 export class PostgresEventStore implements EventStore {
-  private readonly woken = new EventEmitter();
-  private wakeCount = 0;
-  private readonly subscriptions = new Set<PollingSubscription>();
-  private readonly pollIntervalMs: number;
+  private readonly subscriptions: PollingSubscriptions;
 
   private constructor(
     private readonly pool: pg.Pool,
     private readonly wakeUps: PostgresWakeUps,
     options: PostgresEventStoreOptions,
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    this.woken.setMaxListeners(0);
-    wakeUps.onNotice(() => this.wakeSubscriptions());
+    this.subscriptions = new PollingSubscriptions({
+      read: (after, maxCount) => this.readAfter(after, maxCount),
+      batchSize: SUBSCRIPTION_BATCH,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    });
+    wakeUps.onNotice(() => this.subscriptions.wake());
   }
 
   /** Connects, creates the schema if needed and starts listening: an unreachable server fails here. */
@@ -167,7 +166,7 @@ export class PostgresEventStore implements EventStore {
       throw new WrongExpectedRevision(stream, expected, row.last_revision === null ? 'no_stream' : BigInt(row.last_revision));
     }
     // Local subscriptions need not wait for the notice to come back from the server.
-    this.wakeSubscriptions();
+    this.subscriptions.wake();
     return { nextExpectedRevision: BigInt(row.last_revision!), position: BigInt(row.last_position!) };
   }
 
@@ -184,34 +183,13 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
-    const subscription: PollingSubscription = new PollingSubscription(
-      {
-        read: (after) => this.readAfter(after, SUBSCRIPTION_BATCH),
-        batchSize: SUBSCRIPTION_BATCH,
-        pollIntervalMs: this.pollIntervalMs,
-        wakeCount: () => this.wakeCount,
-        waitForWake: (wake) => {
-          this.woken.once('wake', wake);
-          return () => this.woken.off('wake', wake);
-        },
-        forget: () => this.subscriptions.delete(subscription),
-      },
-      options,
-      handler,
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options, handler);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
     await this.wakeUps.close();
     await this.pool.end().catch(() => undefined);
-  }
-
-  private wakeSubscriptions(): void {
-    this.wakeCount += 1;
-    this.woken.emit('wake');
   }
 
   private async readAfter(after: bigint | undefined, maxCount: number | undefined): Promise<RecordedEvent[]> {

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import {
   type AppendResult,
@@ -11,7 +10,7 @@ import {
   type Subscription,
   WrongExpectedRevision,
 } from './port';
-import { PollingSubscription } from './polling-subscription';
+import { PollingSubscriptions } from './polling-subscription';
 
 /** Another process appending to the same file cannot wake us: how long a subscription waits before it looks again. */
 const POLL_INTERVAL_MS = 200;
@@ -70,10 +69,11 @@ const matches = (expected: ExpectedRevision, actual: bigint | 'no_stream'): bool
 /** The embedded event store: one SQLite file, one table, the rowid as global position. */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly appended = new EventEmitter();
-  /** Bumped on every local append so a subscription never sleeps past an append it raced with. */
-  private appendCount = 0;
-  private readonly subscriptions = new Set<PollingSubscription>();
+  private readonly subscriptions = new PollingSubscriptions({
+    read: (after, maxCount) => this.readAfter(after, maxCount),
+    batchSize: SUBSCRIPTION_BATCH,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  });
   /**
    * By position, which never changes meaning: the subscriptions read the same new events one after the
    * other, and parsing each event's JSON once instead of once per subscription was most of their cost (a
@@ -90,7 +90,6 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.appended.setMaxListeners(0);
 
     const prepare = (sql: string) => this.db.prepare(sql).safeIntegers(true);
     this.statements = {
@@ -121,8 +120,7 @@ export class SqliteEventStore implements EventStore {
       }
       throw new WrongExpectedRevision(stream, expected, this.currentRevision(stream));
     }
-    this.appendCount += 1;
-    this.appended.emit('append');
+    this.subscriptions.wake();
     return result;
   }
 
@@ -135,27 +133,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
-    const subscription: PollingSubscription = new PollingSubscription(
-      {
-        read: (after) => this.readAfter(after, SUBSCRIPTION_BATCH),
-        batchSize: SUBSCRIPTION_BATCH,
-        pollIntervalMs: POLL_INTERVAL_MS,
-        wakeCount: () => this.appendCount,
-        waitForWake: (wake) => {
-          this.appended.once('append', wake);
-          return () => this.appended.off('append', wake);
-        },
-        forget: () => this.subscriptions.delete(subscription),
-      },
-      options,
-      handler,
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options, handler);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
     if (this.db.open) this.db.close();
   }
 

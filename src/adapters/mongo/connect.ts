@@ -1,4 +1,5 @@
 import type { MongoClientOptions, MongoClient } from 'mongodb';
+import { urlWithoutPassword } from '../url-without-password';
 
 /** How long the driver looks for the server before an operation fails (its default is 30 s). */
 const SERVER_SELECTION_TIMEOUT_MS = 10_000;
@@ -9,17 +10,6 @@ export const clientOptions = (url: string, options: MongoClientOptions = {}): Mo
   ...options,
 });
 
-/** The URL without its password, to name the server in messages. */
-export const describeMongoUrl = (url: string): string => {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable MONGO_URL)';
-  }
-};
-
 /** Connects now: an unreachable server fails the start with its address (never the password) in the message. */
 export const connectOrExplain = async (client: MongoClient, url: string, purpose: string): Promise<void> => {
   try {
@@ -27,6 +17,6 @@ export const connectOrExplain = async (client: MongoClient, url: string, purpose
     await client.db('admin').command({ ping: 1 });
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new Error(`cannot reach MongoDB at ${describeMongoUrl(url)} (MONGO_URL) for the ${purpose}: ${(error as Error).message}`);
+    throw new Error(`cannot reach MongoDB at ${urlWithoutPassword(url, 'MONGO_URL')} (MONGO_URL) for the ${purpose}: ${(error as Error).message}`);
   }
 };

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { urlWithoutPassword } from '../url-without-password';
 
 /**
  * Keys of the PostgreSQL advisory locks the service takes, as (class, object) pairs: the class says which
@@ -11,17 +12,6 @@ export const ADVISORY_LOCK = {
   /** held by every append until it commits: positions become visible in the order they were given */
   append: 0x6d627302,
 } as const;
-
-/** The URL without its password, to name the server in messages and logs. */
-export const describeDatabaseUrl = (url: string): string => {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable DATABASE_URL)';
-  }
-};
 
 export interface PoolOptions {
   /** Who opens it: names the connections in pg_stat_activity and the server in error messages. */
@@ -50,7 +40,7 @@ export const openPool = async (url: string, { purpose, maxConnections = 10 }: Po
     await pool.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new Error(`cannot reach PostgreSQL at ${describeDatabaseUrl(url)} (DATABASE_URL) for the ${purpose}: ${(error as Error).message}`);
+    throw new Error(`cannot reach PostgreSQL at ${urlWithoutPassword(url, 'DATABASE_URL')} (DATABASE_URL) for the ${purpose}: ${(error as Error).message}`);
   }
   return pool;
 };
