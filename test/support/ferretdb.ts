@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { freePort } from './free-port';
-import { sharedPostgres } from './postgres';
+import { sharedPostgres, stopBeforeSharedPostgres } from './postgres';
 
 const VERSION = 'v1.24.2';
 
@@ -95,7 +95,7 @@ export const startFerretdb = async (backend: FerretdbBackend = 'sqlite'): Promis
     // Mocha's `exit: true` ends the process after the run; never leave a server behind if `stop` was skipped.
     process.on('exit', killNow);
     let stopped = false;
-    return {
+    const self: Ferretdb = {
       url,
       backend,
       startupMs: Date.now() - started,
@@ -113,6 +113,8 @@ export const startFerretdb = async (backend: FerretdbBackend = 'sqlite'): Promis
         rmSync(dir, { recursive: true, force: true });
       },
     };
+    if (backend === 'postgresql') stopBeforeSharedPostgres(() => self.stop());
+    return self;
   } catch (error) {
     killNow();
     throw error;

@@ -141,8 +141,13 @@ export const sharedPostgres = (): Promise<Postgres> => {
 /** A fresh database on the shared server, for one suite. */
 export const freshPostgresDatabase = async (prefix?: string): Promise<string> => (await sharedPostgres()).createDatabase(prefix);
 
+/** Servers that store in the shared PostgreSQL (FerretDB): stopped before it is. */
+const dependents: (() => Promise<void>)[] = [];
+export const stopBeforeSharedPostgres = (stop: () => Promise<void>): void => void dependents.push(stop);
+
 if (typeof after === 'function') {
   after(async () => {
+    for (const stop of dependents.splice(0)) await stop();
     if (shared) await (await shared.catch(() => null))?.stop();
     shared = null;
   });

@@ -50,8 +50,13 @@ export class PostgresWakeUps {
     client.on('error', lost);
     client.on('end', lost);
     client.on('notification', () => this.notify());
-    await client.connect();
-    await client.query(`LISTEN ${this.channel}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
