@@ -4,6 +4,10 @@
 # radosgw) for the S3 tests.
 # Runs before `npm start` and `npm test`, so a fresh machine needs no manual step.
 set -euo pipefail
+
+# The database servers of the store tests (PostgreSQL 15, FerretDB): a script of their own.
+bash "$(dirname "$0")/install-test-servers.sh"
+
 packages=(chromium ffmpeg espeak-ng sox flite pocketsphinx pocketsphinx-en-us)
 missing=()
 for cmd in chromium ffmpeg espeak-ng sox flite pocketsphinx_continuous; do

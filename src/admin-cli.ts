@@ -22,7 +22,7 @@ const usage = `usage: npm run admin -- <command> [options]
   set-limits --team <team_id> [--scheduled-bots <n>] [--webhook-endpoints <n>] [--calendars <n>]
   show-team --team <team_id>
   rebuild-projections
-Reads DATA_DIR, EVENTSTORE_URL, MONGO_URL like the service; prints JSON.`;
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 
@@ -55,7 +55,7 @@ const main = async () => {
 
   const config = configFromEnv();
   privateFolder(config.dataDir);
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
   const team = () => values.team ?? fail('--team is required');
   const orFail = <A>(result: E.Either<{ message: string }, A>): A => (E.isLeft(result) ? fail(result.left.message) : result.right);

@@ -10,6 +10,8 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly adminToken: string | undefined;
   readonly eventstoreUrl: string | undefined;
+  /** PostgreSQL for the event log, checkpoints and leases (the multi-machine path); exclusive with eventstoreUrl. */
+  readonly databaseUrl?: string | undefined;
   readonly mongoUrl: string | undefined;
   readonly mongoDatabase: string;
   /**
@@ -114,6 +116,13 @@ const minutesFrom = (name: string, value: string | undefined): number | undefine
   return minutes * 60_000;
 };
 
+/** One event log: two stores named at once would split it, whichever one the service picked. */
+const databaseUrlFrom = (databaseUrl: string | undefined, eventstoreUrl: string | undefined): string | undefined => {
+  if (!databaseUrl) return undefined;
+  if (eventstoreUrl) throw new Error('DATABASE_URL (PostgreSQL) and EVENTSTORE_URL (EventStoreDB) both name the event store: set only one of them');
+  return databaseUrl;
+};
+
 /** Long enough that guessing it over the network is hopeless (32 random hex characters are 128 bits). */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -165,6 +174,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       dataDir: path.resolve(env.DATA_DIR || './data'),
       adminToken: adminTokenFrom(env.ADMIN_TOKEN),
       eventstoreUrl: env.EVENTSTORE_URL || undefined,
+      databaseUrl: databaseUrlFrom(env.DATABASE_URL, env.EVENTSTORE_URL),
       mongoUrl: env.MONGO_URL || undefined,
       mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
       sandboxHosts: flag('SANDBOX_HOSTS', env.SANDBOX_HOSTS),

@@ -6,8 +6,7 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
-import type { CheckpointStore } from './adapters/checkpoint-store/port';
-import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkpoint-store';
+import { checkpointStoreKind, openCheckpointStore } from './adapters/checkpoint-store';
 import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
@@ -21,7 +20,7 @@ import { freeSpaceGuard } from './adapters/disk/free-space';
 import { privateFolder } from './adapters/disk/private-files';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
-import { openEventStore } from './adapters/event-store';
+import { eventStoreKind, openEventStore } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
 import { openReadStore } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
@@ -123,8 +122,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // Before anything is opened: a wrong key setting stops the start.
   const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
   for (const warning of keyWarnings) log.warn(warning);
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
+  const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
+  const checkpoints = await openCheckpointStore(checkpointStoreConfig);
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
   await projections.start();
 
@@ -133,9 +135,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const control = new BotControlHub(() => clock().getTime());
   const signer = new Signer(keys);
   const secretBox = new SecretBox(keys);
-  // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
-  const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
-  const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
   const settler = new SubscriberRunner(eventStore, checkpoints, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
@@ -290,7 +289,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   await scheduler.start(projections.position);
   // After listening: the push channels it opens name the service's public address.
   await calendarSync.start(projections.position);
-  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
+  log.info(
+    {
+      port,
+      event_store: eventStoreKind(config),
+      read_store: config.mongoUrl ? 'mongodb' : 'memory',
+      checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
+      object_store: objectStore.local ? 'folder' : 's3',
+    },
+    'service listening',
+  );
 
   return {
     url,
@@ -332,7 +340,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       orphanReservations.stop();
       await projections.stop();
       await readStore.close();
-      await localCheckpoints?.close();
+      await checkpoints.close();
       await eventStore.close();
     },
   };

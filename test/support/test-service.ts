@@ -40,6 +40,10 @@ export interface TestServiceOptions {
   readonly objectStoreUrl?: string;
   /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
   readonly objectStoreIngestKey?: string;
+  /** the event log, checkpoints and leases in this PostgreSQL database (DATABASE_URL) */
+  readonly databaseUrl?: string;
+  /** read models, and checkpoints unless databaseUrl, in this MongoDB database (MONGO_URL, MONGO_DATABASE) */
+  readonly mongo?: { readonly url: string; readonly database: string };
   /** CALENDAR_RESYNC_MINUTES, in ms */
   readonly calendarResyncMs?: number;
   /** ALLOW_PRIVATE_STORAGE_ENDPOINTS (on unless turned off: tests' S3 servers listen on this machine) */
@@ -75,8 +79,9 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     dataDir,
     adminToken: ADMIN_TOKEN,
     eventstoreUrl: process.env.EVENTSTORE_URL_FOR_SERVICE_TESTS,
-    mongoUrl: undefined,
-    mongoDatabase: 'unused',
+    databaseUrl: options.databaseUrl,
+    mongoUrl: options.mongo?.url,
+    mongoDatabase: options.mongo?.database ?? 'unused',
     sandboxHosts: options.sandboxHosts ?? true,
     publicUrl: undefined,
     botSlots: options.botSlots ?? 0,
