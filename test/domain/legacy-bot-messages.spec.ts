@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import type { BotEvent } from '../../src/domain/bot/bot-events';
-import { botMessages, foldBotFacts, messageIdOf } from '../../src/domain/webhooks/bot-webhook-messages';
+import { botMessages, botWebhookFactsOf, messageIdOf } from '../../src/domain/webhooks/bot-webhook-messages';
 import { artifactLink } from '../../src/domain/webhooks/artifact-link';
 import { endpointWants } from '../../src/domain/webhooks/webhook-event-types';
 import { at } from './given-when-then';
@@ -27,7 +27,7 @@ const completed = (end_reason: string): BotEvent => ({ type: 'BotCompleted', dat
 const failed = (error_code: string, error_message = 'it went wrong'): BotEvent => ({ type: 'BotFailed', data: { bot_id: BOT, error_code, error_message, usage: noUsage, at: at(T0, { s: 30 }) } });
 
 /** The messages of the last event, after the ones before it. */
-const messagesOf = (history: BotEvent[]) => botMessages(foldBotFacts(history)!, history[history.length - 1]!);
+const messagesOf = (history: BotEvent[]) => botMessages(botWebhookFactsOf(history)!, history[history.length - 1]!);
 const codes = (history: BotEvent[]) => messagesOf(history).map((m) => (m.event_type === 'bot.status_change' ? (m.payload.data as { status: { code: string } }).status.code : m.event_type));
 
 describe('legacy webhook messages of a bot created through the legacy API (the spec\'s bot.status_change, complete, failed)', () => {
