@@ -85,7 +85,7 @@ export type LeaveReason =
   | 'permission_timeout' // vc: recording permission unanswered after waiting_room_timeout
   | 'no_attendees' // tm/mt: alone in the call for no_one_joined_timeout (+ grace)
   | 'no_speaker' // tm/mt: attendees but silence for silence_timeout (+ grace)
-  | 'recording_timeout'; // recorded for max_recording_duration (tm/mt) or the service's 12 h (all)
+  | 'recording_timeout'; // recorded for max_recording_duration or the service's 12 h (every platform)
 
 export type LeaveDecision =
   | { readonly kind: 'stay' }
@@ -97,24 +97,22 @@ const stay: LeaveDecision = { kind: 'stay' };
 const s = (seconds: number) => seconds * 1000;
 
 /**
- * The recording cap in seconds: the service's 12 h on every platform; on tm/mt the job's
- * max_recording_duration when it is smaller. On vc "only waiting_room_timeout is used" (spec), so the
- * job's max_recording_duration is ignored there like its other in-call timeouts.
+ * The recording cap in seconds, on every platform: the job's max_recording_duration when it is smaller
+ * than the service's 12 h. The spec's "on vc only waiting_room_timeout is used" is about its sequence of
+ * waits (waiting room, no one joined, silence); the cap is a hard limit on the recording, which a vc
+ * bot keeps too (docs/decisions.md, issue 18): an option accepted is an option delivered.
  */
-export const recordingCapSeconds = (platform: Platform, t: TimeoutConfig): number =>
-  platform === 'vc' || t.max_recording_duration === null
-    ? SERVICE_MAX_RECORDING_SECONDS
-    : Math.min(t.max_recording_duration, SERVICE_MAX_RECORDING_SECONDS);
+export const recordingCapSeconds = (t: TimeoutConfig): number =>
+  t.max_recording_duration === null ? SERVICE_MAX_RECORDING_SECONDS : Math.min(t.max_recording_duration, SERVICE_MAX_RECORDING_SECONDS);
 
 /**
- * Which rule applies, in order: the recording cap (no grace; the job's max_recording_duration on tm/mt,
- * the service's 12 h everywhere), then the waiting room (every platform, no grace: the bot is not in the
- * call yet), the vc permission wait, then on tm/mt only the two in-call conditions, each with the grace
- * period. On vc the job's no_one_joined_timeout, silence_timeout, grace_period and
- * max_recording_duration are not used.
+ * Which rule applies, in order: the recording cap (every platform, no grace), then the waiting room (every
+ * platform, no grace: the bot is not in the call yet), the vc permission wait, then on tm/mt only the two
+ * in-call conditions, each with the grace period. On vc the job's no_one_joined_timeout, silence_timeout
+ * and grace_period are not used (spec).
  */
 export const decideLeave = (clocks: LeaveClocks, platform: Platform, t: TimeoutConfig, now: number): LeaveDecision => {
-  const cap = recordingCapSeconds(platform, t);
+  const cap = recordingCapSeconds(t);
   if (clocks.recordingSince !== null && now - clocks.recordingSince >= s(cap)) return { kind: 'leave', reason: 'recording_timeout' };
 
   if (isWaiting(clocks.lastPhase) && clocks.waitingSince !== null && now - clocks.waitingSince >= s(t.waiting_room_timeout)) {
