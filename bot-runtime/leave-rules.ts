@@ -45,6 +45,8 @@ export interface LeaveClocks {
   readonly silentSince: number | null;
   /** vc: the recording-permission request still pending since then */
   readonly permissionPendingSince: number | null;
+  /** vc: total milliseconds the permission request was pending, up to the last observation */
+  readonly permissionWaitedMs: number;
 }
 
 export const initialClocks: LeaveClocks = {
@@ -57,6 +59,7 @@ export const initialClocks: LeaveClocks = {
   aloneSince: null,
   silentSince: null,
   permissionPendingSince: null,
+  permissionWaitedMs: 0,
 };
 
 const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase === 'lobby';
@@ -64,8 +67,8 @@ const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase
 export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
   const waiting = isWaiting(o.phase);
   const inCall = o.phase === 'in_call';
-  const waitedMs =
-    clocks.waitedMs + (isWaiting(clocks.lastPhase) && clocks.lastObservedAt !== null ? Math.max(0, o.now - clocks.lastObservedAt) : 0);
+  const sinceLast = clocks.lastObservedAt !== null ? Math.max(0, o.now - clocks.lastObservedAt) : 0;
+  const waitedMs = clocks.waitedMs + (isWaiting(clocks.lastPhase) ? sinceLast : 0);
   return {
     waitingSince: clocks.waitingSince ?? (waiting ? o.now : null),
     waitedMs,
@@ -77,6 +80,7 @@ export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
     // silence is measured on the recording: it cannot start before the recorder did
     silentSince: inCall && o.attendees > 0 && o.sound === false ? clocks.silentSince ?? Math.max(o.now, o.recordingStartedAt ?? o.now) : null,
     permissionPendingSince: inCall && o.awaitingPermission ? clocks.permissionPendingSince ?? o.now : null,
+    permissionWaitedMs: clocks.permissionWaitedMs + (clocks.permissionPendingSince !== null ? sinceLast : 0),
   };
 };
 
@@ -132,8 +136,18 @@ export const decideLeave = (clocks: LeaveClocks, platform: Platform, t: TimeoutC
   return now >= leaveAt ? { kind: 'leave', reason: met.reason } : { kind: 'grace', reason: met.reason, leaveAt };
 };
 
-/** Seconds spent waiting (host absent or lobby), as measured by the clocks up to `now`. */
-export const waitingRoomSeconds = (clocks: LeaveClocks, now: number): number => {
-  const open = isWaiting(clocks.lastPhase) && clocks.lastObservedAt !== null ? Math.max(0, now - clocks.lastObservedAt) : 0;
-  return Math.round((clocks.waitedMs + open) / 100) / 10;
+/** Counted milliseconds plus, while still counting, those since the last observation: in tenths of seconds. */
+const secondsUpTo = (clocks: LeaveClocks, countedMs: number, stillCounting: boolean, now: number): number => {
+  const open = stillCounting && clocks.lastObservedAt !== null ? Math.max(0, now - clocks.lastObservedAt) : 0;
+  return Math.round((countedMs + open) / 100) / 10;
 };
+
+/** Seconds spent waiting (host absent or lobby), as measured by the clocks up to `now`. */
+export const waitingRoomSeconds = (clocks: LeaveClocks, now: number): number => secondsUpTo(clocks, clocks.waitedMs, isWaiting(clocks.lastPhase), now);
+
+/**
+ * vc: seconds the recording-permission request was pending, up to `now`: with the waiting room, the
+ * "waiting time" a RECORDING_START_TIMEOUT is charged for (spec).
+ */
+export const permissionWaitSeconds = (clocks: LeaveClocks, now: number): number =>
+  secondsUpTo(clocks, clocks.permissionWaitedMs, clocks.permissionPendingSince !== null, now);

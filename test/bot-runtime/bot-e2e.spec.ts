@@ -187,6 +187,16 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.deepEqual(bot.reporter.statuses(), ['joining_call', 'in_waiting_room']);
     });
 
+    it('vc host never answers the recording request -> RECORDING_START_TIMEOUT, reporting how long it waited for the permission', async () => {
+      const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'ask' });
+      const bot = track(startBot(m.url, 'vc', { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, waiting_room_timeout: 3 } }));
+      const end = await bot.done;
+      assertEnd(end, 'failed', 'RECORDING_START_TIMEOUT');
+      assert.equal(end.recorded_seconds, 0);
+      assert.ok(end.permission_wait_seconds! >= 2.5 && end.permission_wait_seconds! < 8, `waited ${end.permission_wait_seconds} s for the permission`);
+      assert.ok(end.waiting_room_seconds < 1, `no waiting room: ${end.waiting_room_seconds} s`);
+    });
+
     it('vc host refuses the recording -> RECORDING_RIGHTS_NOT_GRANTED', async () => {
       const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'deny' });
       const bot = track(startBot(m.url, 'vc'));

@@ -4,6 +4,7 @@ import {
   decideLeave,
   initialClocks,
   observe,
+  permissionWaitSeconds,
   SERVICE_MAX_RECORDING_SECONDS,
   waitingRoomSeconds,
   type LeaveClocks,
@@ -165,11 +166,22 @@ describe('bot-runtime leave rules', () => {
   });
 
   describe('vc recording permission', () => {
+    const pending = { ...inCall(1, null, null), awaitingPermission: true };
+
     it('gives up when the host does not answer within waiting_room_timeout', () => {
-      const pending = { ...inCall(1, null, null), awaitingPermission: true };
       const c = run(initialClocks, s(5), s(15), pending);
       assert.deepEqual(decide(c, s(14.5), 'vc'), { kind: 'stay' });
       assert.deepEqual(decide(c, s(15), 'vc'), { kind: 'leave', reason: 'permission_timeout' });
+    });
+
+    it('counts the time spent waiting for the permission (charged with the waiting room on RECORDING_START_TIMEOUT), apart from the waiting room', () => {
+      let c = run(initialClocks, 0, s(2), lobby);
+      c = run(c, s(2.5), s(12), pending);
+      assert.equal(permissionWaitSeconds(c, s(12.3)), 9.8, 'from the first pending observation to now');
+      assert.equal(waitingRoomSeconds(c, s(12.3)), 2.5, 'the lobby alone');
+      c = run(c, s(12.5), s(20), inCall(1, true, s(12.5)));
+      assert.equal(permissionWaitSeconds(c, s(30)), 10, 'answered: the wait stops');
+      assert.equal(permissionWaitSeconds(run(initialClocks, 0, s(5), inCall(1, true)), s(5)), 0, 'never asked');
     });
   });
 
