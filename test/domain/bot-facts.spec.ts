@@ -122,13 +122,14 @@ describe('a bot’s facts, derived from its events', () => {
       assert.deepEqual(facts?.run_config?.transcription, transcription, 'what its transcription runs with');
     });
 
-    for (const code of ['EXITING_MEETING_BEFORE_RECORD', 'INSUFFICIENT_TOKENS', 'SCHEDULED_TIME_MISSED']) {
-      it(`given it ended before its time (${code}), then it ended without ever being queued: no config to run with, nothing reserved`, () => {
+    for (const [code, status] of [['EXITING_MEETING_BEFORE_RECORD', 'cancelled'], ['INSUFFICIENT_TOKENS', 'failed'], ['SCHEDULED_TIME_MISSED', 'failed']] as const) {
+      it(`given it ended before its time (${code}), then it is ${status}, without ever being queued: no config to run with, nothing reserved`, () => {
         const facts = botFactsOf([scheduled(), failed(code, at(T0, { m: 30 }))]);
-        assert.equal(facts?.status, 'failed');
+        assert.equal(facts?.status, status);
+        assert.equal(facts?.outcome?.status, status);
         assert.equal(facts?.run_config, null);
         assert.equal(wasQueued(facts), false);
-        assert.deepEqual(facts?.outcome && facts.outcome.status === 'failed' && facts.outcome.error_code, code);
+        assert.deepEqual(facts?.outcome && 'error_code' in facts.outcome && facts.outcome.error_code, code);
         assert.equal(facts?.times.ended_at, at(T0, { m: 30 }));
       });
     }
@@ -152,9 +153,14 @@ describe('a bot’s facts, derived from its events', () => {
       assert.deepEqual(facts?.outcome, { status: 'completed', end_reason: 'API_REQUEST', usage, at: at(QUEUED_AT, { s: 46 }) });
     });
 
-    it('given its event was cancelled before its time, then it ended failed, never queued', () => {
+    it('given its event was cancelled before its time, then it is cancelled, never queued', () => {
       const facts = botFactsOf([scheduled(fromEvent, calendarKey), failed('EXITING_MEETING_BEFORE_RECORD', at(T0, { m: 5 }))]);
-      assert.deepEqual([facts?.status, facts?.run_config, facts?.team_id], ['failed', null, TEAM]);
+      assert.deepEqual([facts?.status, facts?.run_config, facts?.team_id], ['cancelled', null, TEAM]);
+    });
+
+    it('given it was queued and then left before recording, then it failed (EXITING_MEETING_BEFORE_RECORD): only a bot not yet started is cancelled', () => {
+      const facts = botFactsOf([scheduled(fromEvent, calendarKey), queued(fromEvent, calendarKey), failed('EXITING_MEETING_BEFORE_RECORD', at(QUEUED_AT, { s: 2 }))]);
+      assert.equal(facts?.status, 'failed');
     });
   });
 });

@@ -52,7 +52,10 @@ describe('v2 webhook messages of a bot (DESIGN.md payloads, with extra everywher
   it('failed: the error code and message', () => {
     const end: BotEvent = { type: 'BotFailed', data: { bot_id: BOT, error_code: 'BOT_NOT_ACCEPTED', error_message: 'Denied', usage, at: at(T0, { s: 72 }) } };
     assert.deepEqual(messagesFor(end), [
-      { event_type: 'bot.failed', payload: { event: 'bot.failed', data: { bot_id: BOT, extra: { deal: 7 }, error_code: 'BOT_NOT_ACCEPTED', error_message: 'Denied' } } },
+      {
+        event_type: 'bot.failed',
+        payload: { event: 'bot.failed', data: { bot_id: BOT, extra: { deal: 7 }, status: { code: 'failed', created_at: at(T0, { s: 72 }) }, error_code: 'BOT_NOT_ACCEPTED', error_message: 'Denied' } },
+      },
     ]);
   });
 
@@ -65,8 +68,14 @@ describe('v2 webhook messages of a bot (DESIGN.md payloads, with extra everywher
     const facts = botWebhookFactsOf([...schedule, refused]);
     assert.equal(facts?.team_id, 'team-1');
     assert.deepEqual(v2BotMessages(facts!, refused), [
-      { event_type: 'bot.failed', payload: { event: 'bot.failed', data: { bot_id: BOT, extra: { deal: 8 }, error_code: 'INSUFFICIENT_TOKENS', error_message: 'No tokens' } } },
+      {
+        event_type: 'bot.failed',
+        payload: { event: 'bot.failed', data: { bot_id: BOT, extra: { deal: 8 }, status: { code: 'failed', created_at: at(T0, { h: 2 }) }, error_code: 'INSUFFICIENT_TOKENS', error_message: 'No tokens' } },
+      },
     ]);
+    const cancelled: BotEvent = { type: 'BotFailed', data: { ...refused.data, error_code: 'EXITING_MEETING_BEFORE_RECORD', error_message: 'The scheduled bot was cancelled before its time.' } } as BotEvent;
+    const [final] = v2BotMessages(botWebhookFactsOf([...schedule, cancelled])!, cancelled);
+    assert.deepEqual((final!.payload.data as { status: unknown }).status, { code: 'cancelled', created_at: at(T0, { h: 2 }) }, 'cancelled before its time: the final event says so');
   });
 
   it('other bot events send nothing', () => {

@@ -2,6 +2,7 @@ import type { BotConfig } from './bot-config';
 import type { BotDefinition } from './bot-decider';
 import type { BotEvent, CreatedBy, Usage } from './bot-events';
 import { isInCall, type BotStatus } from './bot-status';
+import { failedStatus } from './end-codes';
 
 /**
  * What a bot is, derived from its events: the one reading of a bot's stream that every reader outside the
@@ -40,9 +41,10 @@ export interface BotTimes {
   readonly ended_at: string | null;
 }
 
+/** How the bot ended: `cancelled` is a scheduled bot its team ended before its time (end-codes.ts). */
 export type BotOutcome =
   | { readonly status: 'completed'; readonly end_reason: string; readonly usage: Usage; readonly at: string }
-  | { readonly status: 'failed'; readonly error_code: string; readonly error_message: string; readonly usage: Usage; readonly at: string };
+  | { readonly status: 'failed' | 'cancelled'; readonly error_code: string; readonly error_message: string; readonly usage: Usage; readonly at: string };
 
 /** The facts after one more event of the bot's stream (null: no bot yet). */
 export const evolveBotFacts = (facts: BotFacts | null, event: BotEvent): BotFacts | null => {
@@ -77,7 +79,8 @@ export const evolveBotFacts = (facts: BotFacts | null, event: BotEvent): BotFact
     }
     case 'BotFailed': {
       const { error_code, error_message, usage, at } = event.data;
-      return { ...facts, status: 'failed', outcome: { status: 'failed', error_code, error_message, usage, at }, times: { ...facts.times, ended_at: at } };
+      const status = failedStatus(facts.status, error_code);
+      return { ...facts, status, outcome: { status, error_code, error_message, usage, at }, times: { ...facts.times, ended_at: at } };
     }
     default:
       return facts;

@@ -146,7 +146,9 @@ export const v2BotMessages = (facts: BotWebhookFacts, event: BotEvent): readonly
     case 'BotCompleted':
       return facts.config.transcription === null ? completedMessage(facts) : [];
     case 'BotFailed': {
-      const data = { ...base, error_code: event.data.error_code, error_message: event.data.error_message };
+      // Its status as bot.completed has its own: `failed`, or `cancelled` for a scheduled bot ended before its time.
+      const status = { code: facts.outcome?.status ?? 'failed', created_at: event.data.at };
+      const data = { ...base, status, error_code: event.data.error_code, error_message: event.data.error_message };
       return [{ event_type: 'bot.failed', payload: { event: 'bot.failed', data } }];
     }
     default:

@@ -6,6 +6,7 @@ import type { CommandDeps } from '../../commands/command-deps';
 import { finalMessageOfBot, redeliverFinalMessage, type FinalMessage } from '../../commands/redeliver-final-webhook';
 import { loadBotFacts } from '../../commands/bot-commands';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
+import { isTerminal, type BotStatus } from '../../domain/bot/bot-status';
 import { endpointWants } from '../../domain/webhooks/webhook-event-types';
 import type { CallbackOverride } from '../../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
@@ -37,8 +38,8 @@ const notEnded = (status: string) => conflict('FST_ERR_BOT_STATUS', `The bot has
 const badRequest = (code: string, message: string) => new ApiError({ status: 400, code, message });
 
 /** The bot's final event, which exists once it has ended (409 while it runs). */
-const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: string): Promise<FinalMessage> => {
-  if (status !== 'completed' && status !== 'failed') throw notEnded(status);
+const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: BotStatus): Promise<FinalMessage> => {
+  if (!isTerminal(status)) throw notEnded(status);
   const final = await finalMessageOfBot(deps.commands, botId);
   if (final === null) throw notEnded(status);
   return final;
