@@ -50,7 +50,14 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
 
   it('complete after call_ended: the recording as a link minted when sent, and the speakers', () => {
     const messages = messagesOf([...ran, completed('API_REQUEST')]);
-    assert.deepEqual(messages, [{ event_type: 'complete', payload: { event: 'complete', data: { bot_id: BOT, mp4: artifactLink('recording.mp4', 'url'), speakers: ['Alice'] } } }]);
+    assert.deepEqual(messages, [
+      { event_type: 'complete', payload: { event: 'complete', data: { bot_id: BOT, mp4: artifactLink('recording.mp4', 'url'), speakers: ['Alice'], end_reason: 'api_request' } } },
+    ]);
+  });
+
+  it('complete says why the recording ended, in the spec\'s legacy recording end reasons', () => {
+    const endReason = (code: string) => (messagesOf([...ran, completed(code)]).at(-1)!.payload.data as { end_reason: string }).end_reason;
+    assert.deepEqual(['BOT_REMOVED', 'NO_ATTENDEES', 'NO_SPEAKER', 'RECORDING_TIMEOUT', 'API_REQUEST'].map(endReason), ['bot_removed', 'no_attendees', 'no_speaker', 'recording_timeout', 'api_request']);
   });
 
   it('a removal through the API before the bot joined: call_ended, then failed BotRemoved', () => {
@@ -93,7 +100,7 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
 
   it('complete without a recording has mp4 null; queued and the internal events send nothing', () => {
     const [, complete] = messagesOf([created, status('joining_call', 1), status('in_call_not_recording', 2), completed('NO_SPEAKER')]);
-    assert.deepEqual(complete!.payload.data, { bot_id: BOT, mp4: null, speakers: [] });
+    assert.deepEqual(complete!.payload.data, { bot_id: BOT, mp4: null, speakers: [], end_reason: 'no_speaker' });
     assert.deepEqual(messagesOf([created]), []);
     assert.deepEqual(messagesOf([created, { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w', at: T0 } }]), []);
     assert.deepEqual(messagesOf([...ran, { type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'k', at: T0 } }]), []);

@@ -1,4 +1,5 @@
 import { INITIAL_TRANSCRIPTION, type BotEvent } from '../bot/bot-events';
+import { legacyEndReason } from '../bot/legacy-end-reasons';
 import { legacyErrorString } from '../bot/legacy-error-strings';
 import { artifactLink, legacyTranscript } from './artifact-link';
 import { TRANSCRIPTION } from '../transcription/transcript-artifacts';
@@ -65,6 +66,7 @@ const completeMessages = (facts: BotWebhookFacts, transcribed: boolean): Outgoin
     bot_id: facts.bot_id,
     mp4: recordingLink(facts),
     speakers: facts.speakers,
+    end_reason: legacyEndReason(end_reason, facts.leave_requested),
     ...(transcribed ? { transcript: legacyTranscript(TRANSCRIPTION.key) } : {}),
   };
   return [...endStatusMessage(facts, end_reason, '', at), { event_type: 'complete', payload: { event: 'complete', data } }];
