@@ -68,6 +68,13 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
     ]);
   });
 
+  it('a legacy calendar bot cancelled before its time (status cancelled in v2): what a removal through the API sends, call_ended then failed BotRemoved', () => {
+    const { created_at: _created, ...definition } = created.data as Extract<BotEvent, { type: 'BotCreated' }>['data'];
+    const scheduled: BotEvent = { type: 'BotScheduled', data: { ...definition, join_at: at(T0, { h: 1 }), at: T0 } };
+    assert.deepEqual(codes([scheduled, failed('EXITING_MEETING_BEFORE_RECORD', 'The scheduled bot was cancelled before its time.')]), ['call_ended', 'failed']);
+    assert.deepEqual(messagesOf([scheduled, failed('EXITING_MEETING_BEFORE_RECORD')])[1]!.payload.data, { bot_id: BOT, error: 'BotRemoved' });
+  });
+
   it('a plain end whose call_ended report was lost still sends call_ended before the final data', () => {
     assert.deepEqual(codes([created, status('joining_call', 1), status('in_call_recording', 5), completed('NO_ATTENDEES')]), ['call_ended', 'complete']);
   });
