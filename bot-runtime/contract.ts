@@ -159,6 +159,8 @@ export interface EndReport {
   readonly recorded_seconds: number;
   /** seconds spent in the waiting room (charged for BOT_NOT_ACCEPTED / TIMEOUT_WAITING_TO_START) */
   readonly waiting_room_seconds: number;
+  /** vc: seconds the recording-permission request was pending (charged with the waiting room for RECORDING_START_TIMEOUT) */
+  readonly permission_wait_seconds?: number;
   /** seconds each streaming direction was connected while recording (charged per direction); absent: no streaming */
   readonly streaming_seconds?: { readonly input: number; readonly output: number };
   readonly at: string;

@@ -65,7 +65,9 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
       return failed('BOT_REMOVED_TOO_EARLY', 'The bot was removed from the meeting before it recorded anything.');
     case 'meeting_ended':
       if (ctx.recordingStarted) return completed('BOT_REMOVED', 'The meeting ended.');
-      if (ctx.platform === 'vc') return failed('MEETING_ENDED_PREMATURELY', 'The meeting ended before the bot could record.');
+      // The spec's pre-recording stop names "the meeting ended before admission" on every platform; vc's own
+      // code is for a meeting that ends after admission, while the recording permission is awaited.
+      if (ctx.platform === 'vc' && ctx.phase === 'in_call') return failed('MEETING_ENDED_PREMATURELY', 'The meeting ended before the bot could record.');
       return failed('EXITING_MEETING_BEFORE_RECORD', 'The meeting ended before the bot could record.');
     case 'denied':
       return failed('BOT_NOT_ACCEPTED', cause.message ?? 'The host refused to admit the bot.');

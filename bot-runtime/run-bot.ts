@@ -462,6 +462,7 @@ class BotRun {
         recordingStartedAt: this.inCall?.recordingStartedAt ?? null,
         entryMessage: this.inCall?.entryMessage ?? null,
         waitingRoomSeconds: (now) => this.autoLeave.waitingRoomSeconds(now),
+        permissionWaitSeconds: (now) => this.autoLeave.permissionWaitSeconds(now),
         notes: this.notes,
         browser: this.browser,
         tab: this.tab,

@@ -5,6 +5,7 @@
  *   const client = new SandboxClient('https://localhost:8443', caPem);
  *   const { meeting_id, url } = await client.createMeeting({ platform: 'vc', lobby: true });
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
@@ -96,7 +97,11 @@ export class SandboxClient {
   }
 
   /** GET of a binary resource (a WAV, a JPEG): the bytes, or a SandboxApiError. */
-  getBytes(path: string): Promise<Buffer> {
+  async getBytes(path: string): Promise<Buffer> {
+    return (await this.getBytesAndHeaders(path)).body;
+  }
+
+  private getBytesAndHeaders(path: string): Promise<{ body: Buffer; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       const req = request(new URL(path, this.baseUrl), { method: 'GET', ca: this.caPem }, (res) => {
         const chunks: Buffer[] = [];
@@ -105,7 +110,7 @@ export class SandboxClient {
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           if ((res.statusCode ?? 0) >= 400) reject(new SandboxApiError(res.statusCode ?? 0, `GET ${path}: ${res.statusCode} ${body.toString('utf8')}`));
-          else resolve(body);
+          else resolve({ body, headers: res.headers });
         });
       });
       req.on('error', reject);
@@ -135,6 +140,11 @@ export class SandboxClient {
   /** The latest camera frame a participant sent (JPEG). */
   videoFrame(meetingId: string, participantId: string): Promise<Buffer> {
     return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
+  }
+  /** The latest camera frame and how many the participant has sent so far (tells a new frame from a read again). */
+  async countedVideoFrame(meetingId: string, participantId: string): Promise<{ jpeg: Buffer; count: number }> {
+    const { body, headers } = await this.getBytesAndHeaders(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
+    return { jpeg: body, count: Number(headers['x-frame-count']) };
   }
   getMeeting(meetingId: string): Promise<ControlMeetingView> {
     return this.request('GET', this.m(meetingId));

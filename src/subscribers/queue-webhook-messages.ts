@@ -7,7 +7,7 @@ import { handleDeliveryCommand } from '../commands/webhook-commands';
 import type { DomainEvent } from '../domain/all-events';
 import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
 import { isCalendarEvent, type CalendarEvent } from '../domain/calendar/calendar-events';
-import { botMessages, foldBotFacts, messageIdOf, messageIdOfEvent, type BotFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
+import { botMessages, botWebhookFactsOf, messageIdOf, messageIdOfEvent, type BotWebhookFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
@@ -45,7 +45,7 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
       .map((e) => ({ kind: 'endpoint', endpoint_id: e.id }));
   };
 
-  const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
+  const callbackFor = (facts: BotWebhookFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
 
   const queue = async (target: DeliveryTarget, subject: string, teamId: string, messageId: string, message: OutgoingMessage) =>
@@ -86,7 +86,7 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     if (messages.length > 0) deps.queued();
   };
 
-  const targetsFor = async (facts: BotFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
+  const targetsFor = async (facts: BotWebhookFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
     if (facts.config.api === 'legacy' && facts.config.webhook_url !== null) return [{ kind: 'bot_webhook', bot_id: facts.bot_id }];
     return [...(await endpointsFor(facts.team_id, eventType, position)), ...callbackFor(facts, eventType)];
   };
@@ -99,7 +99,7 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.
-      const facts = foldBotFacts(history.filter((r) => r.revision <= recorded.revision).map((r) => decodeRecordedEvent(BotEvent, r)));
+      const facts = botWebhookFactsOf(history.filter((r) => r.revision <= recorded.revision).map((r) => decodeRecordedEvent(BotEvent, r)));
       if (facts === null) return;
       const subject = subjectOfBot(facts.bot_id);
       let queuedAny = false;

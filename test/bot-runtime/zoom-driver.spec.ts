@@ -9,8 +9,7 @@ import { soundMonitorExpression } from '../../bot-runtime/drivers/zoom/zoom-read
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
 import { callWithPanes, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { readUntil } from '../support/read-until';
 
 describe('Zoom web client driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
@@ -63,14 +62,15 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
       document.body.appendChild(a);
       window.__osc = osc;
     })()`);
-    await sleep(400);
+    // the monitor hears the tone at the page's pace
+    await fx.page.waitForFunction('window.__zoomSoundMonitor.lastSoundAt > 0', { timeout: 10_000 });
     const first = await fx.driver.read(0);
     const second = await fx.driver.read(0);
     assert.deepEqual([first.activeSpeaker, second.activeSpeaker], [null, 'Alice'], 'two reads agree');
     assert.match(fx.log.text(), /zoom: speaker found by \.single-main-container__video-frame \.video-avatar__avatar-footer > span/);
     await fx.page.evaluate('window.__osc.stop()');
-    await sleep(1200);
-    assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'silence again');
+    const silent = await readUntil(() => fx.driver.read(0), (read) => read.activeSpeaker === null, { timeoutMs: 10_000, everyMs: 100 });
+    assert.equal(silent.activeSpeaker, null, 'silence again');
   });
 
   it('joins: allows both media prompts, types the name with real keys (Join was disabled), mutes and stops video, clicks Join', async () => {

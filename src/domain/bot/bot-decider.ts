@@ -4,7 +4,7 @@ import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-con
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
 import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
-import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
+import { EXITING_MEETING_BEFORE_RECORD, failedStatus, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
@@ -526,7 +526,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':
-      return { ...state, status: 'failed', schedule: null };
+      return { ...state, status: failedStatus(state.status, event.data.error_code), schedule: null };
     case 'TranscriptionRequested':
       return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
     case 'TranscriptionCompleted':

@@ -4,7 +4,7 @@ import { handleBotCommand } from '../../commands/bot-commands';
 import { nowIso } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
-import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
+import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -70,7 +70,7 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/retranscribe', async (ctx) => {
     const { bot_uuid, asked } = orThrow(decodeLegacyRetranscribeRequest(await readJsonBody(ctx, { required: true })));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), bot_uuid);
-    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const configured = await transcriptionOfBot(deps.commands, bot.bot_id);
     const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/speech_to_text', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await deps.projections.waitForPosition(requested.right.position);

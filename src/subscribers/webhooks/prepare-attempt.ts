@@ -4,11 +4,10 @@ import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
-import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadBotFacts } from '../../commands/bot-commands';
 import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
-import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
-import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import type { BotFacts } from '../../domain/bot/bot-facts';
 import { keyOfDelivery } from '../../domain/webhooks/delivery-key';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
@@ -31,10 +30,8 @@ export type Prepared =
   | { readonly kind: 'abandon'; readonly reason: AbandonReason };
 
 /** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
-const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
-  if (botId === null) return null;
-  return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
-};
+const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> =>
+  botId === null ? null : loadBotFacts({ eventStore }, botId);
 
 /**
  * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that defined it (keyOfDelivery),
