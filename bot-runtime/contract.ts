@@ -90,6 +90,19 @@ export interface BotJob {
   readonly bot_image_config?: BotImageConfigJob;
 }
 
+/**
+ * What the service writes on a bot's standard input, as one JSON line: the job and how to reach the
+ * service. The token travels here, never in the environment or on the command line, where Chromium and
+ * the user's other processes could read it.
+ */
+export interface BotLaunch {
+  readonly job: BotJob;
+  readonly service_url: string;
+  readonly token: string;
+  /** tests only: a certificate authority the bot also trusts (the service's BOT_TEST_CA_PEM); never in production */
+  readonly test_ca_pem?: string | null;
+}
+
 /** Statuses the bot reports while running, in the spec's v2 vocabulary. */
 export type LiveStatus =
   | 'joining_call'

@@ -88,6 +88,8 @@ export interface RunDeps {
   readonly browser?: Browser;
   /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
   readonly sandboxReplicas?: ReplicaAddress | null;
+  /** tests only: the certificate authority the service passed with the job (test-ca.ts) */
+  readonly testCaFromService?: string | null;
   readonly options?: Partial<RunOptions>;
 }
 
@@ -223,7 +225,7 @@ class BotRun {
    * cannot be fetched is left out). False when the run ends.
    */
   private async prepareMedia(): Promise<boolean> {
-    const extraCa = testTrustedCa(this.log);
+    const extraCa = testTrustedCa(this.log, process.env, this.deps.testCaFromService ?? null);
     const streamingJob = this.job.streaming ?? null;
     if (streamingJob) {
       const streaming = new AudioStreaming(streamingJob, {

@@ -26,6 +26,10 @@ export interface ServiceConfig {
   readonly objectStoreIngestKey?: string | undefined;
   /** Teams' storage endpoints must be https and on public addresses (production); otherwise any endpoint will do. */
   readonly publicStorageEndpointsOnly?: boolean;
+  /** The unprivileged user bots run as when the service runs as root (default meetbot, made by the install script). */
+  readonly botUser?: string | undefined;
+  /** Development only: a service that cannot switch user (not root) runs bots as itself; otherwise it refuses to run them. */
+  readonly botSameUser?: boolean;
   /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
   readonly sandboxReplicas?: string | undefined;
   /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
@@ -108,6 +112,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
   publicStorageEndpointsOnly: env.NODE_ENV === 'production',
   sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
+  botUser: env.BOT_USER || undefined,
+  botSameUser: flag(env.BOT_SAME_USER, false),
   publicWebhookTargetsOnly: env.NODE_ENV === 'production',
   calendarProviders: calendarProvidersFrom(env),
   calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
-import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
+import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
+import { makePrivateDataDir } from './adapters/data-dir/private-data-dir';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
@@ -109,7 +109,10 @@ export const createLogger = (level: string): Logger =>
 /** The composition root: opens the stores, catches the read models up, and serves HTTP. */
 export const startService = async (config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<RunningService> => {
   const log = overrides.log ?? createLogger(config.logLevel);
-  mkdirSync(config.dataDir, { recursive: true });
+  const wider = makePrivateDataDir(config.dataDir);
+  if (wider !== null) log.warn({ data_dir: config.dataDir, mode: wider.toString(8) }, 'DATA_DIR was open to other users: closed (0700)');
+  // Before anything opens: a service that would run bots it cannot isolate does not start.
+  const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, config.botSlots ?? defaultBotSlots());
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
@@ -238,7 +241,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
+    launcher,
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
