@@ -82,8 +82,13 @@ export interface BotJob {
   readonly timeout_config: TimeoutConfig;
   readonly ignored_participant_names: readonly string[];
   readonly upload: UploadTarget;
-  /** Trust the sandbox's self-signed certificate (sandbox URLs only). */
+  /** Trust the sandbox's self-signed certificate (sandbox URLs only); only a service set up for development says so. */
   readonly trust_sandbox_certificate: boolean;
+  /**
+   * The customer's endpoints (bot images, streaming sockets, the customer's bucket) may be on private and
+   * loopback addresses (development, tests). Absent or false: public addresses only, as in production.
+   */
+  readonly private_addresses_allowed?: boolean;
   /** absent or null: no streaming */
   readonly streaming?: StreamingJob | null;
   /** absent: cycle every 10 s */

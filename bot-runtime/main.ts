@@ -117,7 +117,7 @@ const main = async (): Promise<number> => {
   try {
     const end = await runBot(s.job, {
       reporter: s.reporter,
-      uploader: makeUploader(s.job.upload, s.job.bot_id, s.patienceMs),
+      uploader: makeUploader(s.job, s.patienceMs),
       spill: makeSpillUploader(s.job.upload, s.job.bot_id, s.patienceMs),
       control: s.control,
       log,

@@ -245,6 +245,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
+    botHost: { sandboxHosts: config.sandboxHosts, privateAddressesAllowed: !(config.publicStorageEndpointsOnly ?? false) },
     slots: config.botSlots ?? defaultBotSlots(),
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),

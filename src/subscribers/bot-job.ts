@@ -1,8 +1,16 @@
 import type { BotJob, UploadTarget } from '../../bot-runtime/contract';
 import type { BotCreatedEvent } from '../domain/bot/bot-events';
 
+/** What the service lets its bots do on their host, from its own settings (README "Security", Bots). */
+export interface BotHostPolicy {
+  /** the service takes sandbox meeting URLs (SANDBOX_HOSTS): its bots may trust the certificate the sandbox presents */
+  readonly sandboxHosts: boolean;
+  /** customers' endpoints (images, streaming sockets, buckets) may be on private addresses: not production */
+  readonly privateAddressesAllowed: boolean;
+}
+
 /** The job a bot runtime gets, built from the domain's BotConfig of its creation. */
-export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJob => {
+export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget, host: BotHostPolicy): BotJob => {
   const { config } = created.data;
   return {
     bot_id: created.data.bot_id,
@@ -15,7 +23,8 @@ export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJ
     timeout_config: { ...config.timeouts },
     ignored_participant_names: config.ignored_participant_names,
     upload,
-    trust_sandbox_certificate: new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
+    trust_sandbox_certificate: host.sandboxHosts && new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
+    private_addresses_allowed: host.privateAddressesAllowed,
     streaming: config.streaming && { ...config.streaming },
     ...(config.bot_image ? { bot_image_config: { mode: config.bot_image.mode, interval_seconds: config.bot_image.interval_seconds } } : {}),
   };

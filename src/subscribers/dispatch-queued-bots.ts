@@ -13,7 +13,7 @@ import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import { BOTS, type BotView } from '../projections/bot-view';
 import type { UploadTarget } from '../../bot-runtime/contract';
 import type { BotStorage } from '../domain/bot/bot-config';
-import { botJobFrom } from './bot-job';
+import { botJobFrom, type BotHostPolicy } from './bot-job';
 
 export interface DispatcherDeps {
   readonly commands: CommandDeps;
@@ -24,6 +24,8 @@ export interface DispatcherDeps {
   readonly serviceUrl: string;
   /** where a bot uploads its artifacts, from the storage fixed at its creation */
   readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
+  /** what the service's settings let its bots do on their host */
+  readonly botHost: BotHostPolicy;
   readonly slots: number;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
@@ -135,7 +137,7 @@ export class BotDispatcher {
     if (!created) throw new Error(`bot ${botId} has no BotCreated`);
     const token = this.deps.signer.botToken(botId);
     const decoded = decodeRecordedEvent(BotCreated, created);
-    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token));
+    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token), this.deps.botHost);
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 
