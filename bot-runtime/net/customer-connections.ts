@@ -36,6 +36,7 @@ export const customerFacingReason = (err: unknown): string => {
   if (code === 'EADDRNOTPUBLIC') return 'its address is not a public one';
   if (UNRESOLVED.has(code)) return 'its host name could not be resolved';
   if (TLS.test(code)) return 'its TLS certificate is not trusted or the TLS handshake failed';
+  if (code === 'ETIMEDOUT') return 'it did not answer in time';
   if ((err as Error | null)?.name === 'AbortError' || code === 'ABORT_ERR') return 'the request was given up';
   return 'the connection failed';
 };

@@ -12,6 +12,9 @@ import type { Uploader } from './uploader';
 /** A network blip or a busy server passes in seconds; a refusal is not retried (the spill or the failure report follows). */
 export const BOT_UPLOAD_RETRY: RetryPolicy = { attempts: 4, backoffMs: [500, 2000, 5000] };
 
+/** One request carries a part (16 MiB) at most: at 28 kB/s it takes 10 minutes; a bucket slower than that is given up. */
+export const BOT_UPLOAD_REQUEST_DEADLINE_MS = 10 * 60_000;
+
 /** What the bucket answered (its S3 error code and message) or what was wrong with the request, else the network's failure in safe words. */
 const refusal = (error: unknown): string =>
   error instanceof Minio.S3Error || failureOf(error) === 'invalid' ? describeS3Error(error) : customerFacingReason(error);
@@ -29,13 +32,14 @@ export class S3Uploader implements Uploader {
     publicOnly: boolean,
     private readonly partSize: number = DEFAULT_PART_SIZE,
     private readonly retry: RetryPolicy = BOT_UPLOAD_RETRY,
+    requestDeadlineMs: number = BOT_UPLOAD_REQUEST_DEADLINE_MS,
   ) {
     const endpoint = parseS3Endpoint(target.endpoint);
     if (typeof endpoint === 'string') throw new Error(`the upload endpoint ${endpoint}`);
     this.client = s3Client(
       { endpoint, region: target.region, forcePathStyle: target.force_path_style },
       { accessKeyId: target.access_key_id, secretAccessKey: target.secret_access_key },
-      { publicAddressesOnly: publicOnly },
+      { publicAddressesOnly: publicOnly, requestDeadlineMs },
     );
   }
 

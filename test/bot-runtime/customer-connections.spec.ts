@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { BotLog } from '../../bot-runtime/bot-log';
+import type { S3UploadTarget } from '../../bot-runtime/contract';
 import { fetchBotImages } from '../../bot-runtime/media/bot-images';
 import { AudioStreaming } from '../../bot-runtime/streaming/audio-streaming';
 import { S3Uploader } from '../../bot-runtime/uploaders/s3-uploader';
@@ -15,6 +16,18 @@ import { freePort } from '../support/free-port';
 
 /** What a port scanner would learn from: a loopback address, a port of this test, a system error. */
 const leaks = (text: string, port: number) => [/127\.0\.0\.1/, /::1\b/, new RegExp(`\\b${port}\\b`), /E[A-Z]{4,}/, /connect /].filter((re) => re.test(text));
+
+const bucketAt = (endpoint: string): S3UploadTarget => ({
+  kind: 's3',
+  endpoint,
+  region: 'us-east-1',
+  force_path_style: true,
+  buckets: { artifacts: 'artifacts', audio_chunks: 'artifacts', logs: 'artifacts' },
+  access_key_id: 'k',
+  secret_access_key: 's',
+  prefix: 'b',
+  spill: null,
+});
 
 describe("the bot's connections to customers' endpoints", () => {
   let server: net.Server;
@@ -66,28 +79,31 @@ describe("the bot's connections to customers' endpoints", () => {
     });
 
     it("an upload to a customer's bucket on a private address is refused on connection", async () => {
-      const uploader = new S3Uploader(
-        {
-          kind: 's3',
-          endpoint: `http://localhost:${port}`,
-          region: 'us-east-1',
-          force_path_style: true,
-          buckets: { artifacts: 'artifacts', audio_chunks: 'artifacts', logs: 'artifacts' },
-          access_key_id: 'k',
-          secret_access_key: 's',
-          prefix: 'b',
-          spill: null,
-        },
-        true,
-        MIN_PART_SIZE,
-        NO_RETRY,
-      );
+      const uploader = new S3Uploader(bucketAt(`http://localhost:${port}`), true, MIN_PART_SIZE, NO_RETRY);
       await assert.rejects(uploader.upload('recording.mp3', Buffer.from('x'), 'audio/mpeg', 'recording'), (err: Error) => {
         assert.equal(err.message, 'bucket artifacts refused b/recording.mp3: its address is not a public one');
         return true;
       });
       assert.equal(connections, 0);
     });
+  });
+
+  it("an upload to a bucket that keeps its answer trickling is given up at the request's deadline", async () => {
+    // answers a status line, then a byte of a header every 100 ms: never idle, never done
+    const trickling = net.createServer((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nx-slow: ');
+      const t = setInterval(() => socket.write('a'), 100);
+      socket.on('close', () => clearInterval(t));
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(trickling.address() as net.AddressInfo).port}`;
+    try {
+      const uploader = new S3Uploader(bucketAt(endpoint), false, MIN_PART_SIZE, NO_RETRY, 1000);
+      await assert.rejects(uploader.upload('recording.mp3', Buffer.from('x'), 'audio/mpeg', 'recording'), /^Error: bucket artifacts refused b\/recording\.mp3: it did not answer in time$/);
+    } finally {
+      trickling.close();
+    }
   });
 
   describe('private addresses allowed (development): failures still told without the hosts behind them', () => {
