@@ -14,6 +14,7 @@ import { ChatSender } from '../meeting/chat-sender';
 import { pageWatcherSource, WAKE_BINDING } from '../meeting/page-watcher';
 import { Recorder } from '../recorder/recorder';
 import { Screenshots } from '../screenshots';
+import { isPlatformPage, MAX_PAGE_IMAGE_BYTES } from './diagnostics';
 
 export interface MeetingTabOptions {
   readonly botName: string;
@@ -34,7 +35,7 @@ export class MeetingTab {
 
   constructor(
     readonly page: Page,
-    family: DriverFamily,
+    private readonly family: DriverFamily,
     private readonly options: MeetingTabOptions,
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
@@ -59,7 +60,7 @@ export class MeetingTab {
     await this.recorder.install();
     await this.page.exposeFunction(WAKE_BINDING, onPageChange);
     await this.page.evaluateOnNewDocument(pageWatcherSource);
-    this.screenshots = new Screenshots(this.page, this.artifacts, this.log, this.options.screenshotSeconds);
+    this.screenshots = new Screenshots(() => this.screenshot(), this.artifacts, this.log, this.options.screenshotSeconds);
   }
 
   startScreenshots(): void {
@@ -70,9 +71,19 @@ export class MeetingTab {
     return !this.page.isClosed();
   }
 
-  /** One screenshot now, whether or not periodic ones are on (a diagnostic needs it). */
-  async screenshot(): Promise<Buffer> {
-    return Buffer.from(await this.page.screenshot({ type: 'png' }));
+  /** The page shown is one of the platform's own (diagnostics.ts): only those are ever kept. */
+  onPlatformPage(): boolean {
+    return isPlatformPage(this.page.url(), this.family);
+  }
+
+  /**
+   * One screenshot now, whether or not periodic ones are on (a diagnostic needs it); null when the page is
+   * not the platform's, or the image is over the cap.
+   */
+  async screenshot(): Promise<Buffer | null> {
+    if (!this.onPlatformPage()) return null;
+    const png = Buffer.from(await this.page.screenshot({ type: 'png' }));
+    return png.length <= MAX_PAGE_IMAGE_BYTES ? png : null;
   }
 
   /** Stops the periodic screenshots and takes a last one while the page still shows the meeting. */
