@@ -5,6 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
+import type { PageBindings } from '../browser/top-frame-bindings';
 import type { BotImageConfigJob } from '../contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
@@ -38,12 +39,12 @@ export class BotMedia {
   }
 
   /** Before navigating: the binding and the script then exist in every document of the page. */
-  async install(page: Page): Promise<void> {
+  async install(page: Page, bindings: PageBindings): Promise<void> {
     this.page = page;
     const { streaming, images, imageConfig } = this.opts;
     if (!streaming && images.length === 0) return;
     const rate = streaming?.sampleRate ?? 16000;
-    if (streaming?.hasOutput) await page.exposeFunction(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
+    if (streaming?.hasOutput) await bindings.expose(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
     await page.evaluateOnNewDocument(inPageMediaSource({ rate, tap: this.tapsAudio, microphone: streaming?.hasInput ?? false, camera: images.length > 0 }));
     if (images.length > 0) {
       const intervalMs = imageConfig.interval_seconds * 1000;

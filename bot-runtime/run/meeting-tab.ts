@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
+import { TopFrameBindings } from '../browser/top-frame-bindings';
 import type { RecordingMode } from '../contract';
 import type { EndCause } from '../end-codes';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';
@@ -56,9 +57,11 @@ export class MeetingTab {
 
   /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
   async prepare(onPageChange: () => void): Promise<void> {
-    await this.media?.install(this.page);
-    await this.recorder.install();
-    await this.page.exposeFunction(WAKE_BINDING, onPageChange);
+    // the bot's functions answer the page's top frame only, never an iframe
+    const bindings = await TopFrameBindings.open(this.page, this.log);
+    await this.media?.install(this.page, bindings);
+    await this.recorder.install(bindings);
+    await bindings.expose(WAKE_BINDING, onPageChange);
     await this.page.evaluateOnNewDocument(pageWatcherSource);
     this.screenshots = new Screenshots(() => this.screenshot(), this.artifacts, this.log, this.options.screenshotSeconds);
   }
