@@ -89,6 +89,20 @@ describe('bot-runtime recorder (node side)', function () {
     assert.match(t.log.text(), /converting the recording to mp3 failed: ffmpeg exited with \d+: .*storing the raw capture as recording\.webm/s);
   });
 
+  it('a capture the page made into a playlist in disguise makes ffmpeg read no other file: the raw bytes are kept instead', async () => {
+    const t = await setUp('audio_only', null);
+    roots.push(t.root);
+    // a file of this machine that decodes as audio, and a "chunk" that is an HLS playlist pointing at it
+    const elsewhere = path.join(t.root, 'elsewhere.mp3');
+    await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', elsewhere]);
+    const playlist = Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nfile://${elsewhere}\n#EXT-X-ENDLIST\n`);
+    await t.send('audio', 0, playlist);
+    await t.recorder.stop();
+    await t.recorder.finish();
+    assert.deepEqual(t.recordings().map((r) => [r.key, r.size_bytes]), [['recording.webm', playlist.length]], 'no recording.mp3 made of the other file');
+    assert.match(t.log.text(), /converting the recording to mp3 failed: .*not on whitelist/s);
+  });
+
   it('stores the raw video capture (.mkv for H.264 in Matroska, .webm otherwise) when ffmpeg cannot run', async () => {
     for (const [mime, key, type] of [
       ['video/x-matroska;codecs=avc1,opus', 'recording.mkv', 'video/x-matroska'],
