@@ -9,6 +9,7 @@ import type { PageBindings } from '../browser/top-frame-bindings';
 import type { BotImageConfigJob } from '../contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
+import { InputFlow } from '../streaming/input-flow';
 import { inPageMediaSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';
 import { speakerStateMessage, type SpeakerState } from '../streaming/wire';
 
@@ -25,6 +26,7 @@ export class BotMedia {
   private playing: Promise<unknown> = Promise.resolve();
   private lastSpeakers = '';
   private inputFrames = 0;
+  private readonly inputFlow = new InputFlow((held) => this.opts.streaming?.holdInput(held));
 
   constructor(private readonly opts: BotMediaOptions) {}
 
@@ -55,15 +57,23 @@ export class BotMedia {
     }
   }
 
-  /** An input frame from the customer: played into the microphone after the ones before it. */
+  /**
+   * An input frame from the customer: played into the microphone after the ones before it. When the page
+   * falls behind (frames waiting to be handed over, or seconds of audio waiting to be played), the bot stops
+   * reading the socket until it catches up (input-flow.ts).
+   */
   playInput(frame: Buffer): void {
     const page = this.page;
     if (!page || page.isClosed()) return;
     this.inputFrames++;
+    this.inputFlow.handing();
     const b64 = frame.toString('base64');
     this.playing = this.playing
-      .then(() => page.evaluate((data: string) => (window as unknown as { __botMedia?: { play(d: string): void } }).__botMedia?.play(data), b64))
-      .catch(() => undefined);
+      .then(() => page.evaluate((data: string) => (window as unknown as { __botMedia?: { play(d: string): number } }).__botMedia?.play(data) ?? 0, b64))
+      .then(
+        (aheadSeconds) => this.inputFlow.handed(Number(aheadSeconds) || 0),
+        () => this.inputFlow.handed(0),
+      );
   }
 
   /** Who is there and who speaks, sent only when it changed. */
@@ -78,6 +88,7 @@ export class BotMedia {
   }
 
   close(): void {
+    this.inputFlow.close();
     if (this.inputFrames > 0) this.opts.log.info(`streaming: ${this.inputFrames} input frames played`);
   }
 }

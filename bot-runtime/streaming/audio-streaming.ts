@@ -94,6 +94,15 @@ export class AudioStreaming {
     for (const s of this.carrying('output')) s.send(frame);
   }
 
+  /** The page falls behind playing the input: stop reading it (true), or read on (false). */
+  holdInput(held: boolean): void {
+    for (const s of this.carrying('input')) s.holdInput(held);
+  }
+
+  get inputPaused(): boolean {
+    return this.carrying('input').some((s) => s.inputPaused);
+  }
+
   sendSpeakers(message: string): void {
     for (const s of this.carrying('output')) s.send(message);
   }

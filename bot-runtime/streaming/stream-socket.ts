@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { BotLog } from '../bot-log';
 import { customerFacingReason, socketOptionsFor } from '../net/customer-connections';
 import { ConnectedTime } from './connected-time';
-import { handshake, reconnectDelayMs, type Direction } from './wire';
+import { handshake, MAX_MESSAGE_BYTES, reconnectDelayMs, type Direction } from './wire';
 
 export interface StreamSocketOptions {
   readonly botId: string;
@@ -33,6 +33,7 @@ export class StreamSocket {
   readonly connectedTime = new ConnectedTime();
   /** the first connection succeeded: from then on a drop reconnects */
   private established = false;
+  private inputHeld = false;
 
   constructor(
     readonly url: string,
@@ -77,6 +78,20 @@ export class StreamSocket {
     return this.socket?.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * Stops reading what the customer sends (the page cannot play it as fast): the kernel's buffers fill and
+   * the sender is slowed down, instead of the bot queueing without end. Kept across reconnections.
+   */
+  holdInput(held: boolean): void {
+    this.inputHeld = held;
+    if (held) this.socket?.pause();
+    else this.socket?.resume();
+  }
+
+  get inputPaused(): boolean {
+    return this.socket?.isPaused ?? this.inputHeld;
+  }
+
   send(data: Buffer | string): boolean {
     if (!this.isOpen) return false;
     this.socket!.send(data);
@@ -106,7 +121,8 @@ export class StreamSocket {
   private connect(): WebSocket {
     const ca = this.opts.extraCa ? [...tls.rootCertificates, this.opts.extraCa] : undefined;
     const socketOptions = socketOptionsFor(new URL(this.url).hostname, this.opts.publicOnly);
-    const socket = new WebSocket(this.url, { ca, handshakeTimeout: this.opts.setupTimeoutMs, perMessageDeflate: false, ...socketOptions });
+    const socket = new WebSocket(this.url, { ca, handshakeTimeout: this.opts.setupTimeoutMs, perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, ...socketOptions });
+    if (this.inputHeld) socket.pause();
     this.socket = socket;
     socket.binaryType = 'nodebuffer';
     let opened = false;
