@@ -82,12 +82,30 @@ export interface BotJob {
   readonly timeout_config: TimeoutConfig;
   readonly ignored_participant_names: readonly string[];
   readonly upload: UploadTarget;
-  /** Trust the sandbox's self-signed certificate (sandbox URLs only). */
+  /** Trust the sandbox's self-signed certificate (sandbox URLs only); only a service set up for development says so. */
   readonly trust_sandbox_certificate: boolean;
+  /**
+   * The customer's endpoints (bot images, streaming sockets, the customer's bucket) may be on private and
+   * loopback addresses (development, tests). Absent or false: public addresses only, as in production.
+   */
+  readonly private_addresses_allowed?: boolean;
   /** absent or null: no streaming */
   readonly streaming?: StreamingJob | null;
   /** absent: cycle every 10 s */
   readonly bot_image_config?: BotImageConfigJob;
+}
+
+/**
+ * What the service writes on a bot's standard input, as one JSON line: the job and how to reach the
+ * service. The token travels here, never in the environment or on the command line, where Chromium and
+ * the user's other processes could read it.
+ */
+export interface BotLaunch {
+  readonly job: BotJob;
+  readonly service_url: string;
+  readonly token: string;
+  /** tests only: a certificate authority the bot also trusts (the service's BOT_TEST_CA_PEM); never in production */
+  readonly test_ca_pem?: string | null;
 }
 
 /** Statuses the bot reports while running, in the spec's v2 vocabulary. */

@@ -88,6 +88,8 @@ export interface RunDeps {
   readonly browser?: Browser;
   /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
   readonly sandboxReplicas?: ReplicaAddress | null;
+  /** tests only: the certificate authority the service passed with the job (test-ca.ts) */
+  readonly testCaFromService?: string | null;
   readonly options?: Partial<RunOptions>;
 }
 
@@ -178,6 +180,11 @@ class BotRun {
     return this.finish();
   }
 
+  /** The customer's endpoints (images, streaming) on public addresses only, unless the service allowed private ones. */
+  private get publicAddressesOnly(): boolean {
+    return !(this.job.private_addresses_allowed ?? false);
+  }
+
   // ---------------------------------------------------------------- joining and the tick loop
 
   private async joinAndStay(): Promise<void> {
@@ -223,12 +230,13 @@ class BotRun {
    * cannot be fetched is left out). False when the run ends.
    */
   private async prepareMedia(): Promise<boolean> {
-    const extraCa = testTrustedCa(this.log);
+    const extraCa = testTrustedCa(this.log, process.env, this.deps.testCaFromService ?? null);
     const streamingJob = this.job.streaming ?? null;
     if (streamingJob) {
       const streaming = new AudioStreaming(streamingJob, {
         botId: this.job.bot_id,
         extraCa,
+        publicOnly: this.publicAddressesOnly,
         log: this.log,
         onInput: (frame) => this.media?.playInput(frame),
       });
@@ -245,8 +253,15 @@ class BotRun {
       this.streaming = streaming;
       this.log.info(`streaming at ${streamingJob.audio_frequency} Hz: ${streaming.hasOutput ? 'output' : ''}${streaming.hasInput && streaming.hasOutput ? ' and ' : ''}${streaming.hasInput ? 'input' : ''} connected`);
     }
-    const images = this.job.bot_image.length > 0 ? await fetchBotImages(this.job.bot_image, extraCa, this.log) : [];
-    if (this.job.bot_image.length > 0 && images.length === 0) this.log.warn('no bot image could be used: joining without a picture');
+    let images: string[] = [];
+    if (this.job.bot_image.length > 0) {
+      const fetched = await this.loop.unlessEnded(
+        fetchBotImages(this.job.bot_image, { extraCa, publicOnly: this.publicAddressesOnly, signal: this.loop.signal, log: this.log }),
+      );
+      if (fetched.ended) return false;
+      images = fetched.value;
+      if (images.length === 0) this.log.warn('no bot image could be used: joining without a picture');
+    }
     this.media = new BotMedia({
       streaming: this.streaming,
       images,

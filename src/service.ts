@@ -11,7 +11,7 @@ import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
-import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
+import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
@@ -118,10 +118,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const log = overrides.log ?? createLogger(config.logLevel);
   const conveniences = conveniencesOn(config);
   if (conveniences.length > 0) log.warn({ conveniences }, `development conveniences on: ${conveniences.join(', ')} (never in production)`);
-  privateFolder(config.dataDir);
-  // Before anything is opened: a wrong key setting stops the start.
+  const wider = privateFolder(config.dataDir);
+  if (wider !== null) log.warn({ data_dir: config.dataDir, mode: wider.toString(8) }, 'DATA_DIR was open to other users: closed (0700)');
+  // Before anything is opened: a wrong key setting stops the start, and so does a service that would run bots it cannot isolate.
   const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
   for (const warning of keyWarnings) log.warn(warning);
+  const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, config.botSlots ?? defaultBotSlots());
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
@@ -263,12 +265,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas, botTestCaPem: config.botTestCaPem }),
+    launcher,
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
+    // Bots' own connections (images, streaming sockets, buckets) may reach private addresses only under a development switch.
+    botHost: { sandboxHosts: config.sandboxHosts, privateAddressesAllowed: (config.allowPrivateStorageEndpoints ?? false) || (config.allowPrivateWebhookTargets ?? false) },
     slots: config.botSlots ?? defaultBotSlots(),
-    sandboxHosts: config.sandboxHosts,
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
     log,
