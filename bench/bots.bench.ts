@@ -17,22 +17,37 @@
  * speech detection counts the phrases of a single bot exactly), BENCH_MAX_BOTS (16, caps the ramp),
  * BENCH_PHRASES (6 phrases, one every 4 s).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CreateMeetingRequest } from '../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { apiClient, createTeam } from '../test/support/http-client';
-import { startTestService, type TestService } from '../test/support/test-service';
+import { startTestService } from '../test/support/test-service';
 import { durationSeconds, soundSegments, type SilenceSettings } from './lib/audio-check';
-import { busyPercent, CLOCK_TICKS_PER_SECOND, cpuTimes, processTable, processTree, pssKb, stillRunning, sumPssKb, type ProcessEntry } from './lib/proc-stats';
-
-const intFromEnv = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got ${process.env[name]}`);
-  return value;
-};
+import {
+  botProcessTrees,
+  chromiumVersion,
+  describeBot,
+  intFromEnv,
+  machineLine,
+  mb,
+  messageOf,
+  openMeeting as openMeetingOf,
+  percentile,
+  postBot,
+  range,
+  seconds,
+  sleep,
+  statusTimeMs,
+  waitForEnd,
+  waitForStatus,
+  waitUntilNoBotRuns,
+  type Bench,
+  type BotDetails,
+  type Meeting,
+} from './lib/bot-bench-kit';
+import { busyPercent, CLOCK_TICKS_PER_SECOND, cpuTimes, pssKb, stillRunning, sumPssKb, type ProcessEntry } from './lib/proc-stats';
 
 const LATENCY_BOTS = intFromEnv('BENCH_LATENCY_BOTS', 10);
 const MAX_BOTS = intFromEnv('BENCH_MAX_BOTS', 16);
@@ -63,9 +78,6 @@ const MIN_GAP_MS = 1500;
  */
 const SILENCE: SilenceSettings = { noiseDb: -40, minSilenceSeconds: 0.6, minSoundSeconds: 0.1 };
 const MEMORY_SAMPLE_EVERY_MS = 7000;
-const JOIN_TIMEOUT_MS = 180_000;
-const END_TIMEOUT_MS = 180_000;
-const BOT_NAME = 'Bench Bot';
 /** a recording bot settles this long before its memory is sampled in part 1 */
 const SETTLE_MS = 3000;
 
@@ -81,36 +93,6 @@ const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
 };
 
-type Api = ReturnType<typeof apiClient>;
-
-interface Bench {
-  readonly sandbox: RunningSandbox;
-  readonly t: TestService;
-  readonly api: Api;
-  readonly downloads: string;
-}
-
-interface StatusEntry {
-  readonly status: string;
-  readonly created_at: string;
-}
-
-/** What GET /v2/bots/{id} answers, the fields used here. */
-interface BotDetails {
-  readonly bot_id: string;
-  readonly status: string;
-  readonly error_code: string | null;
-  readonly error_message: string | null;
-  readonly status_history: readonly StatusEntry[];
-  readonly artifacts: readonly { readonly artifact_type: string; readonly key: string; readonly url: string | null }[];
-}
-
-interface Meeting {
-  readonly meetingId: string;
-  readonly url: string;
-  readonly speakerId: string;
-}
-
 interface Phrase {
   readonly startedAtMs: number;
   readonly endsAtMs: number;
@@ -118,77 +100,12 @@ interface Phrase {
   readonly botDidNotPlay: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sleepUntil = (epochMs: number) => sleep(Math.max(0, epochMs - Date.now()));
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-const seconds = (s: number) => `${s.toFixed(2)} s`;
-
-/** Nearest rank: the smallest value with at least p % of the samples at or below it (p95 of 10 is the largest). */
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
-
-// ---------------------------------------------------------------------------------------------------
-// Meetings and bots, through the sandbox's control API and the service's public API
 
 /** A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = BASELINE): Promise<Meeting> => {
-  const meeting = await sandbox.client.createMeeting(MEETINGS[flavour]);
-  const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
-  return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
-};
+const openMeeting = (sandbox: RunningSandbox, flavour: Flavour = BASELINE): Promise<Meeting> => openMeetingOf(sandbox, MEETINGS[flavour]);
 
-const postBot = async (api: Api, meeting: Meeting): Promise<{ botId: string; postedAt: number }> => {
-  const postedAt = performance.now();
-  const created = await api.post('/v2/bots', { meeting_url: meeting.url, bot_name: BOT_NAME, recording_mode: 'audio_only' });
-  if (created.status !== 201) throw new Error(`POST /v2/bots answered ${created.status}: ${JSON.stringify(created.body)}`);
-  return { botId: created.body.data.bot_id, postedAt };
-};
-
-const botDetails = async (api: Api, botId: string): Promise<BotDetails> => (await api.get(`/v2/bots/${botId}`)).body.data;
-
-const hasEnded = (bot: BotDetails) => bot.status === 'completed' || bot.status === 'failed';
-const describeBot = (bot: BotDetails) =>
-  `${bot.status}${bot.error_code ? ` ${bot.error_code}` : ''}${bot.error_message ? ` (${bot.error_message})` : ''}, history ${bot.status_history.map((s) => s.status).join(' > ')}`;
-
-/** Polls until the bot's history shows `status`; `seenAt` is when this poll first saw it (performance.now()). */
-const waitForStatus = async (api: Api, botId: string, status: string, pollMs: number): Promise<{ bot: BotDetails; seenAt: number }> => {
-  const deadline = Date.now() + JOIN_TIMEOUT_MS;
-  for (;;) {
-    const bot = await botDetails(api, botId);
-    if (bot.status_history.some((s) => s.status === status)) return { bot, seenAt: performance.now() };
-    if (hasEnded(bot)) throw new Error(`ended before ${status}: ${describeBot(bot)}`);
-    if (Date.now() > deadline) throw new Error(`no ${status} after ${JOIN_TIMEOUT_MS / 1000} s: ${describeBot(bot)}`);
-    await sleep(pollMs);
-  }
-};
-
-const waitForEnd = async (api: Api, botId: string): Promise<BotDetails> => {
-  const deadline = Date.now() + END_TIMEOUT_MS;
-  for (;;) {
-    const bot = await botDetails(api, botId);
-    if (hasEnded(bot)) return bot;
-    if (Date.now() > deadline) throw new Error(`bot ${botId} did not end within ${END_TIMEOUT_MS / 1000} s: ${describeBot(bot)}`);
-    await sleep(250);
-  }
-};
-
-/** Bots finish their uploads after their status ends; the next measurement starts only once every bot process has exited. */
-const waitUntilNoBotRuns = async (bench: Bench) => {
-  const deadline = Date.now() + END_TIMEOUT_MS;
-  while (bench.t.service.dispatcher.runningCount > 0 && Date.now() < deadline) await sleep(200);
-};
-
-const statusTimeMs = (bot: BotDetails, status: string): number => {
-  const entry = bot.status_history.find((s) => s.status === status);
-  if (!entry) throw new Error(`no ${status} in the history of ${bot.bot_id}`);
-  return Date.parse(entry.created_at);
-};
-
-const recordedSecondsOf = async (api: Api, botId: string): Promise<number | null> => {
+const recordedSecondsOf = async (api: Bench['api'], botId: string): Promise<number | null> => {
   const events: { type: string; data: { usage?: { recorded_seconds: number } } }[] = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
   return events.find((e) => e.type === 'BotCompleted')?.data.usage?.recorded_seconds ?? null;
 };
@@ -308,15 +225,6 @@ interface MemorySample {
   readonly selfRssBytes: number;
   readonly processes: readonly ProcessEntry[];
 }
-
-/** The processes of each bot right now: its node process and all its descendants. */
-const botProcessTrees = async (bench: Bench, botIds: readonly string[]): Promise<ProcessEntry[][]> => {
-  const table = await processTable();
-  return botIds.map((id) => {
-    const pid = bench.t.service.dispatcher.pidOf(id);
-    return pid === undefined ? [] : processTree(pid, table);
-  });
-};
 
 const botsCpuTicks = async (bench: Bench, botIds: readonly string[]) =>
   (await botProcessTrees(bench, botIds)).flat().reduce((sum, p) => sum + p.cpuTicks, 0);
@@ -557,17 +465,9 @@ const synthesizePhrases = async (sandbox: RunningSandbox) => {
   await sandbox.client.end(meeting.meetingId);
 };
 
-const chromiumVersion = () => {
-  try {
-    return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'chromium (version unknown)';
-  }
-};
-
 const main = async () => {
   const chromium = chromiumVersion();
-  console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromium}, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
+  console.log(machineLine(chromium));
   const sandbox = await startSandbox({ port: 0 });
   // The conveniences it needs: the sandbox's own mt pages (SANDBOX_HOSTS) and its replicas (SANDBOX_REPLICAS).
   const t = await startTestService({
