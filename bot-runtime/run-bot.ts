@@ -16,7 +16,7 @@ import type { Browser } from 'puppeteer-core';
 import { ArtifactStore } from './artifacts';
 import { countedAttendees } from './attendees';
 import { BotLog } from './bot-log';
-import { openBotBrowser, type BotBrowser } from './browser/bot-browser';
+import { openBotBrowser, type BotBrowser, type WarmBrowser } from './browser/bot-browser';
 import type { ReplicaAddress } from './browser/replica-routing';
 import type { BotJob, ControlResult, EndReport } from './contract';
 import type { ControlChannel } from './control/control-channel';
@@ -86,6 +86,8 @@ export interface RunDeps {
   readonly stop?: AbortSignal;
   /** run in a new context of this browser instead of launching one */
   readonly browser?: Browser;
+  /** the browser this process started before its job came (a warm process); used when it was started with the arguments the job needs */
+  readonly warmBrowser?: Promise<WarmBrowser | null>;
   /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
   readonly sandboxReplicas?: ReplicaAddress | null;
   /** tests only: the certificate authority the service passed with the job (test-ca.ts) */
@@ -289,9 +291,9 @@ class BotRun {
     }
     if (args.ended) return null;
     const t0 = Date.now();
-    this.browser = await openBotBrowser(this.deps.browser, args.value);
-    const page = await this.browser.context.newPage();
-    this.log.info(`browser ready in ${Date.now() - t0} ms`);
+    this.browser = await openBotBrowser({ shared: this.deps.browser, warm: await this.deps.warmBrowser }, args.value);
+    const page = this.browser.page;
+    this.log.info(`browser ready in ${Date.now() - t0} ms${this.browser.warm ? ' (started before the job)' : ''}`);
     const tab = new MeetingTab(
       page,
       family,

@@ -5,6 +5,13 @@
  */
 export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
 
+/**
+ * A warm process (the service's pool): started before its job, it starts Chromium, says WARM_READY_LINE on its
+ * standard output, and waits for its launch; its input ending before a launch means the pool let it go.
+ */
+export const WARM_VARIABLE = 'BOT_WARM_BROWSER';
+export const WARM_READY_LINE = 'ready';
+
 export const readJobLine = (input: NodeJS.ReadableStream): Promise<string> =>
   new Promise((resolve) => {
     let buffered = '';

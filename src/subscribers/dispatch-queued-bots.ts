@@ -164,7 +164,7 @@ export class BotDispatcher {
     await this.subscription?.stop();
     for (const bot of this.running.values()) if (bot !== null) this.terminate(bot);
     // Every dispatch ends here, its bot's end recorded, before the stores it writes to are closed.
-    await Promise.all([...this.inFlight]);
+    await Promise.all([...this.inFlight, this.deps.launcher.close?.()]);
   }
 
   private terminate(bot: LaunchedBot): void {

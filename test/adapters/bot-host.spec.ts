@@ -37,14 +37,14 @@ describe('whom bots run as', () => {
     assert.equal(botIdentityFor(0, 'meetbot', meetbot, true).kind, 'refused');
   });
 
-  it('a service that would run bots but cannot isolate them does not start; one that runs none may', () => {
+  it('a service that would run bots but cannot isolate them does not start; one that runs none may', async () => {
     const log = bunyan.createLogger({ name: 'test', streams: [] });
     const config = configFromEnv({ BOT_USER: 'no-such-user-here', BOT_SAME_USER: '1' });
     assert.equal(config.botUser, 'no-such-user-here');
     assert.equal(config.botSameUser, true);
     assert.throws(() => childProcessLauncherFor(log, config, 2), /Bots cannot run safely here/);
     const idle = childProcessLauncherFor(log, config, 0);
-    assert.throws(() => idle.launch({ bot_id: 'b' } as never, { serviceUrl: 'http://s', botToken: 't' }), /bots cannot run on this machine/);
+    await assert.rejects(async () => idle.launch({ bot_id: 'b' } as never, { serviceUrl: 'http://s', botToken: 't' }), /bots cannot run on this machine/);
   });
 
   it('reads BOT_USER and BOT_SAME_USER, off unless set', () => {
