@@ -1,7 +1,7 @@
 /**
  * Launches Debian's Chromium the way tab capture works headless here (ENVIRONMENT.md): no
  * `--mute-audio`, no `--use-fake-ui-for-media-stream`, `--auto-accept-this-tab-capture`, autoplay
- * without a gesture, and no background traffic to outside hosts.
+ * without a gesture, and no background traffic to outside hosts (the switches: chromium-flags.ts).
  *
  * Always with its sandbox (never `--no-sandbox`), never as root, with an environment of its own
  * (host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
@@ -12,28 +12,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { chromiumFlags, HEADLESS, WINDOW } from './chromium-flags';
 import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
 import { chromiumEnvironment } from '../host/environment';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
-
-export const chromiumArgs = (extra: readonly string[] = []): string[] => [
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-  '--auto-accept-this-tab-capture',
-  // a hidden or occluded tab must not be throttled: the page polls the meeting and records
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-  '--window-size=1280,720',
-  ...extra,
-];
 
 /** Switches that would run Chromium without its sandbox: refused, whoever asks. */
 const UNSANDBOXED = ['--no-sandbox', '--no-zygote', '--single-process', '--disable-setuid-sandbox', '--disable-namespace-sandbox', '--disable-seccomp-filter-sandbox'];
@@ -53,7 +37,7 @@ const chromiumUser = (): BotUser | null => {
   return user;
 };
 
-/** The command line: puppeteer's defaults without `--mute-audio`, ours, never a sandbox switch. */
+/** The command line (chromium-flags.ts), never a sandbox switch. */
 export const browserCommand = (
   executable: string,
   extra: readonly string[],
@@ -62,7 +46,7 @@ export const browserCommand = (
 ): { readonly executablePath: string; readonly args: string[] } => {
   const asked = [...extra].filter((a) => UNSANDBOXED.includes(a.split('=')[0]!));
   if (asked.length) throw new Error(`Chromium always runs with its sandbox: ${asked.join(' ')} refused`);
-  const args = puppeteer.defaultArgs({ headless: true, args: chromiumArgs(extra), userDataDir: profile }).filter((a) => a !== '--mute-audio');
+  const args = chromiumFlags(extra, profile);
   if (args.some((a) => UNSANDBOXED.includes(a))) throw new Error('Chromium always runs with its sandbox (PUPPETEER_DANGEROUS_NO_SANDBOX is refused)');
   if (!runAs) return { executablePath: executable, args };
   return { executablePath: SETPRIV, args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', executable, ...args] };
@@ -78,8 +62,8 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
       ...browserCommand(opts.executablePath ?? CHROMIUM_PATH, opts.args ?? [], profile, runAs),
       ignoreDefaultArgs: true,
       env: chromiumEnvironment(profile, process.env),
-      headless: true,
-      defaultViewport: { width: 1280, height: 720 },
+      headless: HEADLESS,
+      defaultViewport: WINDOW,
       protocolTimeout: 60_000,
       // Over a pipe, Chromium exits when the bot process dies, however it dies: a killed bot leaves no browser behind.
       pipe: true,
