@@ -60,8 +60,10 @@ export const inPageRecorderSource = String.raw`
 
   window.__botRecorder = {
     async start(opts) {
+      // Audio-only still has to ask for video (the API requires it): the smallest frames, at a rate whose first
+      // frame comes at once (at 1 frame/s the capture starts a second later), stopped as soon as it runs.
       const stream = await navigator.mediaDevices.getDisplayMedia({
-        video: opts.video ? { frameRate: 15 } : { frameRate: 1, width: 320, height: 240 },
+        video: opts.video ? { frameRate: 15 } : { width: 320, height: 240 },
         audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
         preferCurrentTab: true,
         selfBrowserSurface: 'include',
@@ -71,7 +73,8 @@ export const inPageRecorderSource = String.raw`
       const audioTracks = stream.getAudioTracks();
       if (audioTracks.length === 0) throw new Error('the tab capture has no audio track');
 
-      const ctx = new AudioContext();
+      // The level needs no more than speech's band, and no low latency: fewer, larger audio callbacks.
+      const ctx = new AudioContext({ sampleRate: 16000, latencyHint: 'playback' });
       st.ctx = ctx;
       const analyser = ctx.createAnalyser();
       analyser.fftSize = 2048;
@@ -95,7 +98,8 @@ export const inPageRecorderSource = String.raw`
         mainMime = pick(['video/x-matroska;codecs=avc1,opus', 'video/webm;codecs=h264,opus', 'video/webm;codecs=vp8,opus', 'video/webm']);
         started.push(startRecorder('main', stream, mainMime, { videoBitsPerSecond: opts.videoBitsPerSecond, audioBitsPerSecond: opts.audioBitsPerSecond }, opts.mainSliceMs));
       } else {
-        for (const t of stream.getVideoTracks()) t.enabled = false;
+        // nothing of the picture is recorded: the capture stops making frames (the audio track goes on)
+        for (const t of stream.getVideoTracks()) t.stop();
       }
       const mimes = await Promise.all(started);
       return { audioMime: mimes[0], mainMime: opts.video ? mimes[1] : null, startedAt: st.startedAt };
