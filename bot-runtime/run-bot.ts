@@ -52,7 +52,10 @@ export interface RunOptions {
   readonly chunkSeconds: number;
   /** screenshot interval; 0: none */
   readonly screenshotSeconds: number;
-  /** from the start until the bot has asked to join (page loaded, name typed, join clicked) */
+  /**
+   * how long the meeting may take to answer the bot's request to join (the page still shows the pre-join
+   * screen), and to load its page: never counted from the bot's start, which a busy machine makes slow
+   */
   readonly joinTimeoutSeconds: number;
   /** a page showing nothing its driver recognises for this long ends the run, with a diagnostic */
   readonly unrecognisedPageSeconds: number;
@@ -130,7 +133,6 @@ class BotRun {
   private readonly loop: TickLoop;
   private readonly autoLeave: AutoLeave;
   private readonly notes: MeetingNotes;
-  private readonly startedAt = Date.now();
 
   // opened while joining; null when the run ended before
   private workDir = '';
@@ -142,6 +144,8 @@ class BotRun {
 
   private phase: Phase = 'joining';
   private joinClicked = false;
+  /** when the bot had asked to join (name typed, join clicked) */
+  private joinAskedAt: number | null = null;
   private snapshotFailures = 0;
   private lastScreen: Screen | null = null;
   /** when the page last showed something its driver recognises (or finished loading) */
@@ -363,6 +367,7 @@ class BotRun {
           this.log.info('entering the name and asking to join');
           try {
             await this.loop.unlessEnded(tab.driver.join(this.job.bot_name, this.media?.own));
+            this.joinAskedAt = Date.now();
           } catch (err) {
             // the driver did not find its way through the page: what it saw is kept, as for an unrecognised page
             const kept = await this.keepDiagnostic(tab);
@@ -446,7 +451,7 @@ class BotRun {
   }
 
   private expectJoinWithinTimeout(now: number, what: string): void {
-    if (now - this.startedAt > this.opts.joinTimeoutSeconds * 1000) {
+    if (this.joinAskedAt !== null && now - this.joinAskedAt > this.opts.joinTimeoutSeconds * 1000) {
       this.loop.requestEnd({ kind: 'cannot_join', message: `Could not join: ${what} within ${this.opts.joinTimeoutSeconds} s.` });
     }
   }
