@@ -58,7 +58,16 @@ export class ChildProcessLauncher implements BotLauncher {
 
   /** The pool's waiting processes' ids (operators and benches). */
   get warmPids(): number[] {
-    return (this.pool?.processes ?? []).flatMap((p) => (p.pid === undefined || p.hasExited ? [] : [p.pid]));
+    return this.waiting().flatMap((p) => (p.pid === undefined ? [] : [p.pid]));
+  }
+
+  /** How many of them have their Chromium up. */
+  get warmReadyCount(): number {
+    return this.waiting().filter((p) => p.isReady).length;
+  }
+
+  private waiting(): BotProcess[] {
+    return (this.pool?.processes ?? []).filter((p) => !p.hasExited);
   }
 
   async launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): Promise<LaunchedBot> {
