@@ -140,6 +140,8 @@ export interface RecordingWindow {
   readonly botsCpuCores: number;
   /** the same by kind of process: the bot's node, Chromium's browser, renderer, gpu, audio, network … */
   readonly cpuByKind: ReadonlyMap<string, number>;
+  /** this process (the service, the sandbox playing the meetings, the bench), in cores */
+  readonly selfCpuCores: number;
   /** the sample with the largest bot total */
   readonly memory: MemorySample;
   readonly memorySamples: number;
@@ -149,6 +151,7 @@ export interface RecordingWindow {
 const recordingWindow = async (bench: Bench, meetings: readonly Meeting[], botIds: readonly string[]): Promise<RecordingWindow> => {
   const cpuFrom = cpuTimes();
   const processesFrom = await botProcesses(bench, botIds);
+  const selfFrom = process.cpuUsage();
   const startedAt = performance.now();
   let speaking = true;
   const speech = Promise.all(meetings.map((m) => speakPhrases(bench.sandbox, m))).finally(() => (speaking = false));
@@ -164,9 +167,10 @@ const recordingWindow = async (bench: Bench, meetings: readonly Meeting[], botId
   await sampler;
   const cpuBusy = busyPercent(cpuFrom, cpuTimes());
   const seconds = (performance.now() - startedAt) / 1000;
+  const self = process.cpuUsage(selfFrom);
   const cpu = await cpuBetween(processesFrom, await botProcesses(bench, botIds), seconds);
   const memory = samples.reduce((max, s) => (totalKb(s) > totalKb(max) ? s : max));
-  return { phrasesByMeeting, seconds, cpuBusyPercent: cpuBusy, botsCpuCores: cpu.total, cpuByKind: cpu.byKind, memory, memorySamples: samples.length };
+  return { phrasesByMeeting, seconds, cpuBusyPercent: cpuBusy, botsCpuCores: cpu.total, cpuByKind: cpu.byKind, selfCpuCores: (self.user + self.system) / 1e6 / seconds, memory, memorySamples: samples.length };
 };
 
 const download = async (bench: Bench, url: string, name: string): Promise<string> => {
@@ -291,7 +295,9 @@ const printStep = (step: StepResult) => {
     console.log(
       `          PSS of the bots ${mb(bots)} total, ${mb(bots / step.n)} per bot (largest ${mb(Math.max(...w.memory.perBotKb))}; ${w.memory.processCount} processes; peak of ${w.memorySamples} samples)`,
     );
-    console.log(`          this process (service + sandbox + bench): PSS ${mb(w.memory.selfPssKb)}, RSS ${mb(w.memory.selfRssBytes / 1024)}`);
+    console.log(
+      `          this process (service + sandbox + bench): PSS ${mb(w.memory.selfPssKb)}, RSS ${mb(w.memory.selfRssBytes / 1024)}, CPU ${(100 * w.selfCpuCores).toFixed(0)} % of a core`,
+    );
   }
   if (step.checks.length > 0) {
     const ratios = step.checks.map((c) => `${c.segments}/${c.phrases}`).join(' ');
