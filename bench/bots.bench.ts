@@ -51,7 +51,7 @@ import {
   type Bench,
   type Meeting,
 } from './lib/bot-bench-kit';
-import { processTable, processTree, sumPssKb } from './lib/proc-stats';
+import { CLOCK_TICKS_PER_SECOND, processTable, processTree, sumPssKb } from './lib/proc-stats';
 import { benchRamp, synthesizePhrases, totalKb, type StepResult } from './lib/ramp';
 
 const LATENCY_BOTS = intFromEnv('BENCH_LATENCY_BOTS', 10);
@@ -117,6 +117,8 @@ interface LatencySample {
   readonly toRecording: number;
   /** PSS of the bot's process tree (node and Chromium), SETTLE_MS after it started recording */
   readonly pssKb: number;
+  /** CPU time its process tree had used when it was first seen recording (a warm bot's includes its warm-up) */
+  readonly startCpuSeconds: number;
 }
 
 const oneLatencySample = async (services: Services, flavour: Flavour): Promise<LatencySample> => {
@@ -127,12 +129,15 @@ const oneLatencySample = async (services: Services, flavour: Flavour): Promise<L
   const { botId, postedAt } = await postBot(bench.api, meeting);
   try {
     const { bot, seenAt } = await waitForStatus(bench.api, botId, 'in_call_recording', 100);
+    const [atRecording] = await botProcessTrees(bench, [botId]);
+    const startCpuSeconds = atRecording!.reduce((sum, p) => sum + p.cpuTicks, 0) / CLOCK_TICKS_PER_SECOND;
     await sleep(SETTLE_MS);
     const [tree] = await botProcessTrees(bench, [botId]);
     const pss = await sumPssKb(tree!.map((p) => p.pid));
     const at = (status: string) => statusTimeMs(bot, status) / 1000;
     return {
       pssKb: pss,
+      startCpuSeconds,
       ownSeconds: at('in_call_recording') - at('queued'),
       wallSeconds: (seenAt - postedAt) / 1000,
       toJoiningCall: at('joining_call') - at('queued'),
@@ -160,7 +165,9 @@ const printLatency = (flavour: Flavour, samples: readonly LatencySample[]) => {
     `     where it goes (p50 of each part): queued -> joining_call ${p50((s) => s.toJoiningCall)} (dispatch, bot process start); ` +
       `-> in_call_not_recording ${p50((s) => s.toInCall)} (Chromium, page, join); -> in_call_recording ${p50((s) => s.toRecording)} (recorder start)`,
   );
-  console.log(`     PSS of the recording bot (node + Chromium, alone): p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}`);
+  console.log(
+    `     PSS of the recording bot (node + Chromium, alone): p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}; CPU its processes used to get there: p50 ${seconds(percentile(samples.map((s) => s.startCpuSeconds), 50))}`,
+  );
 };
 
 type LatencyByFlavour = Record<Flavour, LatencySample[]>;
@@ -234,7 +241,7 @@ const printSummary = (latency: LatencyByFlavour, poolKb: number, audio: readonly
     console.log(
       `- ${flavour}: POST /v2/bots -> in_call_recording (${samples.length} bots one after another, bot's own timestamps): p50 ${seconds(percentile(own, 50))}, p95 ${seconds(percentile(own, 95))}` +
         ` (wall clock p50 ${seconds(percentile(wall, 50))}, p95 ${seconds(percentile(wall, 95))}); parts p50: ${p50((s) => s.toJoiningCall)} dispatch and process start, ${p50((s) => s.toInCall)} Chromium/page/join, ${p50((s) => s.toRecording)} recorder start;` +
-        ` PSS of one recording bot p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}`,
+        ` PSS of one recording bot p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}; CPU used to get there p50 ${seconds(percentile(samples.map((s) => s.startCpuSeconds), 50))}`,
     );
   }
   if (POOL > 0) console.log(`- warm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process and its Chromium)`);
