@@ -188,7 +188,21 @@ interface BotCheck {
   readonly phrases: number;
   /** |file length - recorded_seconds| */
   readonly lengthGapSeconds: number;
+  /**
+   * Where the last phrase's sound starts in the file, minus when it was spoken after the recording's start:
+   * about 0 when a shorter file lost its tail (audio still on its way when the recorder stopped), negative by
+   * the gap when audio went missing before the last phrase.
+   */
+  readonly lastPhraseShiftSeconds: number;
 }
+
+/** The bot's own account of its tab capture (its log: how much audio it delivered and dropped), for a file that came out short. */
+const captureAccount = async (bot: BotDetails): Promise<string> => {
+  const log = bot.artifacts.find((a) => a.key === 'bot.log');
+  if (!log?.url) return '';
+  const line = /the tab capture delivered .*/.exec(await (await fetch(log.url)).text());
+  return line ? `; ${line[0]}` : '';
+};
 
 const checkBot = async (bench: Bench, bot: BotDetails, phrases: readonly Phrase[], recordingFromMs: number, leaveAtMs: number): Promise<BotCheck> => {
   const reasons: string[] = [];
@@ -198,15 +212,22 @@ const checkBot = async (bench: Bench, bot: BotDetails, phrases: readonly Phrase[
   const recording = bot.artifacts.find((a) => a.artifact_type === 'recording');
   if (!recording?.url) {
     reasons.push(`no recording artifact among ${bot.artifacts.map((a) => a.key).join(', ') || 'none'}`);
-    return { reasons, segments: 0, phrases: expected.length, lengthGapSeconds: NaN };
+    return { reasons, segments: 0, phrases: expected.length, lengthGapSeconds: NaN, lastPhraseShiftSeconds: NaN };
   }
   const file = await download(bench, recording.url, `${bot.bot_id}-${path.basename(recording.key)}`);
   const fileSeconds = await durationSeconds(file);
   const recordedSeconds = await recordedSecondsOf(bench.api, bot.bot_id);
   const lengthGapSeconds = recordedSeconds === null ? NaN : Math.abs(fileSeconds - recordedSeconds);
-  if (recordedSeconds === null) reasons.push('no BotCompleted event with recorded_seconds');
-  else if (lengthGapSeconds > 1) reasons.push(`file lasts ${fileSeconds.toFixed(2)} s, bot says recorded_seconds ${recordedSeconds}`);
   const sound = await soundSegments(file, SILENCE);
+  const lastSpoken = expected[expected.length - 1];
+  const lastHeard = sound[sound.length - 1];
+  const lastPhraseShiftSeconds = lastSpoken && lastHeard ? lastHeard.start - (lastSpoken.startedAtMs - recordingFromMs) / 1000 : NaN;
+  if (recordedSeconds === null) reasons.push('no BotCompleted event with recorded_seconds');
+  else if (lengthGapSeconds > 1) {
+    reasons.push(
+      `file lasts ${fileSeconds.toFixed(2)} s, bot says recorded_seconds ${recordedSeconds} (its last phrase ${lastPhraseShiftSeconds.toFixed(2)} s from where it was spoken${await captureAccount(bot)})`,
+    );
+  }
   const segments = sound.length;
   if (segments < expected.length) {
     // Sound time close to the speech time means phrases ran together (played late), not that audio vanished.
@@ -218,7 +239,7 @@ const checkBot = async (bench: Bench, bot: BotDetails, phrases: readonly Phrase[
         `${unplayed > 0 ? `; ${unplayed} phrase(s) not started by the bot's page within the sandbox's 3 s` : ''})`,
     );
   }
-  return { reasons, segments, phrases: expected.length, lengthGapSeconds };
+  return { reasons, segments, phrases: expected.length, lengthGapSeconds, lastPhraseShiftSeconds };
 };
 
 export interface StepResult {
@@ -302,7 +323,10 @@ const printStep = (step: StepResult) => {
   if (step.checks.length > 0) {
     const ratios = step.checks.map((c) => `${c.segments}/${c.phrases}`).join(' ');
     const worstGap = Math.max(...step.checks.map((c) => c.lengthGapSeconds).filter((g) => !Number.isNaN(g)), 0);
-    console.log(`          speech segments/phrases per bot: ${ratios}; largest |file - recorded_seconds| ${worstGap.toFixed(2)} s`);
+    const shifts = step.checks.map((c) => c.lastPhraseShiftSeconds).filter((g) => !Number.isNaN(g));
+    console.log(
+      `          speech segments/phrases per bot: ${ratios}; largest |file - recorded_seconds| ${worstGap.toFixed(2)} s; last phrase from where it was spoken: ${Math.min(...shifts).toFixed(2)} to ${Math.max(...shifts).toFixed(2)} s`,
+    );
   }
   if (step.leftovers.length > 0) {
     console.log(`          ${step.leftovers.length} processes of these bots still run ${LEFTOVER_GRACE_MS / 1000} s after every bot process exited: ${step.leftovers.map((p) => `${p.pid} ${p.name}`).join(', ')}`);
