@@ -105,6 +105,8 @@ interface MemorySample {
   readonly selfPssKb: number;
   readonly selfRssBytes: number;
   readonly processes: readonly ProcessEntry[];
+  /** the bots' PSS by kind of process (where the memory goes) */
+  readonly byKindKb: ReadonlyMap<string, number>;
 }
 
 const botProcesses = async (bench: Bench, botIds: readonly string[]): Promise<ProcessEntry[]> => (await botProcessTrees(bench, botIds)).flat();
@@ -126,7 +128,12 @@ const memorySample = async (bench: Bench, botIds: readonly string[]): Promise<Me
   const trees = await botProcessTrees(bench, botIds);
   const perBotKb = await Promise.all(trees.map((tree) => sumPssKb(tree.map((p) => p.pid))));
   const processes = trees.flat();
-  return { perBotKb, processCount: processes.length, selfPssKb: await pssKb('self'), selfRssBytes: process.memoryUsage().rss, processes };
+  const byKindKb = new Map<string, number>();
+  for (const p of processes) {
+    const kind = await processKind(p.pid);
+    byKindKb.set(kind, (byKindKb.get(kind) ?? 0) + (await pssKb(p.pid)));
+  }
+  return { perBotKb, processCount: processes.length, selfPssKb: await pssKb('self'), selfRssBytes: process.memoryUsage().rss, processes, byKindKb };
 };
 
 export const totalKb = (m: MemorySample) => m.perBotKb.reduce((a, b) => a + b, 0);
@@ -313,6 +320,8 @@ const printStep = (step: StepResult) => {
     );
     const byKind = [...w.cpuByKind.entries()].sort((a, b) => b[1] - a[1]).filter(([, cores]) => cores >= 0.0005);
     console.log(`          where a bot's CPU goes: ${byKind.map(([kind, cores]) => `${kind} ${((100 * cores) / step.n).toFixed(1)} %`).join(', ')}`);
+    const memoryByKind = [...w.memory.byKindKb.entries()].sort((a, b) => b[1] - a[1]);
+    console.log(`          where a bot's memory goes (PSS): ${memoryByKind.map(([kind, kb]) => `${kind} ${mb(kb / step.n)}`).join(', ')}`);
     console.log(
       `          PSS of the bots ${mb(bots)} total, ${mb(bots / step.n)} per bot (largest ${mb(Math.max(...w.memory.perBotKb))}; ${w.memory.processCount} processes; peak of ${w.memorySamples} samples)`,
     );

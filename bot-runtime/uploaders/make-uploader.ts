@@ -1,8 +1,31 @@
 import type { BotJob, UploadTarget } from '../contract';
 import { FolderUploader } from './folder-uploader';
 import { HttpUploader } from './http-uploader';
-import { S3Uploader } from './s3-uploader';
 import type { Uploader } from './uploader';
+
+/**
+ * The S3 uploader, loaded at its first upload: its client library (minio) is a large part of a bot process's
+ * memory, which bots uploading through the service or into a folder need not pay (the compiled runtime
+ * evaluates a module reached by `import()` only when it is first reached).
+ */
+class BucketUploader implements Uploader {
+  private loaded: Promise<Uploader> | null = null;
+
+  constructor(private readonly load: () => Promise<Uploader>) {}
+
+  private get uploader(): Promise<Uploader> {
+    this.loaded ??= this.load();
+    return this.loaded;
+  }
+
+  async upload(key: string, body: Buffer, contentType: string, artifactType: string): Promise<void> {
+    return (await this.uploader).upload(key, body, contentType, artifactType);
+  }
+
+  async uploadFile(key: string, file: string, contentType: string, artifactType: string): Promise<void> {
+    return (await this.uploader).uploadFile(key, file, contentType, artifactType);
+  }
+}
 
 const httpUploader = (target: { readonly baseUrl: string; readonly token: string }, botId: string, patienceMs: number | null) =>
   new HttpUploader({ baseUrl: target.baseUrl, token: target.token }, botId, ...(patienceMs === null ? [] : [patienceMs]));
@@ -19,7 +42,7 @@ export const makeUploader = (job: Pick<BotJob, 'upload' | 'bot_id' | 'private_ad
     case 'http':
       return httpUploader(target, botId, patienceMs);
     case 's3':
-      return new S3Uploader(target, !(job.private_addresses_allowed ?? false));
+      return new BucketUploader(async () => new (await import('./s3-uploader')).S3Uploader(target, !(job.private_addresses_allowed ?? false)));
   }
 };
 
