@@ -1,7 +1,7 @@
 /**
  * Bots from the warm pool, through the whole service (real processes, Chromium and the sandbox): a bot goes
  * to the process that waited for it and records with the browser that process had started; the pool then
- * waits with a new one. A job whose browser needs other switches than the waiting one has (a sandbox meeting's
+ * waits with a new one. A pooled bot that crashes fails like any bot, and the pool goes on. A job whose browser needs other switches than the waiting one has (a sandbox meeting's
  * certificate pin, when the service does not route the replicas) gets a browser of its own, and records too.
  */
 import assert from 'node:assert/strict';
@@ -70,6 +70,20 @@ describe('bots from the warm pool (real Chromium, sandbox, child processes)', fu
       await waitingProcess(launcher, warm);
     });
     assert.match(await botLog(ended), /browser ready in \d+ ms \(started before the job\)/);
+  });
+
+  it('a bot from the pool that crashes fails with its crash code, like any bot; the pool keeps its waiting process', async () => {
+    const { t, api, launcher } = await serviceWithPool(`127.0.0.1:${sandbox.port}`);
+    const [warm] = await waitingProcess(launcher);
+    const meeting = await sandbox.client.createMeeting({ platform: 'mt', lobby: true });
+    const botId = await createBot(api, meeting.url);
+    await waitForBot(api, botId, (b) => b.status === 'in_waiting_room');
+    assert.equal(t.service.dispatcher.pidOf(botId), warm);
+    const [next] = await waitingProcess(launcher, warm);
+    process.kill(warm!, 'SIGKILL');
+    const ended = await waitForBot(api, botId, (b) => b.status === 'failed');
+    assert.equal(ended.error_code, 'FORCE_KILLED');
+    assert.deepEqual(launcher.warmPids, [next], 'the waiting process is untouched');
   });
 
   it('a job needing other browser switches than the waiting browser has gets its own browser, and records', async () => {
