@@ -59,6 +59,8 @@ export class BotDispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
   async start(fromPosition: bigint | null): Promise<void> {
+    // in the background: the first bot waits for what it needs (the compiled runtime), the others find the pool warm
+    if (this.deps.slots > 0) void this.deps.launcher.start?.();
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
     // A scheduled bot is not queued before its time (its BotCreated queues it).
     for (const bot of active) if (!bot.dispatched && bot.status !== 'scheduled') this.queue.push(bot.bot_id);

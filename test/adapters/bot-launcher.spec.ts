@@ -31,6 +31,7 @@ describe('the launcher: the compiled bot runtime and the warm pool (real process
     service = new FakeService('bot-warm-1', 'token-warm-1');
     await service.start();
     launcher = childProcessLauncherFor(log, { botPoolSize: 1 }, 1);
+    void launcher.start(); // what the service's dispatcher does when it starts
   });
   after(async () => {
     await launcher?.close();
@@ -40,6 +41,16 @@ describe('the launcher: the compiled bot runtime and the warm pool (real process
   /** The one waiting process (not `previous`) once its Chromium is up. */
   const oneWarmProcess = (previous?: number) =>
     eventually(async () => launcher.warmPids, (pids) => pids.length === 1 && pids[0] !== previous && hasChromium(pids[0]!), 200);
+
+  it('no process waits before the service starts the launcher (a service that fails to start leaves none behind)', async () => {
+    const unstarted = childProcessLauncherFor(log, { botPoolSize: 1 }, 1);
+    try {
+      await compiledBotRuntime(); // what a started launcher waits for before it fills its pool
+      assert.deepEqual(unstarted.warmPids, []);
+    } finally {
+      await unstarted.close();
+    }
+  });
 
   it('bots run the compiled runtime under plain node, as the bot user, from a file only the service can change', async () => {
     const main = await compiledBotRuntime();

@@ -45,7 +45,13 @@ export class ChildProcessLauncher implements BotLauncher {
   /** Compiles the runtime and fills the pool; launches work before (they wait for the compilation). */
   async start(): Promise<void> {
     if (this.identity.kind === 'refused') return;
-    const main = await compiledBotRuntime();
+    let main: string;
+    try {
+      main = await compiledBotRuntime();
+    } catch (err) {
+      this.log.error({ err }, 'the bot runtime could not be compiled: bots fail until it can');
+      return;
+    }
     const size = this.options.poolSize ?? 0;
     if (size <= 0 || this.closed || this.pool) return;
     this.pool = new WarmPool(size, () => this.startProcess(main, true), {
@@ -102,8 +108,8 @@ export class ChildProcessLauncher implements BotLauncher {
 
 /**
  * The launcher of this machine's bots, as its user allows: a service that would run bots (`slots` > 0) but
- * cannot isolate them refuses to start; one told to run them as itself says so loudly. It compiles the bot
- * runtime and fills its warm pool in the background (only where bots run: `slots` > 0).
+ * cannot isolate them refuses to start; one told to run them as itself says so loudly. Its warm pool (none
+ * where no bot runs: `slots` 0) fills once the service starts its dispatcher (`start`).
  */
 export const childProcessLauncherFor = (
   log: Logger,
@@ -123,13 +129,11 @@ export const childProcessLauncherFor = (
     log.warn('BOT_SAME_USER=1 (development only): bots run as the service\'s own user and could read DATA_DIR and the service secret; never use it in production');
   }
   if (identity.kind === 'bot_user') log.info({ bot_user: identity.user.name, uid: identity.user.uid }, 'bots run as their own user');
-  const launcher = new ChildProcessLauncher(log, identity, {
+  return new ChildProcessLauncher(log, identity, {
     sandboxReplicas: settings.sandboxReplicas,
     botTestCaPem: settings.botTestCaPem,
     poolSize: slots > 0 ? (settings.botPoolSize ?? defaultBotPoolSize(slots)) : 0,
   });
-  if (slots > 0) launcher.start().catch((err) => log.error({ err }, 'the bot runtime could not be compiled: bots fail until it can'));
-  return launcher;
 };
 
 /** Two warm bots, or one per slot on a machine of fewer slots. */
