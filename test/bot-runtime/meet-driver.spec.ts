@@ -7,16 +7,18 @@ import assert from 'node:assert/strict';
 import { MeetDriver } from '../../bot-runtime/drivers/google-meet/meet-driver';
 import { callWithChat, interactivePrejoin, meetPageFixtures } from './fixtures/meet-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
+import { meetVariantFixtures } from './fixtures/meet-variants';
 
 describe('Google Meet driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
   const fx = driverOnFixturePages((page, log) => new MeetDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    itRecognisesEach(meetPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(meetPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(meetVariantFixtures, fx);
   });
 
   it('reads participants (not the effects tile, each once), the bot, the lit speaker and the chat with senders', async () => {

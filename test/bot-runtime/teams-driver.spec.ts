@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
+import { teamsVariantFixtures } from './fixtures/teams-variants';
 import { callWithChat, interactivePrejoin, teamsPageFixtures } from './fixtures/teams-pages';
 
 describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
@@ -15,10 +16,11 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   const fx = driverOnFixturePages((page, log) => new TeamsDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    itRecognisesEach(teamsPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(teamsPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(teamsVariantFixtures, fx);
   });
 
   it('strips the suffixes Teams puts after names', () => {

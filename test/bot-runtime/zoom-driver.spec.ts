@@ -9,6 +9,7 @@ import { soundMonitorExpression } from '../../bot-runtime/drivers/zoom/zoom-read
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
 import { callWithPanes, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
+import { zoomVariantFixtures } from './fixtures/zoom-variants';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -17,10 +18,11 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
   const fx = driverOnFixturePages((page, log) => new ZoomDriver(page, log));
 
   describe('recognises each screen, in the order removal and end, wall, waiting, admitted', () => {
-    itRecognisesEach(zoomPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(zoomPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(zoomVariantFixtures, fx);
   });
 
   it('reads the participants pane (suffixes off, "(me)" is the bot, same names apart), the chat with senders and their ids', async () => {
