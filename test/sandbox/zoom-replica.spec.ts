@@ -112,7 +112,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const m = await zoom({ permission_prompts: 0 });
     const wrong = await open(webClient(m.url).replace(/pwd=[^&]+/, 'pwd=nope'));
     await wrong.waitForSelector('input[type="password"][placeholder*="passcode" i]', WAIT);
-    assert.match(await bodyText(wrong), /passcode is not right/);
+    assert.match(await bodyText(wrong), /Incorrect passcode/);
     const page = await open(webClient(m.url).replace(/\?.*$/, ''));
     await page.waitForSelector('#input-for-pwd', WAIT);
     await page.type('#input-for-name', 'Rec Bot');
