@@ -32,8 +32,14 @@ interface ClosedRoot {
   readonly where: string;
 }
 
-/** how long found closed shadow roots are reused before the document is searched again */
-const CLOSED_ROOTS_TTL_MS = 2000;
+/**
+ * Searching the document for closed shadow roots costs (the whole tree through the protocol: some
+ * 200 ms for 9000 nodes), so found roots are reused for a while, and the document is searched again
+ * at once when what the frames show changes (a new state may have come with a new root) or nothing
+ * is recognised, at most every `CLOSED_ROOTS_MIN_MS`.
+ */
+const CLOSED_ROOTS_TTL_MS = 5000;
+const CLOSED_ROOTS_MIN_MS = 300;
 const OBJECT_GROUP = 'meeting-bot-closed-roots';
 
 const scanExpression = (config: ScanConfig, context: ScanContext) => `(${stateScanFunction})(${JSON.stringify(config)}, ${JSON.stringify(context)}, null)`;
@@ -87,6 +93,8 @@ export class PageScanner {
   private session: CDPSession | null = null;
   private closedRoots: ClosedRoot[] = [];
   private foundAt = 0;
+  /** what the frames showed at the last scan */
+  private framesScreen: string | null = null;
 
   constructor(private readonly page: Page) {
     page.on('framenavigated', (frame) => {
@@ -110,7 +118,11 @@ export class PageScanner {
         if (main) throw err;
       }
     }
-    for (const root of await this.closedShadowRoots()) {
+    const framesBest = places.reduce<(typeof places)[number] | null>((a, b) => (a === null || b.ruleIndex < a.ruleIndex ? b : a), null);
+    const framesScreen = framesBest?.screen ?? 'unknown';
+    const changed = framesScreen !== this.framesScreen || framesScreen === 'unknown';
+    this.framesScreen = framesScreen;
+    for (const root of await this.closedShadowRoots(changed)) {
       const result = await this.scanClosedRoot(root, config, context);
       if (result) places.push({ ...result, where: root.where, frame: frames[0]! });
     }
@@ -138,9 +150,10 @@ export class PageScanner {
     return this.session;
   }
 
-  /** The page's closed shadow roots, searched again when the last search is older than a moment. */
-  private async closedShadowRoots(): Promise<ClosedRoot[]> {
-    if (Date.now() - this.foundAt < CLOSED_ROOTS_TTL_MS) return this.closedRoots;
+  /** The page's closed shadow roots, searched again when the last search is old, or sooner when the page `changed`. */
+  private async closedShadowRoots(changed: boolean): Promise<ClosedRoot[]> {
+    const age = Date.now() - this.foundAt;
+    if (age < (changed ? CLOSED_ROOTS_MIN_MS : CLOSED_ROOTS_TTL_MS)) return this.closedRoots;
     this.foundAt = Date.now();
     try {
       const session = await this.cdp();

@@ -254,6 +254,7 @@ export class TeamsDriver implements PageDriver {
     }
     const { frame } = await this.reading.scan();
     const read = (await frame.evaluate(rosterExpression(sel.roster, sel.headCount))) as RosterRead;
+    if (read.names) this.actions.matches.note('roster', sel.roster.item);
     this.roster.note((read.names ?? []).map(teamsDisplayName), Date.now());
   }
 

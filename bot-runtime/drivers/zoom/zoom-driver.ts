@@ -61,6 +61,7 @@ export class ZoomDriver implements PageDriver {
   private hostPageSince: number | null = null;
   /** the last main-tile speaker read: a speaker counts once two reads agree (Vexa, MB) */
   private speakerCandidate: string | null = null;
+  private lastSpeaker: string | null = null;
   /** what the bot brings (join): its microphone stays live after computer audio is joined */
   private own: OwnMedia = noOwnMedia;
   private readonly reading: PageReading;
@@ -283,6 +284,9 @@ export class ZoomDriver implements PageDriver {
     const candidate = sounding ? seen.mainTileName : null;
     const agreed = candidate !== null && candidate === this.speakerCandidate ? candidate : null;
     this.speakerCandidate = candidate;
+    // said when it changes: a speaker Zoom's DOM does not mark can only be told by the sound (4.5)
+    if (agreed !== this.lastSpeaker) this.log.info(`${this.name}: ${agreed === null ? 'nobody speaks' : `${agreed} speaks (the main tile, while the meeting's audio sounds)`}`);
+    this.lastSpeaker = agreed;
     return agreed;
   }
 
