@@ -316,6 +316,13 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
       [{ permission_prompts: 3 }, 'permission_prompts'],
       [{ host_starts_after_seconds: -1 }, 'host_starts_after_seconds'],
       [{ passcode: 'yes' }, 'passcode'],
+      [{ passcode_prompt: 'sometimes' }, 'passcode_prompt'],
+      [{ audio_output: 'speakers' }, 'audio_output'],
+      [{ ended_wording: 'bye' }, 'ended_wording'],
+      [{ state_container: 'iframe' }, 'state_container'],
+      [{ end_redirect: 'home' }, 'end_redirect'],
+      [{ quotes: 'smart' }, 'quotes'],
+      [{ lookalikes: 'yes' }, 'lookalikes'],
     ] as const) {
       await assert.rejects(zoom(body as Partial<CreateMeetingRequest>), (err: Error & { status?: number }) => err.status === 400 && err.message.includes(field));
     }
