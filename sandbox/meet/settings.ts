@@ -3,7 +3,7 @@
  * defaults: Meet's own 10-minute lobby, its first lobby wording, three audio slots, a toolbar that
  * hides after 5 s without pointer movement.
  */
-import { flag, number, oneOf } from '../replica-settings';
+import { choiceOf, flag, number, oneOf } from '../replica-settings';
 import { parseShapeSettings, type ShapeSettings } from '../replica-shapes';
 
 /** landing_redirect, product_redirect: the request is refused by sending the page to Meet's landing page or product site (ScreenApp: redirected away while waiting) */
@@ -39,15 +39,12 @@ export interface MeetSettings extends ShapeSettings {
 
 export const MEET_LOBBY_TIMEOUT_SECONDS = 600;
 
-const wording = <T extends string>(body: Readonly<Record<string, unknown>>, name: string, allowed: readonly T[]): T =>
-  body[name] === undefined ? allowed[0]! : oneOf(body[name], allowed, name);
-
 export const parseMeetSettings = (body: Readonly<Record<string, unknown>>): MeetSettings => ({
   ...parseShapeSettings(body),
-  denied_wording: wording(body, 'denied_wording', meetDeniedWordings),
-  removed_wording: wording(body, 'removed_wording', meetRemovedWordings),
-  ended_wording: wording(body, 'ended_wording', meetEndedWordings),
-  blocked_wording: wording(body, 'blocked_wording', meetBlockedWordings),
+  denied_wording: choiceOf(body, 'denied_wording', meetDeniedWordings),
+  removed_wording: choiceOf(body, 'removed_wording', meetRemovedWordings),
+  ended_wording: choiceOf(body, 'ended_wording', meetEndedWordings),
+  blocked_wording: choiceOf(body, 'blocked_wording', meetBlockedWordings),
   roster_only: flag(body.roster_only, 'roster_only', false),
   wall: body.wall === undefined || body.wall === null ? null : oneOf(body.wall, meetWalls, 'wall'),
   lobby_timeout_seconds: body.lobby_timeout_seconds === undefined ? MEET_LOBBY_TIMEOUT_SECONDS : number(body.lobby_timeout_seconds, 'lobby_timeout_seconds', 0.5, 86_400),

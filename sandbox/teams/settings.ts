@@ -3,7 +3,7 @@
  * 3.1-3.3), with defaults: the AV-confirm modal after the join click, MB's lobby wording, short links
  * through the launcher, the meeting's URL as a business meetup-join link.
  */
-import { flag, oneOf } from '../replica-settings';
+import { choiceOf, flag, oneOf } from '../replica-settings';
 import { parseShapeSettings, type ShapeSettings } from '../replica-shapes';
 
 /**
@@ -52,16 +52,13 @@ export interface TeamsSettings extends ShapeSettings {
   readonly link: TeamsLinkForm;
 }
 
-const choice = <T extends string>(body: Readonly<Record<string, unknown>>, name: string, allowed: readonly T[]): T =>
-  body[name] === undefined ? allowed[0]! : oneOf(body[name], allowed, name);
-
 export const parseTeamsSettings = (body: Readonly<Record<string, unknown>>): TeamsSettings => ({
   ...parseShapeSettings(body),
-  denied_wording: choice(body, 'denied_wording', teamsDeniedWordings),
-  removed_wording: choice(body, 'removed_wording', teamsRemovedWordings),
-  ended_wording: choice(body, 'ended_wording', teamsEndedWordings),
-  sign_in_wording: choice(body, 'sign_in_wording', teamsSignInWordings),
-  device_toggles: choice(body, 'device_toggles', deviceToggleKinds),
+  denied_wording: choiceOf(body, 'denied_wording', teamsDeniedWordings),
+  removed_wording: choiceOf(body, 'removed_wording', teamsRemovedWordings),
+  ended_wording: choiceOf(body, 'ended_wording', teamsEndedWordings),
+  sign_in_wording: choiceOf(body, 'sign_in_wording', teamsSignInWordings),
+  device_toggles: choiceOf(body, 'device_toggles', deviceToggleKinds),
   roster_only: flag(body.roster_only, 'roster_only', false),
   wall: body.wall === undefined || body.wall === null ? null : oneOf(body.wall, teamsWalls, 'wall'),
   av_confirm: body.av_confirm === undefined ? 'after_join' : oneOf(body.av_confirm, avConfirmModes, 'av_confirm'),

@@ -4,7 +4,7 @@
  * a host who has not started shows Zoom's error page, the spinner lasts a second, the footer hides
  * after 5 s without pointer movement.
  */
-import { flag, number, oneOf } from '../replica-settings';
+import { choiceOf, flag, number, oneOf } from '../replica-settings';
 import { parseShapeSettings, type ShapeSettings } from '../replica-shapes';
 
 /**
@@ -56,15 +56,12 @@ export interface ZoomSettings extends ShapeSettings {
 
 const absent = (value: unknown) => value === undefined || value === null;
 
-const choice = <T extends string>(body: Readonly<Record<string, unknown>>, name: string, allowed: readonly T[]): T =>
-  body[name] === undefined ? allowed[0]! : oneOf(body[name], allowed, name);
-
 export const parseZoomSettings = (body: Readonly<Record<string, unknown>>): ZoomSettings => ({
   ...parseShapeSettings(body),
-  removed_wording: choice(body, 'removed_wording', zoomRemovedWordings),
-  ended_wording: choice(body, 'ended_wording', zoomEndedWordings),
-  audio_output: choice(body, 'audio_output', audioOutputs),
-  passcode_prompt: choice(body, 'passcode_prompt', passcodePrompts),
+  removed_wording: choiceOf(body, 'removed_wording', zoomRemovedWordings),
+  ended_wording: choiceOf(body, 'ended_wording', zoomEndedWordings),
+  audio_output: choiceOf(body, 'audio_output', audioOutputs),
+  passcode_prompt: choiceOf(body, 'passcode_prompt', passcodePrompts),
   wall: absent(body.wall) ? null : oneOf(body.wall, zoomWalls, 'wall'),
   waiting_room_wording: body.waiting_room_wording === undefined ? 'please_wait' : oneOf(body.waiting_room_wording, waitingRoomWordings, 'waiting_room_wording'),
   host_absent_page: body.host_absent_page === undefined ? 'invalid_link' : oneOf(body.host_absent_page, hostAbsentPages, 'host_absent_page'),

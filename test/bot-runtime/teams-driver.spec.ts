@@ -182,7 +182,7 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
     const snap = await fx.driver.read(0);
     assert.deepEqual(snap.participants.map((p) => [p.id, p.name]), [['Alice', 'Alice'], ['Rec Bot', 'Rec Bot'], ['Bob Stone', 'Bob Stone']]);
     assert.equal(snap.activeSpeaker, 'Alice');
-    assert.match(fx.log.text(), /microsoft-teams: people button found by \[data-tid="roster-button"\]/);
+    assert.match(fx.log.text(), /microsoft-teams: roster button found by \[data-tid="roster-button"\]/);
   });
 });
 

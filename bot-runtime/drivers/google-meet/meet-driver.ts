@@ -19,9 +19,10 @@ import type { RecordingMode } from '../../contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { rosterExpression, type RosterRead } from '../in-page/roster';
+import { RosterPanel } from '../roster-panel';
 import { normaliseText } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, describeCandidate as describe, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
+import { clickElement, type Candidate, type Found } from '../page-actions';
 import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
 import { ParticipantIds, RosterWatch } from '../roster-watch';
@@ -37,9 +38,8 @@ export class MeetDriver implements PageDriver {
   readonly chat: ChatControls;
   private readonly actions: DriverActions;
   private readonly reading: PageReading;
-  private readonly roster = new RosterWatch();
+  private readonly roster: RosterPanel;
   private readonly ids = new ParticipantIds();
-  private rosterReading: Promise<void> | null = null;
 
   constructor(
     private readonly page: Page,
@@ -47,6 +47,13 @@ export class MeetDriver implements PageDriver {
   ) {
     this.actions = new DriverActions(this.name, page, log);
     this.reading = new PageReading(page, meetScan);
+    this.roster = new RosterPanel(this.name, page, log, this.actions, this.reading, new RosterWatch(), {
+      button: sel.peopleButton,
+      roster: sel.roster,
+      headCount: sel.headCount,
+      beforeButton: () => this.wakeToolbar(),
+      reopen: () => this.openChatPanel(),
+    });
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -62,10 +69,10 @@ export class MeetDriver implements PageDriver {
     const [data, roster] = (await frame.evaluate(`[${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ${rosterExpression(sel.roster, sel.headCount)}]`)) as [TilesAndChat, RosterRead];
     this.actions.matches.noteAll(data.matched);
     const now = Date.now();
-    this.roster.note(roster.names, now);
+    this.roster.watch.note(this.roster.names(roster), now);
     if (roster.names) this.actions.matches.note('roster', sel.roster.item);
     const { selfId, participants, chat, activeSpeaker, chatDisabled } = this.withStableIds(data);
-    if (scan.screen === 'in_call' && this.roster.due(now, participants.map((p) => p.name), roster.headCount)) this.readRosterSoon();
+    if (scan.screen === 'in_call' && this.roster.watch.due(now, participants.map((p) => p.name), roster.headCount)) this.roster.soon();
     const { evidence, notice, wall, screen } = scan;
     return {
       screen,
@@ -73,7 +80,7 @@ export class MeetDriver implements PageDriver {
       notice,
       wall,
       selfId,
-      participants: scan.screen === 'in_call' ? this.roster.merge(participants, (name) => this.ids.of(name, null)) : participants,
+      participants: scan.screen === 'in_call' ? this.roster.watch.merge(participants, (name) => this.ids.of(name, null)) : participants,
       activeSpeaker,
       chatDisabled,
       chat,
@@ -105,7 +112,7 @@ export class MeetDriver implements PageDriver {
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
       await this.acceptAdmissionNotices();
-      await this.readRoster();
+      await this.roster.read();
       await this.openChatPanel();
     });
   }
@@ -192,43 +199,6 @@ export class MeetDriver implements PageDriver {
     const selfId = data.selfId === null ? null : this.ids.of(tileIds.get(data.selfId) ?? '', data.selfId);
     const chat = data.chat.map((m) => ({ ...m, participant_id: m.participant_id === null ? null : this.ids.of(m.sender_name, m.participant_id) }));
     return { ...data, participants, selfId, chat };
-  }
-
-  /** The roster read in the background (the read itself must not wait for panels to open). */
-  private readRosterSoon(): void {
-    if (this.rosterReading) return;
-    this.rosterReading = this.actions
-      .exclusive(async () => {
-        await this.readRoster();
-        await this.openChatPanel();
-      })
-      .catch((err: Error) => this.log.warn(`${this.name}: roster not read: ${err.message}`))
-      .finally(() => (this.rosterReading = null));
-  }
-
-  /** Opens the People panel (one side panel at a time: the chat gives way), notes its names. */
-  private async readRoster(): Promise<void> {
-    if (this.roster.fresh(Date.now())) return;
-    if (!(await findFirst(this.page, [{ selector: sel.rosterList }]))) {
-      await this.wakeToolbar();
-      const button = await findFirst(this.page, sel.peopleButton);
-      if (!button) {
-        this.log.warn(`${this.name}: no People button: participants from the tiles only`);
-        this.roster.note([], Date.now());
-        return;
-      }
-      this.actions.matches.note('people button', describe(button.candidate));
-      await clickElement(button.element);
-      if (!(await waitForFirst(this.page, [{ selector: sel.roster.item }], 3000))) {
-        this.log.warn(`${this.name}: the People panel did not list anyone`);
-        this.roster.note([], Date.now());
-        return;
-      }
-    }
-    const { frame } = await this.reading.scan();
-    const read = (await frame.evaluate(rosterExpression(sel.roster, sel.headCount))) as RosterRead;
-    if (read.names) this.actions.matches.note('roster', sel.roster.item);
-    this.roster.note(read.names ?? [], Date.now());
   }
 
   /** Meet hides its toolbar while the pointer rests; a move brings it back. */

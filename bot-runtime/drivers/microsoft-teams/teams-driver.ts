@@ -21,9 +21,10 @@ import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { rosterExpression, type RosterRead } from '../in-page/roster';
 import { normaliseText, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, describeCandidate, findFirst, waitForFirst, type Found } from '../page-actions';
+import { clickElement, describeCandidate, findFirst, type Found } from '../page-actions';
 import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
+import { RosterPanel } from '../roster-panel';
 import { RosterWatch } from '../roster-watch';
 import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
@@ -71,8 +72,7 @@ export class TeamsDriver implements PageDriver {
   private botName: string | null = null;
   private readonly blockedLinks = new Set<string>();
   private readonly reading: PageReading;
-  private readonly roster = new RosterWatch();
-  private rosterReading: Promise<void> | null = null;
+  private readonly roster: RosterPanel;
 
   constructor(
     private readonly page: Page,
@@ -80,6 +80,14 @@ export class TeamsDriver implements PageDriver {
   ) {
     this.actions = new DriverActions(this.name, page, log);
     this.reading = new PageReading(page, teamsScan);
+    this.roster = new RosterPanel(this.name, page, log, this.actions, this.reading, new RosterWatch(), {
+      button: sel.peopleButton,
+      roster: sel.roster,
+      headCount: sel.headCount,
+      visibleButton: true,
+      name: teamsDisplayName,
+      reopen: () => this.openChatPanel(),
+    });
     this.chat = {
       maxLength: TEAMS_CHAT_LIMIT,
       disabled: async () => (await this.readPage(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -117,7 +125,7 @@ export class TeamsDriver implements PageDriver {
 
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
-      await this.readRoster();
+      await this.roster.read();
       await this.openChatPanel();
     });
   }
@@ -187,7 +195,7 @@ export class TeamsDriver implements PageDriver {
     )) as TeamsRead;
     this.actions.matches.noteAll(data.matched);
     const now = Date.now();
-    this.roster.note(roster.names?.map(teamsDisplayName) ?? null, now);
+    this.roster.watch.note(this.roster.names(roster), now);
     if (roster.names) this.actions.matches.note('roster', sel.roster.item);
     for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
       this.blockedLinks.add(link);
@@ -200,8 +208,8 @@ export class TeamsDriver implements PageDriver {
     }
     // ids are names without suffixes; the roster adds those no tile shows
     const onTiles = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
-    if (scan.screen === 'in_call' && this.roster.due(now, onTiles.map((p) => p.name), roster.headCount)) this.readRosterSoon();
-    const participants = scan.screen === 'in_call' ? this.roster.merge(onTiles, (name) => name) : onTiles;
+    if (scan.screen === 'in_call' && this.roster.watch.due(now, onTiles.map((p) => p.name), roster.headCount)) this.roster.soon();
+    const participants = scan.screen === 'in_call' ? this.roster.watch.merge(onTiles, (name) => name) : onTiles;
     // a chat sender is a participant when exactly one has that name
     const byName = (name: string) => {
       const same = participants.filter((p) => normaliseText(p.name) === normaliseText(name));
@@ -220,42 +228,6 @@ export class TeamsDriver implements PageDriver {
       chatDisabled: data.chatDisabled || chatOff,
       recordingPermission: null,
     };
-  }
-
-  /** The roster read in the background (the read itself must not wait for panes to open). */
-  private readRosterSoon(): void {
-    if (this.rosterReading) return;
-    this.rosterReading = this.actions
-      .exclusive(async () => {
-        await this.readRoster();
-        await this.openChatPanel();
-      })
-      .catch((err: Error) => this.log.warn(`${this.name}: roster not read: ${err.message}`))
-      .finally(() => (this.rosterReading = null));
-  }
-
-  /** Opens the People pane (the rail shows one pane at a time: the chat gives way), notes its names. */
-  private async readRoster(): Promise<void> {
-    if (this.roster.fresh(Date.now())) return;
-    if (!(await findFirst(this.page, [{ selector: sel.roster.item }]))) {
-      const button = await findFirst(this.page, sel.peopleButton, { visible: true });
-      if (!button) {
-        this.log.warn(`${this.name}: no People button: participants from the tiles only`);
-        this.roster.note([], Date.now());
-        return;
-      }
-      this.actions.matches.note('people button', describeCandidate(button.candidate));
-      await clickElement(button.element);
-      if (!(await waitForFirst(this.page, [{ selector: sel.roster.item }], 3000))) {
-        this.log.warn(`${this.name}: the People pane did not list anyone`);
-        this.roster.note([], Date.now());
-        return;
-      }
-    }
-    const { frame } = await this.reading.scan();
-    const read = (await frame.evaluate(rosterExpression(sel.roster, sel.headCount))) as RosterRead;
-    if (read.names) this.actions.matches.note('roster', sel.roster.item);
-    this.roster.note((read.names ?? []).map(teamsDisplayName), Date.now());
   }
 
   /**
