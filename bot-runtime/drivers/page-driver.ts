@@ -9,6 +9,7 @@ import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
 import type { RecordingMode } from '../contract';
 import type { PlatformRules } from '../meeting/platforms';
+import type { RuleVerdict } from './in-page/state-scan';
 
 /** What the page shows, as far as the run cares. */
 export type Screen =
@@ -80,6 +81,24 @@ export interface ChatControls {
   countOwn(selfId: string | null, botName: string, text: string): Promise<number>;
 }
 
+/**
+ * Why a driver reads the page as it does (for an unrecognised page's diagnostic): the state it last
+ * recognised and on what evidence, and each place's verdict on every rule it checked.
+ */
+export interface PageExplanation {
+  /** the page's URL without query or fragment (they may carry passcodes) */
+  readonly url: string;
+  readonly title: string;
+  /** the last screen the driver recognised, on what evidence, and when (ISO 8601); null: none yet */
+  readonly believed: { readonly screen: Screen; readonly evidence: string | null; readonly at: string } | null;
+  /** the driver has seen the call (rules of the `after_call` phase apply) */
+  readonly admitted: boolean;
+  /** closed shadow roots found through the DevTools protocol */
+  readonly closedShadowRoots: number;
+  /** every place scanned (main document, frames, closed shadow roots) with each rule's verdict */
+  readonly places: { readonly where: string; readonly verdicts: RuleVerdict[] }[];
+}
+
 export interface PageDriver {
   /** the family's name, in logs and messages */
   readonly name: string;
@@ -101,6 +120,8 @@ export interface PageDriver {
   leaveCall(timeoutMs?: number): Promise<boolean>;
   /** The page's HTML without chat text, names (`names` and those the page shows) or scripts: for diagnostics. */
   redactedHtml(names: readonly string[]): Promise<string>;
+  /** What the driver believes the page shows, and why (every rule's verdict): for diagnostics. */
+  explain(): Promise<PageExplanation>;
 }
 
 export interface DriverFamily {
