@@ -16,9 +16,14 @@ import * as path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
 import { chromiumEnvironment } from '../host/environment';
+import { replicaHosts } from '../drivers/families';
+import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from './app-links';
 import { startAudioServer, type AudioServer } from './audio-server';
 import { startVirtualDisplay, type VirtualDisplay } from './display';
 import { AUTOMATION_DEFAULTS, DEFAULT_BROWSER_MODE, gpuEnvironment, personLikeArgs, SCREEN, userAgentArgs, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
+
+/** The platforms' hosts whose pages may open the meeting apps' links (app-links.ts). */
+const APP_LINK_HOSTS = replicaHosts();
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
@@ -103,6 +108,7 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
     await fs.promises.rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   };
   try {
+    await writeProfilePreferences(profile, appLinkPreferences(APP_LINK_HOSTS), runAs);
     [display, sound] = await Promise.all([
       mode === 'headful' ? startVirtualDisplay({ screen: SCREEN, dir: profile, runAs }) : null,
       startAudioServer({ dir: profile, runAs }),
@@ -110,7 +116,7 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
     const browser = await puppeteer.launch({
       ...browserCommand(executable, [...userAgentArgs(mode, chromiumVersion(executable)), ...(opts.args ?? [])], profile, runAs, mode),
       ignoreDefaultArgs: true,
-      env: { ...chromiumEnvironment(profile, process.env), ...gpuEnvironment(), ...display?.environment, ...sound?.environment },
+      env: { ...chromiumEnvironment(profile, process.env), ...gpuEnvironment(), ...display?.environment, ...sound?.environment, ...noAppEnvironment() },
       headless: mode === 'headless',
       // headful: the page gets the window's own size (an emulated one would disagree with the window and the screen)
       defaultViewport: mode === 'headful' ? null : VIEWPORT,

@@ -26,7 +26,7 @@ import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type Pag
 import { PageReading } from '../page-reading';
 import { RosterPanel } from '../roster-panel';
 import { RosterWatch } from '../roster-watch';
-import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
+import { blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
 import { nameSuffixes } from './teams-texts';
@@ -61,7 +61,6 @@ interface TeamsRead {
   readonly roster: RosterRead;
   readonly blueSpeaker: string | null;
   readonly chatOff: boolean;
-  readonly blockedLinks: string[];
 }
 
 export class TeamsDriver implements PageDriver {
@@ -70,7 +69,6 @@ export class TeamsDriver implements PageDriver {
   private readonly actions: DriverActions;
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
-  private readonly blockedLinks = new Set<string>();
   private readonly reading: PageReading;
   private readonly roster: RosterPanel;
 
@@ -96,8 +94,6 @@ export class TeamsDriver implements PageDriver {
       error: async () => null,
       countOwn: async (selfId, botName, text) => countOwnMessages((await this.readPage(0)).chat, selfId, botName, text),
     };
-    // before any Teams page loads (the tab navigates after the driver exists): no msteams: deep link
-    page.evaluateOnNewDocument(appLinkGuardSource).catch((err: Error) => log.warn(`${this.name}: app-link guard not installed: ${err.message}`));
   }
 
   read(chatSince: number): Promise<PageSnapshot> {
@@ -188,19 +184,15 @@ export class TeamsDriver implements PageDriver {
 
   private async readPage(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const { data, roster, blueSpeaker, chatOff, blockedLinks } = (await frame.evaluate(
+    const { data, roster, blueSpeaker, chatOff } = (await frame.evaluate(
       `({ data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, roster: ${rosterExpression(sel.roster, sel.headCount)}, ` +
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
-        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
+        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}) })`,
     )) as TeamsRead;
     this.actions.matches.noteAll(data.matched);
     const now = Date.now();
     this.roster.watch.note(this.roster.names(roster), now);
     if (roster.names) this.actions.matches.note('roster', sel.roster.item);
-    for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
-      this.blockedLinks.add(link);
-      this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
-    }
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;
