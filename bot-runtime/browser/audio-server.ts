@@ -3,29 +3,52 @@
  * person's computer has: speakers and a microphone, listed by `enumerateDevices` with their own labels,
  * ids and group ids, where a server with no sound card shows none (docs/decisions.md, "Issue 22: the
  * browser a page sees"). Both are null devices: what plays is dropped (the recorder captures the tab,
- * not the speakers), the microphone is silent.
+ * not the speakers), the microphone is silent. What the speakers play can be listened to from outside
+ * the page (`speakers()`): whether the meeting sounds, however the page plays it (media elements, Web
+ * Audio, WebAssembly), with nothing of the bot's in the page.
  *
  * One per bot, like the display (display.ts), for the same reasons; it runs as the bot user, listens only
  * on a socket in the bot's private folder (no TCP, no D-Bus, no shared memory with other clients), and
  * dies with its bot.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BotUser } from '../host/bot-user';
 import { asBotUser, lastLines, stopHelper } from '../host/helper-process';
 
 export const PULSEAUDIO_PATH = '/usr/bin/pulseaudio';
+const PAREC_PATH = '/usr/bin/parec';
 const STARTUP_LIMIT_MS = 10_000;
 
 /** What a common laptop's built-in sound card is called on a Linux desktop. */
 export const SPEAKERS_LABEL = 'Built-in Audio Analog Stereo';
 export const MICROPHONE_LABEL = 'Built-in Audio Analog Stereo';
 
+/** Peak above which what plays counts as sound (Vexa's gate, research note 1.1). */
+export const SOUND_PEAK = 0.005;
+
+export interface Speakers {
+  /** milliseconds since the speakers last played sound; null when they never did */
+  msSinceSound(): number | null;
+}
+
 export interface AudioServer {
   readonly environment: { readonly PULSE_SERVER: string };
+  /** what the speakers play, listened to from now on (one listener, started at the first call) */
+  speakers(): Speakers;
   close(): Promise<void>;
 }
+
+/** `parec`'s arguments: the speakers' monitor, 8 kHz mono 16-bit, in 50 ms pieces. */
+export const listenerArgs = (): string[] => ['-d', 'speakers.monitor', '--raw', '--format=s16le', '--rate=8000', '--channels=1', '--latency-msec=50'];
+
+/** The loudest sample of raw S16LE audio, as a fraction of full scale. */
+export const peakOf = (pcm: Buffer): number => {
+  let peak = 0;
+  for (let i = 0; i + 1 < pcm.length; i += 2) peak = Math.max(peak, Math.abs(pcm.readInt16LE(i)));
+  return peak / 0x8000;
+};
 
 /** A module argument's value with spaces is double-quoted; a property list's value inside it single-quoted. */
 const quoted = (value: string) => `"${value.replace(/["'\\]/g, '')}"`;
@@ -84,5 +107,28 @@ export const startAudioServer = async (opts: AudioServerOptions): Promise<AudioS
     await sleep(20);
   }
   child.on('error', () => undefined);
-  return { environment: { PULSE_SERVER: `unix:${socket}` }, close: () => stopHelper(child) };
+  const environment = { PULSE_SERVER: `unix:${socket}` };
+  let listener: ChildProcess | null = null;
+  let lastSoundAt: number | null = null;
+  const speakers: Speakers = { msSinceSound: () => (lastSoundAt === null ? null : Date.now() - lastSoundAt) };
+  return {
+    environment,
+    speakers: () => {
+      if (listener) return speakers;
+      const [cmd, argv] = asBotUser(PAREC_PATH, listenerArgs(), opts.runAs);
+      listener = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH || '/usr/bin:/bin', HOME: home, ...environment } });
+      listener.on('error', () => undefined);
+      let odd: Buffer = Buffer.alloc(0);
+      listener.stdout!.on('data', (d: Buffer) => {
+        const pcm = odd.length ? Buffer.concat([odd, d]) : d;
+        odd = pcm.length % 2 ? pcm.subarray(pcm.length - 1) : Buffer.alloc(0);
+        if (peakOf(pcm) > SOUND_PEAK) lastSoundAt = Date.now();
+      });
+      return speakers;
+    },
+    close: async () => {
+      if (listener) await stopHelper(listener);
+      await stopHelper(child);
+    },
+  };
 };

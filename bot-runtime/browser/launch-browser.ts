@@ -13,12 +13,12 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
 import { chromiumEnvironment } from '../host/environment';
 import { replicaHosts } from '../drivers/families';
 import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from './app-links';
-import { startAudioServer, type AudioServer } from './audio-server';
+import { startAudioServer, type AudioServer, type Speakers } from './audio-server';
 import { startVirtualDisplay, type VirtualDisplay } from './display';
 import { AUTOMATION_DEFAULTS, DEFAULT_BROWSER_MODE, gpuEnvironment, personLikeArgs, SCREEN, userAgentArgs, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
 
@@ -95,6 +95,12 @@ export const browserCommand = (
   return { executablePath: SETPRIV, args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', executable, ...args] };
 };
 
+/** Each launched browser's sound server: its speakers can be listened to (audio-server.ts). */
+const soundServers = new WeakMap<Browser, AudioServer>();
+
+/** What the speakers of the browser playing `page` play; null for a browser this process did not launch. */
+export const speakersOf = (page: Page): Speakers | null => soundServers.get(page.browser())?.speakers() ?? null;
+
 export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> => {
   const mode = opts.mode ?? DEFAULT_BROWSER_MODE;
   const executable = opts.executablePath ?? CHROMIUM_PATH;
@@ -128,6 +134,7 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    if (sound) soundServers.set(browser, sound);
     browser.once('disconnected', () => void cleanUp());
     return browser;
   } catch (err) {

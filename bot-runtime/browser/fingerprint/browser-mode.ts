@@ -15,14 +15,21 @@ export const DEFAULT_BROWSER_MODE: BrowserMode = 'headful';
 /** A common laptop screen; the window sits at its top left, like a person's that was moved there. */
 export const SCREEN: ScreenSize = { width: 1920, height: 1080 };
 
-/** What the meeting page gets to draw on (and what screenshots and the recording show). */
+/** What the meeting page gets to draw on while the bot records (what the recording and screenshots show). */
 export const VIEWPORT: ScreenSize = { width: 1280, height: 720 };
 
 /** Chromium's own tab strip and toolbar above the page, in a headful window on Linux (measured). */
 export const BROWSER_UI_HEIGHT = 87;
 
+/**
+ * The bar a headful Chromium shows above a tab while it is captured ("Sharing this tab to …", measured):
+ * the window leaves room for it, so that the recorded page is `VIEWPORT`; before the recording starts the
+ * page is that much taller (MB's window is 1280×860 for a 1280×720 page: the same room).
+ */
+export const SHARING_BAR_HEIGHT = 56;
+
 export const windowSize = (mode: BrowserMode): ScreenSize =>
-  mode === 'headful' ? { width: VIEWPORT.width, height: VIEWPORT.height + BROWSER_UI_HEIGHT } : VIEWPORT;
+  mode === 'headful' ? { width: VIEWPORT.width, height: VIEWPORT.height + BROWSER_UI_HEIGHT + SHARING_BAR_HEIGHT } : VIEWPORT;
 
 /** puppeteer's default switches that a person's Chromium does not have. */
 export const AUTOMATION_DEFAULTS = ['--enable-automation', '--mute-audio', '--hide-scrollbars', '--headless=new'];

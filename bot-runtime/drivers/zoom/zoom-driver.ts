@@ -19,6 +19,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
+import type { Speakers } from '../../browser/audio-server';
+import { speakersOf } from '../../browser/launch-browser';
 import type { RecordingMode } from '../../contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
@@ -27,7 +29,7 @@ import { tilesAndChatExpression, type TileReaderConfig, type TilesAndChat } from
 import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
 import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
-import { soundMonitorExpression, webAudioTapSource, zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
+import { zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
 import * as sel from './zoom-selectors';
 import { hostNotStartedPageRule, zoomScan } from './zoom-states';
 import { HOST_NOT_STARTED_RELOAD_MS, nameSuffixPattern, selfMarkPattern } from './zoom-texts';
@@ -65,6 +67,8 @@ export class ZoomDriver implements PageDriver {
   /** what the bot brings (join): its microphone stays live after computer audio is joined */
   private own: OwnMedia = noOwnMedia;
   private readonly reading: PageReading;
+  /** what the bot's speakers play, once in the call */
+  private speakers: Speakers | null = null;
 
   constructor(
     private readonly page: Page,
@@ -72,8 +76,6 @@ export class ZoomDriver implements PageDriver {
   ) {
     this.actions = new DriverActions(this.name, page, log);
     this.reading = new PageReading(page, zoomScan);
-    // before any Zoom page loads (the tab navigates after the driver exists): the Web Audio tap
-    page.evaluateOnNewDocument(webAudioTapSource).catch((err: Error) => log.warn(`${this.name}: Web Audio tap not installed: ${err.message}`));
     this.chat = {
       maxLength: ZOOM_CHAT_LIMIT,
       disabled: async () => (await this.readChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -89,6 +91,7 @@ export class ZoomDriver implements PageDriver {
     const [chat, seen] = (await frame.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     this.actions.matches.noteAll({ ...chat.matched, ...seen.matched });
     this.reloadWhileHostAbsent(scan);
+    if (scan.screen === 'in_call') this.listen();
     return {
       screen: scan.screen,
       wall: scan.wall,
@@ -131,7 +134,6 @@ export class ZoomDriver implements PageDriver {
       await this.joinComputerAudio();
       await this.openPane('participants pane', sel.participantsButton, [{ selector: sel.participantsList }]);
       await this.openPane('chat panel', sel.chatButton, sel.chatComposer);
-      await (await this.reading.scan()).frame.evaluate(soundMonitorExpression);
     });
   }
 
@@ -279,8 +281,17 @@ export class ZoomDriver implements PageDriver {
   }
 
   /** The main tile's name, while the meeting audio carries sound and two reads agree. */
+  /** From the first read of the call: the meeting's sound, from the bot's speakers (the page may play it through Web Audio only). */
+  private listen(): void {
+    if (this.speakers !== null) return;
+    const speakers = speakersOf(this.page);
+    if (!speakers) this.log.warn(`${this.name}: the meeting's sound cannot be heard (a browser without the bot's sound server): nobody counts as speaking`);
+    this.speakers = speakers ?? { msSinceSound: () => null };
+  }
+
   private speaker(seen: ZoomPeople): string | null {
-    const sounding = seen.msSinceSound !== null && seen.msSinceSound < SPEAKING_GATE_MS;
+    const msSinceSound = this.speakers?.msSinceSound() ?? null;
+    const sounding = msSinceSound !== null && msSinceSound < SPEAKING_GATE_MS;
     const candidate = sounding ? seen.mainTileName : null;
     const agreed = candidate !== null && candidate === this.speakerCandidate ? candidate : null;
     this.speakerCandidate = candidate;
