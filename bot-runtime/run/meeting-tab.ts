@@ -56,6 +56,8 @@ export class MeetingTab {
 
   /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
   async prepare(onPageChange: () => void): Promise<void> {
+    // the meeting's tab is the one in front, as a person's is: it has the focus (document.hasFocus())
+    await this.page.bringToFront();
     // the bot's scripts run in a world of their own, which the page's scripts cannot see
     const world = await BotWorld.open(this.page, this.log);
     await this.media?.install(this.page, world);

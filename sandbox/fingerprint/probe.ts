@@ -12,6 +12,29 @@
  * `serverSaw`: the request headers the server received for this page (user agent, client hints,
  * languages), so that what the page says is compared with what the network said.
  */
+/** Every check the probe makes (the report after the join button's click carries them all). */
+export const FINGERPRINT_CHECKS = [
+  'user-agent',
+  'client-hints',
+  'webdriver',
+  'plugins',
+  'languages',
+  'window-chrome',
+  'device',
+  'permissions',
+  'window-size',
+  'webgl',
+  'fonts',
+  'media-devices',
+  'worker',
+  'automation-globals',
+  'patched-natives',
+  'injected-stack-frames',
+  'devtools-runtime',
+  'page-world-callers',
+  'trusted-click',
+] as const;
+
 export interface ProbeConfig {
   readonly serverSaw: {
     readonly userAgent: string;
@@ -42,12 +65,14 @@ export const fingerprintProbeSource = (config: ProbeConfig): string => String.ra
     return want.test(s);
   };
   var pageUrl = location.href.split('#')[0];
-  /** the frames of a stack that are not this page's own script (an injected function shows up here) */
+  /**
+   * The frames of a stack from a script that is not this page's own (an injected function shows up here,
+   * as \`<anonymous>:12:57\` or its sourceURL); the engine's own builtins, without a line, are not.
+   */
   var foreignFrames = function (stack) {
     return String(stack || '').split('\n').slice(1).map(function (l) { return l.trim(); }).filter(function (l) {
-      if (!/^at /.test(l)) return false;
-      var m = /\((.*):\d+:\d+\)$/.exec(l) || /^at (.*):\d+:\d+$/.exec(l);
-      return !m || m[1] !== pageUrl;
+      var m = /\((.*):\d+:\d+\)$/.exec(l) || /^at (?:async )?(.*):\d+:\d+$/.exec(l);
+      return !!m && m[1] !== pageUrl;
     });
   };
   var captureStack = function () { return new Error('probe').stack; };
@@ -208,6 +233,30 @@ export const fingerprintProbeSource = (config: ProbeConfig): string => String.ra
   };
   var leaks = [runtimeLeak()];
 
+  // ---------------------------------------------------------------- who reads the page from the page's own world
+  // From now on (the checks above have seen the natives as they were), the DOM's readers are wrapped, as a
+  // platform's script could wrap them: a call whose stack holds a frame that is not the page's own is code
+  // that someone else runs in the page's world (an automation's evaluate shows up here).
+  var callers = [];
+  var watchCalls = function (owner, name, kind) {
+    var d = Object.getOwnPropertyDescriptor(owner, name);
+    if (!d) return;
+    var original = kind === 'get' ? d.get : d.value;
+    var wrapped = function () {
+      if (callers.length < 5) {
+        var foreignCall = foreignFrames(captureStack());
+        if (foreignCall.length) callers.push(name + ': ' + foreignCall.slice(0, 2).join(' / '));
+      }
+      return original.apply(this, arguments);
+    };
+    if (kind === 'get') Object.defineProperty(owner, name, { configurable: true, enumerable: d.enumerable, get: wrapped, set: d.set });
+    else Object.defineProperty(owner, name, { configurable: true, enumerable: d.enumerable, writable: true, value: wrapped });
+  };
+  [[Document.prototype, 'querySelector'], [Document.prototype, 'querySelectorAll'], [Element.prototype, 'querySelector'], [Element.prototype, 'querySelectorAll'],
+    [Element.prototype, 'getAttribute'], [Element.prototype, 'closest'], [Element.prototype, 'getBoundingClientRect'], [window, 'getComputedStyle']].forEach(function (m) { watchCalls(m[0], m[1], 'value'); });
+  watchCalls(Node.prototype, 'textContent', 'get');
+  watchCalls(HTMLElement.prototype, 'innerText', 'get');
+
   // ---------------------------------------------------------------- asynchronous ones
   var pending = [];
   // WebGPU tells the same story as WebGL: no adapter (a GPU the browser keeps WebGPU off for), or the same vendor
@@ -267,6 +316,7 @@ export const fingerprintProbeSource = (config: ProbeConfig): string => String.ra
     var stackCheck = { id: 'injected-stack-frames', ok: foreign.length === 0 && stacks.getUserMedia !== undefined && stacks.setAttribute !== undefined, detail: stacks };
     var leakCheck = { id: 'devtools-runtime', ok: !leaks.some(Boolean), detail: { leaks: leaks } };
     var all = checks.concat([stackCheck, leakCheck]);
+    if (final) all.push({ id: 'page-world-callers', ok: callers.length === 0, detail: { calls: callers } });
     if (final) all.push({ id: 'trusted-click', ok: input.clicked && input.isTrusted && !input.untrusted && (input.mousemove || 0) >= 1 && input.mousedown >= 1 && input.mouseup >= 1 && input.onButton, detail: input });
     var body = JSON.stringify({ page: location.href, final: !!final, checks: all, tripped: all.filter(function (c) { return !c.ok; }).map(function (c) { return c.id; }) });
     document.querySelector('[data-testid=fingerprint-report]').textContent = JSON.stringify(JSON.parse(body), null, 2);

@@ -30,6 +30,7 @@ import { blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
 import { nameSuffixes } from './teams-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The note gives no length limit for Teams chat messages; the sandbox's replica takes 4096 characters
@@ -172,19 +173,19 @@ export class TeamsDriver implements PageDriver {
   async redactedHtml(names: readonly string[]): Promise<string> {
     // tile names are attributes (`data-tid`, which elsewhere names controls): collected here, not by attribute
     const { frame } = await this.reading.scan();
-    const tileNames = (await frame.evaluate(
+    const tileNames = (await botRealm(frame).evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.tiles.tile)})).map((t) => t.getAttribute('data-tid'))`,
     )) as string[];
     const all = [...names, ...tileNames.flatMap((n) => [n, teamsDisplayName(n)])];
     const chat = [sel.chat.row, '[data-tid="chat-pane-list"]', ...sel.composerSelectors];
-    return (await frame.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private async readPage(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const { data, roster, blueSpeaker, chatOff } = (await frame.evaluate(
+    const { data, roster, blueSpeaker, chatOff } = (await botRealm(frame).evaluate(
       `({ data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, roster: ${rosterExpression(sel.roster, sel.headCount)}, ` +
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
         `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}) })`,

@@ -33,6 +33,7 @@ import { zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './
 import * as sel from './zoom-selectors';
 import { hostNotStartedPageRule, zoomScan } from './zoom-states';
 import { HOST_NOT_STARTED_RELOAD_MS, nameSuffixPattern, selfMarkPattern } from './zoom-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The longest message sent at once. The note gives no limit for Zoom's chat; 1000 characters is a
@@ -88,7 +89,7 @@ export class ZoomDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const [chat, seen] = (await frame.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     this.actions.matches.noteAll({ ...chat.matched, ...seen.matched });
     this.reloadWhileHostAbsent(scan);
     if (scan.screen === 'in_call') this.listen();
@@ -174,7 +175,7 @@ export class ZoomDriver implements PageDriver {
   async redactedHtml(names: readonly string[]): Promise<string> {
     const chat = [...sel.chatListSelectors, ...sel.chat.composer, sel.chat.row];
     const { frame } = await this.reading.scan();
-    return (await frame.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -267,7 +268,7 @@ export class ZoomDriver implements PageDriver {
 
   private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
     const { frame } = await this.reading.scan();
-    const [chat, seen] = (await frame.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     return countOwnMessages(withIds(chat.chat, seen), selfId, botName, text);
   }
 
@@ -277,7 +278,7 @@ export class ZoomDriver implements PageDriver {
 
   private async readChat(since: number): Promise<TilesAndChat> {
     const { frame } = await this.reading.scan();
-    return (await frame.evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
+    return (await botRealm(frame).evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
   }
 
   /** The main tile's name, while the meeting audio carries sound and two reads agree. */
