@@ -1,15 +1,20 @@
 /**
  * The bot's helper processes (its virtual display and sound server) run as the bot user, like its
- * Chromium: a process running as root starts them through `setpriv`.
+ * Chromium (a process running as root starts them as that user), and die with the process that started
+ * them, however it ends: Chromium, on its pipe, dies with the bot; a helper gets SIGTERM from the kernel
+ * when the bot's process is gone (`setpriv --pdeathsig`, kept across the change of user), so a killed bot
+ * leaves no display or sound server behind.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { BotUser } from './bot-user';
 
 const SETPRIV = '/usr/bin/setpriv';
 
-/** The command line that runs `command args` as `runAs` (null: as this process's user). */
-export const asBotUser = (command: string, args: readonly string[], runAs: BotUser | null): [string, string[]] =>
-  runAs ? [SETPRIV, [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', command, ...args]] : [command, [...args]];
+/** The command line that runs `command args` as `runAs` (null: as this process's user), ended with this process. */
+export const asBotUser = (command: string, args: readonly string[], runAs: BotUser | null): [string, string[]] => [
+  SETPRIV,
+  [...(runAs ? [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups'] : []), '--pdeathsig', 'SIGTERM', '--', command, ...args],
+];
 
 /** Ends a helper: SIGTERM, SIGKILL after 3 s. */
 export const stopHelper = (child: ChildProcess): Promise<void> =>

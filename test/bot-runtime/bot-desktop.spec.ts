@@ -5,7 +5,7 @@
  * user, like Chromium.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -61,6 +61,38 @@ describe("the bot's desktop: display, sound server, app links", function () {
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
+  });
+
+  it('a killed bot leaves no display or sound server behind', async () => {
+    const dir = await privateDir();
+    dirs.push(dir);
+    const code = `const { startVirtualDisplay } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/browser/display.ts'))});
+      const { startAudioServer } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/browser/audio-server.ts'))});
+      const { lookUpUser, botUserName } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/host/bot-user.ts'))});
+      const runAs = process.getuid() === 0 ? lookUpUser(botUserName(process.env)) : null;
+      Promise.all([startVirtualDisplay({ screen: { width: 64, height: 64 }, dir: ${JSON.stringify(dir)}, runAs }), startAudioServer({ dir: ${JSON.stringify(dir)}, runAs })])
+        .then(() => console.log('ready'));`;
+    const bot = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      bot.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+      bot.once('exit', (c) => reject(new Error(`the stand-in bot exited (${c})`)));
+    });
+    const helpers = fs
+      .readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === bot.pid;
+        } catch {
+          return false;
+        }
+      });
+    assert.equal(helpers.length, 2, 'Xvfb and PulseAudio run as its children');
+    bot.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (helpers.some((p) => fs.existsSync(`/proc/${p}`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(helpers.filter((p) => fs.existsSync(`/proc/${p}`)), [], 'both ended with it');
   });
 
   it('a sound server of its own, on a socket in its private folder, with speakers and a microphone named like a laptop’s', async () => {
