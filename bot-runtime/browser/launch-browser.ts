@@ -13,17 +13,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
 import { chromiumEnvironment } from '../host/environment';
 import { replicaHosts } from '../drivers/families';
 import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from './app-links';
-import { startAudioServer, type AudioServer, type Speakers } from './audio-server';
+import { startAudioServer, type AudioServer } from './audio-server';
 import { startVirtualDisplay, type VirtualDisplay } from './display';
+import { keepSoundServer } from './speakers';
 import { AUTOMATION_DEFAULTS, DEFAULT_BROWSER_MODE, gpuEnvironment, personLikeArgs, SCREEN, userAgentArgs, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
-
-/** The platforms' hosts whose pages may open the meeting apps' links (app-links.ts). */
-const APP_LINK_HOSTS = replicaHosts();
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
@@ -95,12 +93,6 @@ export const browserCommand = (
   return { executablePath: SETPRIV, args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', executable, ...args] };
 };
 
-/** Each launched browser's sound server: its speakers can be listened to (audio-server.ts). */
-const soundServers = new WeakMap<Browser, AudioServer>();
-
-/** What the speakers of the browser playing `page` play; null for a browser this process did not launch. */
-export const speakersOf = (page: Page): Speakers | null => soundServers.get(page.browser())?.speakers() ?? null;
-
 export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> => {
   const mode = opts.mode ?? DEFAULT_BROWSER_MODE;
   const executable = opts.executablePath ?? CHROMIUM_PATH;
@@ -114,7 +106,8 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
     await fs.promises.rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   };
   try {
-    await writeProfilePreferences(profile, appLinkPreferences(APP_LINK_HOSTS), runAs);
+    // the platforms' hosts may open the meeting apps' links (app-links.ts)
+    await writeProfilePreferences(profile, appLinkPreferences(replicaHosts()), runAs);
     [display, sound] = await Promise.all([
       mode === 'headful' ? startVirtualDisplay({ screen: SCREEN, dir: profile, runAs }) : null,
       startAudioServer({ dir: profile, runAs }),
@@ -134,7 +127,7 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    if (sound) soundServers.set(browser, sound);
+    if (sound) keepSoundServer(browser, sound);
     browser.once('disconnected', () => void cleanUp());
     return browser;
   } catch (err) {

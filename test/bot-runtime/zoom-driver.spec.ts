@@ -5,7 +5,7 @@
  * prompts, computer audio, panes, chat, View, the leave dialog).
  */
 import assert from 'node:assert/strict';
-import { speakersOf } from '../../bot-runtime/browser/launch-browser';
+import { speakersOf } from '../../bot-runtime/browser/speakers';
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
 import { callWithPanes, inCall, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';

@@ -20,7 +20,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
 import type { Speakers } from '../../browser/audio-server';
-import { speakersOf } from '../../browser/launch-browser';
+import { speakersOf } from '../../browser/speakers';
 import type { RecordingMode } from '../../contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
