@@ -7,6 +7,9 @@
  * once by the driver and clicked by the driver's own click: nothing trips, on the three sandbox
  * flavours and the Meet, Teams and Zoom replicas.
  *
+ * One tell is left, pinned here: a bot that brings its own microphone or camera answers the page's
+ * `getUserMedia` through a wrapper in the page's world (docs/decisions.md).
+ *
  * The checks can fail: a headless Chromium trips the window (no browser around the page), WebGL (Mesa
  * through EGL names itself OpenGL ES) and the client hints (its user agent switch empties the high-entropy
  * ones), and a tab with the old bot's habits (globals and patched
@@ -21,6 +24,7 @@ import { openBotBrowser, type BotBrowser } from '../../bot-runtime/browser/bot-b
 import type { BrowserMode } from '../../bot-runtime/browser/fingerprint/browser-mode';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { familyForUrl, replicaHosts } from '../../bot-runtime/drivers/families';
+import { BotMedia } from '../../bot-runtime/media/bot-media';
 import { clickElement, findFirst } from '../../bot-runtime/drivers/page-actions';
 import { browserArgsFor } from '../../bot-runtime/run/browser-args';
 import { MeetingTab } from '../../bot-runtime/run/meeting-tab';
@@ -31,6 +35,8 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { MemoryReporter, tmpDir } from './support';
 
 const JOIN = [{ selector: '[data-testid=fingerprint-join]' }];
+/** A 1×1 PNG: the bot's picture. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 const OLD_HABITS = `window.__botRecorder = {};
 AudioNode.prototype.connect = new Proxy(AudioNode.prototype.connect, { apply: (target, self, args) => Reflect.apply(target, self, args) });
@@ -78,7 +84,7 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
    * native in the page's world before its scripts, a read from the page's world, a script's click; and a
    * console that reads what it logs, as one with the DevTools' Runtime domain enabled did before V8 stopped.
    */
-  const visit = async (browser: BotBrowser, url: string, oldHabits = false): Promise<FingerprintReport> => {
+  const visit = async (browser: BotBrowser, url: string, oldHabits = false, media: BotMedia | null = null): Promise<FingerprintReport> => {
     const host = new URL(url).hostname;
     const before = (await reportsOf(host)).filter((r) => r.final).length;
     const page = await browser.context.newPage();
@@ -90,6 +96,7 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
       new ArtifactStore(new FolderUploader(work), new MemoryReporter(), log),
       log,
       () => undefined,
+      media,
     );
     await tab.prepare(() => undefined);
     if (oldHabits) await page.evaluateOnNewDocument(OLD_HABITS);
@@ -143,6 +150,18 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
       const report = await visit(browser, 'https://meet.google.com/fingerprint');
       assert.deepEqual(report.tripped.sort(), ['client-hints', 'webgl', 'window-size'], JSON.stringify(tripped(report)));
     });
+  });
+
+  it("a bot that brings its own camera (bot_image) still shows its wrapper of the page's getUserMedia: the known tell left", async () => {
+    const picture = `data:image/png;base64,${PNG_1X1}`;
+    const media = new BotMedia({ streaming: null, images: [picture], imageConfig: { mode: 'cycle', interval_seconds: 10 }, log });
+    const browser = await openBotBrowser(undefined, await botArgs());
+    try {
+      const report = await visit(browser, 'https://meet.google.com/fingerprint', false, media);
+      assert.deepEqual(report.tripped.sort(), ['automation-globals', 'injected-stack-frames', 'patched-natives'], JSON.stringify(tripped(report)));
+    } finally {
+      await browser.close();
+    }
   });
 
   it("the old bot's habits trip the checks that look for them", async () => {
