@@ -3,7 +3,7 @@
  * SERVICE_URL and BOT_TOKEN are in its environment. Not the environment for the job: a long list of
  * ignored names would pass the kernel's limit on one variable and the bot would never start. Pure.
  */
-import type { BotJob } from './contract';
+import type { BotJob } from '../contract/bot-contract';
 
 export type ServiceJob =
   | { readonly ok: true; readonly job: BotJob; readonly serviceUrl: string; readonly token: string }

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
 import { replicaSettingFromEnv } from './browser/replica-routing';
 import { parseCli, usage } from './cli-args';
-import type { BotJob } from './contract';
+import { SERVICE_MODE_VARIABLE, type BotJob } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { HttpControl } from './control/http-control';
 import { NoControl } from './control/no-control';
@@ -25,7 +25,7 @@ import { ConsoleReporter } from './reporters/console-reporter';
 import { HttpReporter } from './reporters/http-reporter';
 import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
-import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
+import { readJobLine, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */

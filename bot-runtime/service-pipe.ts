@@ -2,8 +2,6 @@
  * The bot's standard input, held open by the service that started it: the first line is the job, and the
  * end of the stream means the service is gone (it stopped or crashed), so the bot must not stay behind.
  */
-export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
-
 export const readJobLine = (input: NodeJS.ReadableStream): Promise<string> =>
   new Promise((resolve) => {
     let buffered = '';

@@ -33,8 +33,8 @@ import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact
 import { internalRouter } from './http/internal/internal-router';
 import { calendarPushRouter } from './http/calendar-push/calendar-push-router';
 import { allProjections } from './projections/all-projections';
-import { ProjectionRunner } from './projections/projection-runner';
-import { rebuildProjections } from './projections/rebuild-projections';
+import { ProjectionRunner } from './subscribers/projection-runner';
+import { rebuildProjections } from './subscribers/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { BotScheduler } from './subscribers/queue-scheduled-bots';

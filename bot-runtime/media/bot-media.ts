@@ -5,7 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
-import type { BotImageConfigJob } from '../contract';
+import type { BotImageConfigJob } from '../../contract/bot-contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
 import { inPageMediaSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';

@@ -1,13 +1,14 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
-import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { keepSubscribed } from './keep-subscribed';
 import type { Subscription } from '../adapters/event-store/port';
 import type { WebhookHttp } from '../adapters/webhook-http/port';
 import type { CommandDeps } from '../commands/command-deps';
 import { handleDeliveryCommand, handleWebhookEndpointCommand, loadDeliveries } from '../commands/webhook-commands';
 import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
-import { deliveryStreamName, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { deliveryStreamName, isWebhookDeliveryEvent, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { followLog } from './follow-log';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
 import { DueStreams, type StreamRoute } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
@@ -37,10 +38,6 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly jitter?: () => number;
 }
 
-
-const deliveryEventTypes: ReadonlySet<string> = new Set([
-  'WebhookMessageQueued', 'WebhookMessageRequeued', 'WebhookDeliveryAttempted', 'WebhookDelivered', 'WebhookDeliveryAbandoned',
-]);
 
 /**
  * Sends queued messages, each delivery stream in order, retries when they are due, and records every
@@ -76,19 +73,15 @@ export class WebhookDeliveryWorker {
     for (const queue of await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { pending: true } })) {
       this.due.set(queue.id, 0, { teamId: queue.team_id, targetKey: queue.target_key });
     }
-    this.subscription = keepSubscribed(
-      this.deps.eventStore,
-      { name: 'deliver-webhooks', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
-      async (recorded) => {
-        if (!deliveryEventTypes.has(recorded.type)) return;
-        const data = recorded.data as { target: DeliveryTarget; subject: string; team_id: string };
+    this.subscription = followLog(this.deps.eventStore, { name: 'deliver-webhooks', fromPosition, log: this.deps.log }, (event) => {
+        if (!isWebhookDeliveryEvent(event)) return;
+        const { data } = event;
         const stream = deliveryStreamName(data.target, data.subject);
         // Worth a look now; the stream itself says when its next message is due.
         if (this.inFlight.has(stream)) this.changedInFlight.add(stream);
         else this.lookAt(stream, 0, { teamId: data.team_id, targetKey: targetKeyOf(data.target) });
         this.pump();
-      },
-    );
+      });
     this.timer = setInterval(() => this.pump(), this.options.pollMs);
     this.timer.unref();
     this.pump();

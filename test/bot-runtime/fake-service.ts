@@ -4,7 +4,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../bot-runtime/contract';
+import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../contract/bot-contract';
 
 export class FakeService {
   readonly reports: BotReport[] = [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import type { BotJob } from '../../bot-runtime/contract';
+import type { BotJob } from '../../contract/bot-contract';
 import type { LaunchedBot } from '../../src/adapters/bot-launcher/port';
 import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { readUntil } from '../support/read-until';

@@ -6,7 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { stateScanExpression, type ScanResult } from '../in-page/state-scan';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
 import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ControlRequest, ControlResult } from '../../../bot-runtime/contract';
+import type { ControlRequest, ControlResult } from '../../../contract/bot-contract';
 
 type RequestBody = { readonly kind: 'leave' } | { readonly kind: 'chat'; readonly message: string };
 

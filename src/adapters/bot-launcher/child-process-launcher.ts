@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type Logger from 'bunyan';
-import type { BotJob } from '../../../bot-runtime/contract';
-import { SERVICE_MODE_VARIABLE } from '../../../bot-runtime/service-pipe';
+import { SERVICE_MODE_VARIABLE, type BotJob } from '../../../contract/bot-contract';
 import type { BotExit, BotLauncher, LaunchedBot } from './port';
 
 const BOT_MAIN = path.resolve(__dirname, '../../../bot-runtime/main.ts');

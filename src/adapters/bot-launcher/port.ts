@@ -1,4 +1,4 @@
-import type { BotJob } from '../../../bot-runtime/contract';
+import type { BotJob } from '../../../contract/bot-contract';
 
 export interface BotExit {
   readonly code: number | null;

@@ -108,3 +108,7 @@ export const targetKeyOf = (target: DeliveryTarget): string => {
       return `${target.kind}:${target.bot_id}`;
   }
 };
+
+const deliveryEventTypes: ReadonlySet<string> = new Set(WebhookDeliveryEvent.types.map((codec) => codec.props.type.value));
+
+export const isWebhookDeliveryEvent = (event: { readonly type: string }): event is WebhookDeliveryEvent => deliveryEventTypes.has(event.type);

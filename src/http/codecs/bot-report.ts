@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { BotReport } from '../../../bot-runtime/contract';
+import type { BotReport } from '../../../contract/bot-contract';
 import { IsoInstant } from '../../domain/codec-helpers';
 
 // The bot's times become event times: what the events' codec would refuse on read is refused here.

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type Koa from 'koa';
-import type { ControlRequest, ControlResult } from '../../../bot-runtime/contract';
+import type { ControlRequest, ControlResult } from '../../../contract/bot-contract';
 import type { BotControlHub } from '../../adapters/bot-control/control-hub';
 import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
 import { isSafeObjectKey } from '../../adapters/object-store/port';
@@ -15,7 +15,7 @@ import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
 import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
 import { BOTS, type BotView } from '../../projections/bot-view';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { ApiError, conflict, orThrow, unauthorized, validationError } from '../api-error';
 import type { AppState } from '../app-context';
 import { BotReportCodec } from '../codecs/bot-report';
@@ -29,7 +29,7 @@ export interface InternalRouterDeps {
   readonly control: BotControlHub;
   readonly stores: ArtifactStores;
   readonly signer: Signer;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly readStore: ReadStore;
   readonly uploads: UploadGuards;
 }

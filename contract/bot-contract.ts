@@ -199,3 +199,6 @@ export const internalPaths = {
   controlResult: (botId: string, requestId: string) => `/internal/bots/${botId}/control/${requestId}/result`,
   artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
 } as const;
+
+/** Set to `1` in the environment of a bot process the service starts: its job comes on standard input. */
+export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
