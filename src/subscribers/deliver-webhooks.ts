@@ -9,6 +9,7 @@ import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
 import { deliveryStreamName, isWebhookDeliveryEvent, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { followLog } from './follow-log';
+import type { LeaseHolding } from './background/background-part';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
 import { DueStreams, type StreamRoute } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
@@ -36,6 +37,8 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly options?: Partial<DeliveryWorkerOptions>;
   /** a number in [0, 1) that spreads retry times (Math.random by default) */
   readonly jitter?: () => number;
+  /** the webhook-delivery lease: no attempt starts once it may have lapsed */
+  readonly holding?: LeaseHolding | null;
 }
 
 
