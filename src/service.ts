@@ -5,7 +5,10 @@ import path from 'node:path';
 import os from 'node:os';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
-import type { BotControlHub } from './adapters/bot-control/control-hub';
+import type { BotControl } from './adapters/bot-control/port';
+import { openSharedState } from './adapters/shared-state';
+import { BotContacts } from './commands/bot-contacts';
+import { WindowRateLimiter } from './http/middleware/rate-limiter';
 import { checkpointStoreKind, openCheckpointStore } from './adapters/checkpoint-store';
 import { DEFAULT_LEASE_TIMING } from './adapters/checkpoint-store/port';
 import { resolveWithDns } from './adapters/webhook-http/target-policy';
@@ -51,7 +54,7 @@ export interface RunningService {
   readonly readStore: ReadStore;
   readonly projections: ReadModelProgress;
   readonly commands: CommandDeps;
-  readonly control: BotControlHub;
+  readonly control: BotControl;
   readonly signer: Signer;
   /** the background parts as they run in this process: which leases it holds, and their keepers */
   readonly parts: RunningParts;
@@ -108,6 +111,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
   const checkpoints = await openCheckpointStore(checkpointStoreConfig);
+  const shared = await openSharedState(checkpointStoreConfig);
 
   const clock = overrides.clock ?? (() => new Date());
   const nowMs = () => clock().getTime();
@@ -125,6 +129,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.allowPrivateStorageEndpoints });
   const readModels = readModelsOf({ eventStore, readStore, shared: config.mongoUrl !== undefined, projections: allProjections, log });
   const instanceId = config.instanceId ?? os.hostname();
+  const owner = `${instanceId}/${randomUUID().slice(0, 8)}`;
   const leaseTiming = config.leaseTiming ?? DEFAULT_LEASE_TIMING;
   const context: ServiceContext = {
     config,
@@ -134,6 +139,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     eventStore,
     readStore,
     checkpoints,
+    shared,
+    contacts: new BotContacts(shared, nowMs, leaseTiming.renewEveryMs),
     commands,
     nowMs,
     readModels: readModels.progress,
@@ -145,6 +152,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     webhookTargets: { policy: { publicHttpsOnly: !config.allowPrivateWebhookTargets }, resolve: overrides.resolveHost ?? resolveWithDns },
     publicUrl: () => publicUrl,
     instanceId,
+    owner,
     leaseTiming,
   };
   const built: CapabilityParts[] = capabilities.map((capability) => capability.build(context));
@@ -161,6 +169,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     rebuildProjections: () => readModels.rebuild(),
     publicRouters: built.flatMap((b) => b.publicRouters ?? []),
     unauthenticatedRouters: built.flatMap((b) => b.unauthenticatedRouters ?? []),
+    rateLimiter: new WindowRateLimiter(shared, nowMs),
     ready: new Promise<void>((resolve) => (ready = resolve)),
   });
   let port = config.port;
@@ -173,14 +182,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       });
     });
 
-  const owner = `${instanceId}/${randomUUID().slice(0, 8)}`;
   const parts = await startBackgroundParts([httpServerPart(listen), ...readModels.parts, ...built.flatMap((b) => b.parts)], {
     checkpoints,
     owner,
     timing: leaseTiming,
     log,
   }).catch(async (error) => {
-    await Promise.allSettled([readStore.close(), checkpoints.close(), eventStore.close()]);
+    await Promise.allSettled([readStore.close(), shared.close(), checkpoints.close(), eventStore.close()]);
     throw error;
   });
   ready();
@@ -209,7 +217,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     readStore,
     projections: readModels.progress,
     commands,
-    control: exposed.control as BotControlHub,
+    control: exposed.control as BotControl,
     signer,
     parts,
     get dispatcher() {
@@ -237,6 +245,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     stop: async () => {
       await parts.stop();
       await readStore.close();
+      await shared.close();
       await checkpoints.close();
       await eventStore.close();
     },

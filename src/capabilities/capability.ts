@@ -5,6 +5,8 @@ import type { ArtifactLinks } from '../adapters/artifact-links/port';
 import type { BotLauncher } from '../adapters/bot-launcher/port';
 import type { CalendarProviders } from '../adapters/calendar-providers';
 import type { CheckpointStore } from '../adapters/checkpoint-store/port';
+import type { SharedState } from '../adapters/shared-state/port';
+import type { BotContacts } from '../commands/bot-contacts';
 import type { SecretBox } from '../adapters/crypto/secret-box';
 import type { EventStore } from '../adapters/event-store/port';
 import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
@@ -61,6 +63,9 @@ export interface ServiceContext {
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly checkpoints: CheckpointStore;
+  /** rate-limit counters and bots' last contact, shared by every process */
+  readonly shared: SharedState;
+  readonly contacts: BotContacts;
   readonly commands: CommandDeps;
   readonly nowMs: () => number;
   readonly readModels: ReadModelProgress;
@@ -74,6 +79,8 @@ export interface ServiceContext {
   readonly publicUrl: () => string;
   /** INSTANCE_ID: names this process on the bots it runs */
   readonly instanceId: string;
+  /** this process among all that share the stores (INSTANCE_ID and a random suffix): the owner of its leases */
+  readonly owner: string;
   readonly leaseTiming: LeaseTiming;
 }
 

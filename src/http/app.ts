@@ -7,7 +7,7 @@ import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
 import { logRequests } from './middleware/log-requests';
-import { RateLimiter } from './middleware/rate-limiter';
+import type { RateLimiter } from './middleware/rate-limiter';
 import type Router from '@koa/router';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { CommandDeps } from '../commands/command-deps';
@@ -24,6 +24,8 @@ export interface AppDeps {
   readonly publicRouters: readonly Router<AppState>[];
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
+  /** the per-team rate limit of writes, counted where every api instance counts */
+  readonly rateLimiter: RateLimiter;
   /** holds every request until the service has started (the server listens first, to learn its address) */
   readonly ready?: Promise<void>;
 }
@@ -61,7 +63,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const routers = deps.publicRouters;
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
-    limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
+    limitRate(deps.readStore, deps.rateLimiter),
     ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),
     ...routers.map((router) => allowedMethodsInEnvelope(router)),
   ]);
