@@ -43,7 +43,7 @@ export class WorkerHeartbeat {
       if (seen && holder && (holder.owner !== seen.owner || holder.expiresAt.getTime() > seen.expiresAt.getTime())) throw new InstanceIdInUse(instanceId, holder.owner);
       if (!seen && holder) this.deps.log.warn({ lease: name, holder: holder.owner }, 'the heartbeat lease of this INSTANCE_ID is held: waiting for it to lapse (a previous run that crashed)');
       seen = holder ?? seen;
-      await sleep(Math.max(50, Math.min(timing.retryEveryMs, timing.renewEveryMs)));
+      await sleep(Math.max(50, Math.min(timing.renewEveryMs, 1000)));
     }
     this.timer = setInterval(() => void this.renew(), timing.renewEveryMs);
     this.timer.unref();
