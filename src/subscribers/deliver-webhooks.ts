@@ -37,9 +37,12 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly options?: Partial<DeliveryWorkerOptions>;
   /** a number in [0, 1) that spreads retry times (Math.random by default) */
   readonly jitter?: () => number;
-  /** the webhook-delivery lease: no attempt starts once it may have lapsed */
+  /** the webhook-delivery lease: no attempt starts once it may have lapsed, and its owner names the claims */
   readonly holding?: LeaseHolding | null;
 }
+
+/** A claim lasts the attempt's timeout and this much more: by then the attempt of an owner that died is over. */
+const CLAIM_MARGIN_MS = 1000;
 
 
 /**
@@ -158,12 +161,29 @@ export class WebhookDeliveryWorker {
     const nowMs = this.deps.commands.clock().getTime();
     const dueMs = head.next_attempt_at === null ? nowMs : toMillis(head.next_attempt_at);
     if (dueMs > nowMs) return this.noteDue(stream, state);
+    const owner = this.deps.holding?.lease.owner ?? 'this-process';
+    // Another owner's attempt may still be on its way: looked at again once its claim expires.
+    const othersClaim = head.claim !== null && head.claim.owner !== owner ? toMillis(head.claim.until) : null;
+    if (othersClaim !== null && othersClaim > nowMs) return this.lookAt(stream, othersClaim, { teamId: state.team_id, targetKey: targetKeyOf(state.target) });
 
     const prepared = await prepareAttempt(this.deps, state.target, state.subject, head, nowMs);
     if (prepared.kind === 'abandon') {
       await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: prepared.reason, now: new Date(nowMs).toISOString() });
       return;
     }
+    // Claim, send, record: the claim is appended (with the expected revision) before the request, so that
+    // a new owner sends an attempt cut short by a crash again, with the same webhook-id, and never two at once.
+    if (this.deps.holding && !this.deps.holding.held()) return;
+    const claimed = await handleDeliveryCommand(this.deps.commands, stream, {
+      type: 'ClaimAttempt',
+      message_id: head.message_id,
+      attempt: head.attempts + 1,
+      owner,
+      claimed_until: new Date(nowMs + this.options.timeoutMs + CLAIM_MARGIN_MS).toISOString(),
+      now: new Date(nowMs).toISOString(),
+    });
+    if (E.isLeft(claimed) || claimed.right.events.length === 0) return this.lookAt(stream, nowMs + 1000, { teamId: state.team_id, targetKey: targetKeyOf(state.target) });
+    if (this.deps.holding && !this.deps.holding.held()) return;
     const started = performance.now();
     const result = await this.deps.http.send(prepared.request, this.options.timeoutMs);
     const duration_ms = Math.round(performance.now() - started);

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import { keepSubscribed } from './keep-subscribed';
 import type { EventStore, Subscription } from '../adapters/event-store/port';
 import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
-import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
+import { crashCodeOf } from '../adapters/bot-launcher/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
 import { failUnreportedBot, handleBotCommand, loadBotFacts } from '../commands/bot-commands';
