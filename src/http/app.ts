@@ -26,9 +26,25 @@ export interface AppDeps {
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the per-team rate limit of writes, counted where every api instance counts */
   readonly rateLimiter: RateLimiter;
+  /**
+   * Requests wait for the read models to reach the log first: several api instances append to one log and
+   * each projects it on its own, so a GET on one must see a POST just answered by another (and a key just
+   * issued through one must open the other).
+   */
+  readonly freshReads?: boolean;
   /** holds every request until the service has started (the server listens first, to learn its address) */
   readonly ready?: Promise<void>;
 }
+
+/** How long a request waits for this instance's read models to reach the shared log before it goes on anyway. */
+const FRESH_READ_WAIT_MS = 2_000;
+
+const requestsWaitForTheLog =
+  (progress: ReadModelProgress): Koa.Middleware<AppState> =>
+  async (_ctx, next) => {
+    await progress.waitForLog?.(FRESH_READ_WAIT_MS);
+    await next();
+  };
 
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const app = new Koa<AppState>();
@@ -62,6 +78,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
 
   const routers = deps.publicRouters;
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
+    ...(deps.freshReads ? [requestsWaitForTheLog(deps.projections)] : []),
     authenticate(deps.readStore),
     limitRate(deps.readStore, deps.rateLimiter),
     ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),

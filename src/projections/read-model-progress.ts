@@ -8,4 +8,9 @@ export interface ReadModelProgress {
   readonly position: bigint | null;
   /** Resolves true once every read model reflects `position`, false after `timeoutMs`. */
   waitForPosition(position: bigint | null, timeoutMs?: number): Promise<boolean>;
+  /**
+   * Resolves once the read models reflect the log as it is now (false after `timeoutMs`): what a read on
+   * one instance waits for when another instance may have just written (each projects on its own).
+   */
+  waitForLog?(timeoutMs: number): Promise<boolean>;
 }

@@ -95,6 +95,11 @@ export class ProjectionRunner implements ReadModelProgress {
     });
   }
 
+  async waitForLog(timeoutMs: number): Promise<boolean> {
+    const ahead = await this.eventStore.readAll({ ...(this.reached === null ? {} : { fromPosition: this.reached }), maxCount: CATCH_UP_BATCH });
+    return ahead.length === 0 ? true : this.waitForPosition(ahead.at(-1)!.position, timeoutMs);
+  }
+
   /** The last position every read model reflects; null before the first event. */
   get position(): bigint | null {
     return this.reached;
