@@ -3,7 +3,7 @@ import type { BotControl, ChatOutcome } from '../adapters/bot-control/port';
 import type { BotRejection } from '../domain/bot/bot-decider';
 import { nowIso, type CommandDeps } from './command-deps';
 import { BotEvent, botStreamName } from '../domain/bot/bot-events';
-import { handleBotCommand } from './bot-commands';
+import { handleBotCommand, loadBot } from './bot-commands';
 import { decodeRecordedEvent } from './decode-recorded-event';
 
 export const CHAT_ANSWER_TIMEOUT_MS = 10_000;
@@ -34,6 +34,11 @@ export const sendChatMessage = async (
   const outcome = (reachable ? await answered : null) ?? (await giveUp(deps, botId, requestId, reachable ? 'The bot did not answer in time' : 'The bot is not connected'));
   if (outcome.ok) return E.right({ position: outcome.position });
   if (outcome.reason === 'chat_disabled') return E.left({ code: 'CHAT_DISABLED', message: 'Chat is disabled in this meeting' });
+  // The bot found itself out of the call (it left, or has not joined): the status conflict the spec answers with 409.
+  if (outcome.reason === 'not_in_call') {
+    const bot = await loadBot(deps, botId);
+    if (bot.kind === 'present') return E.left({ code: 'BOT_STATUS', message: `Chat messages can only be sent while the bot is in the call: ${outcome.message}`, status: bot.status });
+  }
   return E.left({ code: 'SEND_FAILED', message: outcome.reason === 'unreachable' ? 'The bot could not be reached' : outcome.message });
 };
 

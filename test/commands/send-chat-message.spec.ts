@@ -29,7 +29,7 @@ const createRunningBot = async (deps: CommandDeps, status: 'in_call_recording' |
  * test), it "posts" it after `meanwhile` and its answer is recorded, as the internal API records it for
  * whichever instance the bot reached; the outcome is what the log says.
  */
-const botThatAnswers = (deps: CommandDeps, answer: 'sent' | 'chat_disabled' | 'silent', meanwhile: () => Promise<void> = async () => undefined) => {
+const botThatAnswers = (deps: CommandDeps, answer: 'sent' | 'chat_disabled' | 'not_in_call' | 'silent', meanwhile: () => Promise<void> = async () => undefined) => {
   const asked: string[] = [];
   const control: BotControl = {
     reachable: async () => answer !== 'silent',
@@ -43,7 +43,7 @@ const botThatAnswers = (deps: CommandDeps, answer: 'sent' | 'chat_disabled' | 's
       const request = (await readBotEvents(deps, botId)).find((e) => e.type === 'ChatMessageRequested' && e.data.request_id === requestId);
       if (request?.type === 'ChatMessageRequested') asked.push(request.data.message);
       await meanwhile();
-      const outcome = answer === 'sent' ? ({ ok: true } as const) : ({ ok: false, reason: 'chat_disabled', message: 'chat is off' } as const);
+      const outcome = answer === 'sent' ? ({ ok: true } as const) : ({ ok: false, reason: answer, message: 'the bot could not' } as const);
       const recorded = await handleBotCommand(deps, botId, { type: 'RecordChatAnswer', request_id: requestId, outcome, now: T0 });
       assert.ok(E.isRight(recorded));
       return outcome.ok ? { ok: true, position: recorded.right.position! } : { ...outcome, position: recorded.right.position! };
@@ -88,6 +88,13 @@ describe('send chat message: a message the bot has posted is recorded, even if t
     assert.ok(E.isLeft(sent) && sent.left.code === 'CHAT_DISABLED');
     const last = (await readBotEvents(deps, BOT)).at(-1)!;
     assert.ok(last.type === 'ChatMessageFailed' && last.data.reason === 'chat_disabled');
+  });
+
+  it('the bot answers that it is not in the call: BOT_STATUS (409), as if it had been asked before', async () => {
+    const deps = depsOver(files.open(files.newFile()));
+    await createRunningBot(deps, 'in_call_recording');
+    const sent = await sendChatMessage(deps, botThatAnswers(deps, 'not_in_call').control, BOT, 'hello');
+    assert.ok(E.isLeft(sent) && sent.left.code === 'BOT_STATUS');
   });
 
   it('a bot that is not reachable: SEND_FAILED at once, recorded unreachable, and a late answer changes nothing', async () => {
