@@ -15,7 +15,7 @@ import { SqliteEventStore } from '../src/adapters/event-store/sqlite-event-store
 import { MemoryReadStore } from '../src/adapters/read-store/memory-read-store';
 import { createBot } from '../src/commands/create-bot';
 import { createTeamWithKey } from '../src/commands/team-commands';
-import { allProjections } from '../src/projections/all-projections';
+import { allProjections } from '../src/capabilities';
 import { rebuildProjections } from '../src/subscribers/rebuild-projections';
 import { startService } from '../src/service';
 import { runLoad, type LoadResult } from './lib/load';

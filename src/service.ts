@@ -127,7 +127,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     signLocalLink: serviceSignedLink(signer, () => publicUrl),
   });
   const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.allowPrivateStorageEndpoints });
-  const readModels = readModelsOf({ eventStore, readStore, shared: config.mongoUrl !== undefined, projections: allProjections, log });
+  const readModels = readModelsOf({ eventStore, readStore, shared: config.mongoUrl !== undefined, mayProject: roles.api, projections: allProjections, log });
   const instanceId = config.instanceId ?? os.hostname();
   const owner = `${instanceId}/${randomUUID().slice(0, 8)}`;
   const leaseTiming = config.leaseTiming ?? DEFAULT_LEASE_TIMING;

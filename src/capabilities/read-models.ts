@@ -21,7 +21,15 @@ export interface ReadModels {
  * waits on its own projector. Shared (MongoDB), one process projects them under the `projector` lease and
  * every process waits for its checkpoint.
  */
-export const readModelsOf = (deps: { eventStore: EventStore; readStore: ReadStore; shared: boolean; projections: readonly Projection<any>[]; log: Logger }): ReadModels => {
+export const readModelsOf = (deps: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  shared: boolean;
+  /** whether this process may be the projector of shared read models (api processes; a worker only reads them) */
+  mayProject: boolean;
+  projections: readonly Projection<any>[];
+  log: Logger;
+}): ReadModels => {
   const { eventStore, readStore, projections, log } = deps;
   const rebuildWith = async (runner: ProjectionRunner) => {
     await runner.stop();
@@ -50,7 +58,7 @@ export const readModelsOf = (deps: { eventStore: EventStore; readStore: ReadStor
   const follower = partOf('read-models', async () => (await progress.start(eventStore), progress));
   return {
     progress,
-    parts: [projector, follower],
+    parts: deps.mayProject ? [projector, follower] : [follower],
     rebuild: async () => {
       if (projector.current === null) throw new Error('the read models are projected by another process (it holds the projector lease): rebuild them there');
       return rebuildWith(projector.current);
