@@ -64,7 +64,8 @@ const requireBotToken = (deps: InternalRouterDeps): Koa.Middleware<BotState> => 
   if (bot.kind !== 'present' || bot.runId !== claims.runId) throw refused();
   ctx.state.botId = botId;
   ctx.state.bot = bot;
-  await deps.contacts.note(botId);
+  // Liveness is best effort: a call still goes through when the shared store is slow to take the note.
+  await deps.contacts.note(botId).catch((err) => ctx.state.log?.warn({ err, bot_id: botId }, 'could not note the bot’s contact'));
   await next();
 };
 
@@ -133,7 +134,7 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
     // A bot is alive while it listens; a bot whose process died drops the connection, and the noting stops.
     const listening = setInterval(() => void deps.contacts.note(botId).catch(() => undefined), deps.contactRefreshMs);
     const hungUp = () => next.cancel();
-    ctx.req.once('close', hungUp);
+    ctx.res.once('close', hungUp);
     try {
       let pending = pendingRequestsOf(presentOrRefused(await loadBot(deps.commands, botId)));
       if (pending.length === 0 && wait > 0) {
@@ -144,7 +145,7 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
     } finally {
       next.cancel();
       clearInterval(listening);
-      ctx.req.off('close', hungUp);
+      ctx.res.off('close', hungUp);
     }
   });
 
