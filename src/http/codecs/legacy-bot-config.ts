@@ -33,13 +33,16 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
     login: null,
     vc: asksForVc
       ? {
-          credential_id: null,
-          credential_user_id: r.vc_obf_token_user_id,
-          obf_token: sealed(seal, r.vc_obf_token),
-          obf_token_url: r.vc_obf_token_url,
+          obf:
+            r.vc_obf_token_user_id !== null
+              ? { kind: 'credential_user', vc_user_id: r.vc_obf_token_user_id }
+              : r.vc_obf_token !== null
+                ? { kind: 'token', token: seal(r.vc_obf_token) }
+                : r.vc_obf_token_url !== null
+                  ? { kind: 'token_url', url: r.vc_obf_token_url }
+                  : null,
           zak_token_url: null,
-          sdk_id: r.vc_sdk_id,
-          sdk_pwd: sealed(seal, r.vc_sdk_pwd),
+          sdk: r.vc_sdk_id !== null && r.vc_sdk_pwd !== null ? { sdk_id: r.vc_sdk_id, sdk_secret: seal(r.vc_sdk_pwd) } : null,
         }
       : null,
   };
