@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { realCalendarProviders, type CalendarProviderSettings } from './adapters/calendar-providers';
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -34,6 +35,8 @@ export interface ServiceConfig {
   readonly calendarProviders?: CalendarProviderSettings;
   /** How often every connected calendar is read again, push notices or not. */
   readonly calendarResyncMs?: number;
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
 const flag = (value: string | undefined, fallback: boolean): boolean =>
@@ -111,4 +114,5 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
   publicWebhookTargetsOnly: env.NODE_ENV === 'production',
   calendarProviders: calendarProvidersFrom(env),
   calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
+  vc: vcSettingsFromEnv(env),
 });

@@ -53,6 +53,7 @@ import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
+import { vcJoinsCapability, type VcJoinsDeps } from './capabilities/vc-joins';
 
 export interface RunningService {
   readonly url: string;
@@ -98,6 +99,8 @@ export interface ServiceOverrides {
   readonly calendarSync?: Partial<CalendarSyncOptions>;
   /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
   readonly transcription?: Partial<ProviderSettings>;
+  /** vc joins: another platform client (tests) */
+  readonly vcPlatform?: VcJoinsDeps['platform'];
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -198,6 +201,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
@@ -218,6 +222,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
+    capabilityRouters: vcJoins.routers,
     rebuildProjections: async () => {
       await projections.stop();
       const report = await rebuildProjections(eventStore, readStore, allProjections);
@@ -302,6 +307,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
+      await vcJoins.stop();
       await readStore.close();
       await localCheckpoints?.close();
       await eventStore.close();

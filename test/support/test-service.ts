@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import bunyan from 'bunyan';
+import type { VcSettings } from '../../src/capabilities/vc-settings';
 import type { ServiceConfig } from '../../src/config';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/service';
 
@@ -42,6 +43,8 @@ export interface TestServiceOptions {
   readonly calendarResyncMs?: number;
   /** teams' storage endpoints as with NODE_ENV=production */
   readonly publicStorageEndpointsOnly?: boolean;
+  /** vc joins: the platform's base URLs (a fake), default SDK credentials, the OBF retry interval */
+  readonly vc?: VcSettings;
 }
 
 /** The whole service on an ephemeral port with its own data folder; bots are not run unless slots are given. */
@@ -70,6 +73,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     sandboxReplicas: options.sandboxReplicas,
     publicWebhookTargetsOnly: options.publicWebhookTargetsOnly ?? false,
     calendarResyncMs: options.calendarResyncMs,
+    vc: options.vc,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
