@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { scheduleBot } from '../../commands/schedule-bot';
@@ -10,10 +11,12 @@ import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-
 import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { refusalToApiError } from './refusal-to-api-error';
+import { checkVcJoin, v2VcFieldNames } from '../vc-credentials/vc-join-checks';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotRequestDeps {
   readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
@@ -41,6 +44,12 @@ export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTar
   if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
 };
 
+/** What a request names beyond its own fields, checked before anything is reserved: its callback, its vc token URLs and credentials. */
+export const checkRequestTargets = async (deps: Pick<BotRequestDeps, 'webhookTargets' | 'readStore' | 'secretBox'>, teamId: string, request: CreateBotRequest): Promise<void> => {
+  await checkCallbackTarget(deps, request);
+  if (request.vc_config) await checkVcJoin(deps, teamId, definitionOf(deps, request).config.vc, v2VcFieldNames);
+};
+
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
 export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
   meeting_url: request.meeting_url,
@@ -56,7 +65,7 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
  */
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   const created = await createBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),
@@ -71,7 +80,7 @@ export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Reque
   const { join_at, request } = orThrow(
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   const scheduled = await scheduleBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),
