@@ -201,7 +201,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
-  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
@@ -214,6 +214,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
+      vcJoins.internalRouter.routes(),
     ],
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,

@@ -14,6 +14,8 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
+import { loadVcCredential } from '../../commands/vc-credentials/vc-credential-store';
+import { vcCredentialOfSubject } from '../../domain/webhooks/vc-credential-webhook-messages';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -33,6 +35,12 @@ export type Prepared =
 const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
   if (botId === null) return null;
   return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
+};
+
+/** A vc credential's messages carry the key that stored it (while it exists). */
+const createdByOfVcCredential = async (deps: PrepareDeps, subject: string) => {
+  const credentialId = vcCredentialOfSubject(subject);
+  return credentialId === null ? null : ((await loadVcCredential({ eventStore: deps.eventStore }, credentialId)).current?.created_by ?? null);
 };
 
 /**
@@ -67,7 +75,7 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
+  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null) ?? (await createdByOfVcCredential(deps, subject));
   if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
 
   if (target.kind === 'endpoint') {
