@@ -298,6 +298,44 @@ describe('vc join credentials: what the service gives a vc bot at each join (int
     });
   });
 
+  describe('in production (NODE_ENV=production): token URLs go to public https addresses only, as webhooks do', () => {
+    const addresses = new Map<string, string[]>([['tokens.customer.example', ['93.184.216.34']], ['metadata.internal', ['169.254.169.254']]]);
+    const resolveHost = async (hostname: string) => {
+      const found = addresses.get(hostname);
+      if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return found.map((address) => ({ address, family: 4 }));
+    };
+    let prod: TestService;
+    let prodApi: ReturnType<typeof apiClient>;
+    before(async () => {
+      prod = await startTestService({ botSlots: 5, publicWebhookTargetsOnly: true, vc: settings(), overrides: { launcher, resolveHost } });
+      prodApi = apiClient(prod.url, (await createTeam(prod.url)).api_key);
+    });
+    after(() => prod?.stop());
+
+    it('a token URL on a private address, or over plain http, is refused at creation (400 naming the field)', async () => {
+      const privateUrl = await prodApi.post('/v2/bots', { meeting_url: ZOOM, bot_name: 'N', vc_config: { obf_token_url: 'https://metadata.internal/token' } });
+      assert.equal(privateUrl.status, 400);
+      assert.match(privateUrl.body.message, /^body\/vc_config\/obf_token_url resolves to 169\.254\.169\.254, which is not a public address/);
+      const plain = await prodApi.post('/bots', { meeting_url: ZOOM, bot_name: 'N', vc_obf_token_url: tokens.url('/obf') });
+      assert.equal(plain.status, 400);
+      assert.match(plain.body.message, /^body\/vc_obf_token_url must be an https URL/);
+    });
+
+    it('a name public at creation that now resolves to a private address is not called at join time, and the message names no address', async () => {
+      addresses.set('tokens.customer.example', ['93.184.216.34']);
+      const created = await prodApi.post('/v2/bots', { meeting_url: ZOOM, bot_name: 'N', vc_config: { zak_token_url: 'https://tokens.customer.example/zak' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      addresses.set('tokens.customer.example', ['10.0.0.7']);
+      const launch = await launcher.waitForLaunch(created.body.data.bot_id);
+      const asked = await request(launch.serviceUrl, 'POST', vcJoinPath(created.body.data.bot_id), { headers: { authorization: `Bearer ${launch.botToken}` } });
+      assert.equal(asked.status, 422);
+      assert.equal(asked.body.error_code, 'VC_ACCESS_TOKEN_ERROR');
+      assert.match(asked.body.message, /not a public address/);
+      assert.doesNotMatch(asked.body.message, /10\.0\.0\.7/);
+    });
+  });
+
   describe('after all of the above', () => {
     it('no token, code, secret or signature in the service’s log or event log', async () => {
       const log = t.logText();
