@@ -27,6 +27,8 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { askVcJoin } from './vc-sdk/vc-join-client';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -40,6 +42,8 @@ interface Setup {
   onSignal: (signal: string) => EndCause;
   /** service mode: the end of the service's pipe */
   whenServiceGone: ((onGone: () => void) => void) | null;
+  /** service mode: the vc join's credentials, from the service */
+  vcJoin?: () => Promise<VcJoinAnswer>;
 }
 
 /** Service mode: how long to wait for an unreachable service before giving up on it. */
@@ -65,6 +69,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
       options: {},
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
+      vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
   const cli = parseCli(process.argv.slice(2), randomUUID());
@@ -120,6 +125,7 @@ const main = async (): Promise<number> => {
       stop: stop.signal,
       sandboxReplicas: replicas.ok ? replicas.address : null,
       options: s.options,
+      ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);
     return 0;
