@@ -190,10 +190,11 @@ class BotRun {
     this.log.info(`page driver: ${(sdkFamily ?? family).name}`);
     if (!(await this.prepareMedia()) || this.loop.endCause) return;
 
-    const opened = await this.openTab(check.meeting, sdkFamily ?? family);
+    const chosen = sdkFamily ?? family;
+    const opened = await this.openTab(check.meeting, chosen);
     if (!opened || this.loop.endCause) return;
     const { tab, inCall } = opened;
-    const target = family.navigationUrl(check.meeting.url);
+    const target = chosen.navigationUrl(check.meeting.url);
     let navigation;
     try {
       navigation = await this.loop.unlessEnded(tab.page.goto(target, { waitUntil: 'domcontentloaded', timeout: this.opts.joinTimeoutSeconds * 1000 }));

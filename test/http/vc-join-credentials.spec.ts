@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import { vcJoinPath } from '../../bot-runtime/contract';
 import { defaultVcSettings, type VcSettings } from '../../src/capabilities/vc-settings';
 import { FakeVcPlatform, type FakeVcUser } from '../fakes/fake-vc-platform';
 import { apiClient, createTeam, request } from '../support/http-client';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
+import { TokenServer } from '../support/token-server';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const ZOOM = 'https://zoom.us/j/1234567890?pwd=abcDEF.1';
@@ -24,34 +24,6 @@ const verified = (jwt: string, secret: string): Record<string, unknown> => {
   assert.deepEqual(JSON.parse(Buffer.from(head!, 'base64url').toString()), { alg: 'HS256', typ: 'JWT' });
   return JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, unknown>;
 };
-
-/** A customer's token URL: what it answers is scripted per test; every request it got is kept. */
-class TokenServer {
-  readonly requests: URL[] = [];
-  answer: (res: http.ServerResponse) => void = (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('obf-from-url-0001');
-  private server: http.Server | null = null;
-  private readonly open = new Set<http.ServerResponse>();
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      this.requests.push(new URL(req.url ?? '/', 'http://token'));
-      this.open.add(res);
-      res.on('close', () => this.open.delete(res));
-      this.answer(res);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    for (const res of this.open) res.destroy();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-}
 
 describe('vc join credentials: what the service gives a vc bot at each join (internal API)', () => {
   let platform: FakeVcPlatform;
