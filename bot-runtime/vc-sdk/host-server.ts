@@ -59,6 +59,10 @@ export const startSdkHostServer = async (source: SdkSource): Promise<SdkHostServ
   const isolation: Record<string, string> = packaged ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://bot.local');
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...isolation }).end(page);
       return;
