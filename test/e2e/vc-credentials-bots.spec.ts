@@ -71,7 +71,8 @@ describe('vc bots join with credentials: OBF tokens three ways, ZAK, SDK credent
   it('option 1, a token in the request: joins another organisation’s meeting on the user’s behalf, the banner names the service’s app; the user leaving ends it with its recording', async () => {
     const m = await meeting();
     const user = await sandbox.client.addSimulatedUser(m.meeting_id, 'Alice Doe', alice.user_id);
-    const botId = await bots.createBot(api, m.url, { vc_config: { obf_token: await obfFor(alice, m.meeting_id) } });
+    const token = await obfFor(alice, m.meeting_id);
+    const botId = await bots.createBot(api, m.url, { vc_config: { obf_token: token } });
     await bots.waitForBot(api, botId, (b) => b.status === 'in_call_recording', 90_000);
     const inCall = (await botOf(m.meeting_id))!;
     assert.equal(inCall.authorized_by, alice.user_id);
@@ -84,6 +85,10 @@ describe('vc bots join with credentials: OBF tokens three ways, ZAK, SDK credent
     assert.equal(outcome(done), 'completed BOT_REMOVED', JSON.stringify(done));
     assert.equal((await botOf(m.meeting_id))!.end_reason, 'authorized_user_left');
     await bots.checkRecording(api, done);
+    const botLog = done.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'bot_log');
+    const logged = `${await (await fetch(botLog.url)).text()}${t.logText()}${JSON.stringify(done)}`;
+    assert.ok(!logged.includes(token), 'the OBF token is in no log and no answer');
+    assert.ok(!logged.includes(serviceApp.sdk_secret));
   });
 
   it('option 2, a token URL (legacy): while the user is absent the bot joins again every 2 s with a fresh token, and gets in once the user is there', async () => {

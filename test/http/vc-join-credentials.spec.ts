@@ -270,6 +270,47 @@ describe('vc join credentials: what the service gives a vc bot at each join (int
     });
   });
 
+  describe('at creation: what can be known of a vc join before it', () => {
+    it('a credential_id of another team, of SDK credentials, or unknown is a 400; so is a credential_user_id without a connection', async () => {
+      const other = apiClient(t.url, (await createTeam(t.url)).api_key);
+      const sdk = await other.post('/v2/vc-credentials', { type: 'sdk', sdk_id: 'other-key', sdk_secret: 'other-secret' });
+      const cases: [Record<string, unknown>, RegExp][] = [
+        [{ credential_id: sdk.body.data.credential_id }, /^body\/vc_config\/credential_id names no vc credential of this team/],
+        [{ credential_id: '5e0b5b0c-4c67-4a0e-9e1c-0a51f1d7a001' }, /^body\/vc_config\/credential_id names no vc credential of this team/],
+        [{ credential_user_id: 'nobody' }, /^body\/vc_config\/credential_user_id names no vc OAuth connection of this team/],
+      ];
+      for (const [vc_config, message] of cases) {
+        const refused = await api.post('/v2/bots', { meeting_url: ZOOM, bot_name: 'N', vc_config });
+        assert.equal(refused.status, 400, JSON.stringify(vc_config));
+        assert.match(refused.body.message, message);
+      }
+      const ownSdk = await other.post('/v2/bots', { meeting_url: ZOOM, bot_name: 'N', vc_config: { credential_id: sdk.body.data.credential_id } });
+      assert.match(ownSdk.body.message, /names SDK credentials, not an OAuth connection/);
+    });
+
+    it('a scheduled bot’s OBF token survives a change of its other fields (sealed, never shown)', async () => {
+      const scheduled = await api.post('/v2/bots/scheduled', { meeting_url: ZOOM, bot_name: 'Later', join_at: new Date(nowMs + 3600_000).toISOString(), vc_config: { obf_token: 'scheduled-obf-0007' } });
+      assert.equal(scheduled.status, 201, JSON.stringify(scheduled.body));
+      const botId = scheduled.body.data.bot_id;
+      assert.equal((await api.patch(`/v2/bots/scheduled/${botId}`, { bot_name: 'Later still' })).status, 200);
+      const events = (await api.get(`/v2/bots/${botId}/events`)).body.data.events;
+      assert.deepEqual(events.at(-1).data.config.vc.obf, { kind: 'token', token: '[encrypted]' });
+      assert.ok(!JSON.stringify(await api.get(`/v2/bots/scheduled/${botId}`)).includes('scheduled-obf-0007'));
+      await api.delete(`/v2/bots/scheduled/${botId}`);
+    });
+
+    it('a legacy bot’s meeting_data shows its vc fields but never the token or the SDK password', async () => {
+      const created = await api.post('/bots', { meeting_url: ZOOM, bot_name: 'N', vc_obf_token_url: tokens.url('/obf'), vc_sdk_id: 'own-key', vc_sdk_pwd: 'own-password-0008' });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const data = (await api.get(`/bots/meeting_data?bot_id=${created.body.bot_id}`)).body.bot_data.bot;
+      assert.equal(data.vc_obf_token_url, tokens.url('/obf'));
+      assert.equal(data.vc_sdk_id, 'own-key');
+      assert.equal(data.vc_sdk_pwd, null);
+      assert.equal(data.vc_obf_token, null);
+      assert.equal(data.waiting_room_timeout, 200, 'the legacy OBF default');
+    });
+  });
+
   describe('in production (NODE_ENV=production): token URLs go to public https addresses only, as webhooks do', () => {
     const addresses = new Map<string, string[]>([['tokens.customer.example', ['93.184.216.34']], ['metadata.internal', ['169.254.169.254']]]);
     const resolveHost = async (hostname: string) => {
