@@ -206,7 +206,7 @@ describe('the real Meeting SDK for Web on the bot’s page', function () {
     await page.goto(host.url);
     await page.waitForFunction('window.botSdk.state().phase === "ready"', { timeout: 30_000 });
     const signature = signSdkJwt(sdkSignatureClaims('sdk-key-of-nobody', '1234567890', 0, Date.now()), 'secret-of-nobody');
-    const driver = new VcSdkDriver(page, { first: { sdk: { ...credentials, signature }, retry_seconds: 30, renewable: false }, renew: async () => assert.fail('no retry') }, host.url, { botName: 'Notetaker', recordingMode: 'audio_only' }, new BotLog());
+    const driver = new VcSdkDriver(page, { first: { sdk: { ...credentials, signature, obf_token: null }, retry_seconds: 30, renewable: false }, renew: async () => assert.fail('no retry') }, host.url, { botName: 'Notetaker', recordingMode: 'audio_only' }, new BotLog());
     await driver.join('Notetaker');
     await page.waitForFunction('window.botSdk.state().phase === "failed"', { timeout: 30_000 });
     const snap = await driver.read(0);
@@ -231,8 +231,10 @@ describe('the Meeting SDK for Web’s error codes as the spec’s vc codes', () 
       assert.equal(endVerdict(outcome.cause, { platform: 'vc', phase: 'joining', recordingStarted: false }).error_code, expected);
     });
   }
-  it('4017 is a retry, 3008 waiting for the host, anything else a failure to join that says the code', () => {
+  it('4017 is a retry (and 1 when the join carried an OBF token, as Attendee reads it), 3008 waiting for the host, anything else a failure to join that says the code', () => {
     assert.equal(sdkErrorOutcome(4017, 'x', { zak: false }).kind, 'retry');
+    assert.equal(sdkErrorOutcome(1, 'Fail to join the meeting.', { zak: false, obf: true }).kind, 'retry');
+    assert.equal(sdkErrorOutcome(1, 'Fail to join the meeting.', { zak: false, obf: false }).kind, 'end');
     assert.equal(sdkErrorOutcome(3008, 'x', { zak: false }).kind, 'waiting_for_host');
     const other = sdkErrorOutcome(3001, 'Meeting does not exist.', { zak: false });
     assert.ok(other.kind === 'end');

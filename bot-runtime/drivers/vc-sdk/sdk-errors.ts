@@ -12,12 +12,18 @@ export type SdkErrorOutcome =
 
 const vc = (error_code: string, message: string): SdkErrorOutcome => ({ kind: 'end', cause: { kind: 'vc_refused', error_code, message } });
 
-/** `zak`: the join carried a ZAK (its refusals are the ZAK's, VC_ACCESS_TOKEN_ERROR). */
-export const sdkErrorOutcome = (code: number, message: string, context: { readonly zak: boolean }): SdkErrorOutcome => {
+/**
+ * `zak`: the join carried a ZAK (its refusals are the ZAK's, VC_ACCESS_TOKEN_ERROR); `obf`: it carried an
+ * OBF token, and then the generic 1 ("Fail to join the meeting.") is read as the OBF user's absence, as
+ * Attendee reads it (its zoom_web_chromedriver_page.js: SDK versions that report no 4017 say 1).
+ */
+export const sdkErrorOutcome = (code: number, message: string, context: { readonly zak: boolean; readonly obf?: boolean }): SdkErrorOutcome => {
   const words = `Meeting SDK error ${code}: ${message}`;
   switch (code) {
     case 4017:
       return { kind: 'retry' };
+    case 1:
+      return context.obf ? { kind: 'retry' } : { kind: 'end', cause: { kind: 'cannot_join', message: `Joining failed: ${words}.` } };
     case 3008:
       return { kind: 'waiting_for_host' };
     // the signature: invalid, expired, wrong meeting number or role, unknown or disabled key, no permission

@@ -107,7 +107,7 @@ export class VcSdkDriver implements PageDriver {
     };
     if (st.phase === 'removed' && st.leftCode === AUTHORIZED_USER_LEFT_CODE) return { ...common, screen: 'removed', notice: st.leftReason, endCause: { kind: 'authorized_user_left' } };
     if (st.phase !== 'failed' || !st.error) return { ...common, screen: screens[st.phase] };
-    const outcome = sdkErrorOutcome(st.error.code, st.error.message, { zak: this.credentials.zak !== null });
+    const outcome = sdkErrorOutcome(st.error.code, st.error.message, { zak: this.credentials.zak !== null, obf: this.credentials.obf_token !== null });
     if (outcome.kind === 'retry') return { ...common, screen: 'waiting_for_authorized_user', notice: st.error.message };
     if (outcome.kind === 'waiting_for_host') return { ...common, screen: 'waiting_for_host' };
     return { ...common, screen: 'refused', notice: st.error.message, endCause: outcome.cause };
