@@ -11,7 +11,7 @@ import type { VcPlatformUser, VcSdkApp } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { FakeVcPlatform } from '../fakes/fake-vc-platform';
 import * as bots from '../support/api-bots';
-import { apiClient, createTeam } from '../support/http-client';
+import { adminClient, apiClient, createTeam } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { TokenServer } from '../support/token-server';
 
@@ -26,6 +26,7 @@ describe('vc bots join with credentials: OBF tokens three ways, ZAK, SDK credent
   let tokens: TokenServer;
   let t: TestService;
   let api: ReturnType<typeof apiClient>;
+  let teamId: string;
   let serviceApp: VcSdkApp;
   let acmeApp: VcSdkApp;
   let alice: VcPlatformUser;
@@ -59,7 +60,9 @@ describe('vc bots join with credentials: OBF tokens three ways, ZAK, SDK credent
         tokenUrlTimeoutMs: 2000,
       },
     });
-    api = apiClient(t.url, (await createTeam(t.url, { tokens: 100 })).api_key);
+    const team = await createTeam(t.url, { tokens: 100 });
+    teamId = team.team_id;
+    api = apiClient(t.url, team.api_key);
   });
   after(async () => {
     await t?.stop();
@@ -112,12 +115,23 @@ describe('vc bots join with credentials: OBF tokens three ways, ZAK, SDK credent
   });
 
   it('the user never comes: WAITING_FOR_AUTHORIZED_USER_TIMEOUT at the waiting room timeout, nothing charged', async () => {
+    /** the team's ledger once no reservation is open (every earlier bot settled) */
+    const settledLedger = async () => {
+      for (let i = 0; i < 300; i++) {
+        const ledger = (await adminClient(t.url).get(`/admin/teams/${teamId}`)).body.data;
+        if (ledger.reserved === 0) return ledger;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.fail('a reservation stayed open');
+    };
+    const before = await settledLedger();
     const m = await meeting();
     tokens.answer = async (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(await obfFor(alice, m.meeting_id));
     const botId = await bots.createBot(api, m.url, { vc_config: { obf_token_url: tokens.url('/obf') }, timeout_config: { waiting_room_timeout: 5 } });
     const done = await bots.waitForBot(api, botId, bots.hasEnded, 90_000);
     assert.equal(outcome(done), 'failed WAITING_FOR_AUTHORIZED_USER_TIMEOUT', JSON.stringify(done));
     assert.ok(done.status_history.some((s: { status: string }) => s.status === 'in_waiting_room'));
+    assert.equal((await settledLedger()).balance, before.balance, 'the wait for the authorised user is not charged');
   });
 
   it('option 3, a stored OAuth connection on the Zoom replica: the service fetches a fresh OBF token, the connection’s app signs and is the banner', async () => {
