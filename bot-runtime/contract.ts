@@ -217,3 +217,40 @@ export const internalPaths = {
   controlResult: (botId: string, requestId: string) => `/internal/bots/${botId}/control/${requestId}/result`,
   artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
 } as const;
+
+/**
+ * vc joins with credentials: what the service gives a vc bot at each join (and each retry while the OBF
+ * token's user is absent), from `POST {serviceUrl}/internal/bots/{bot_id}/vc-join`. `sdk` null: the bot
+ * joins through the web client as anyone would (nothing to sign). Otherwise it joins through the
+ * platform's Meeting SDK with these parameters, all short-lived and for this join only. A failure to get
+ * them is answered 422 with `{ error_code, message }` (VC_OBF_TOKEN_ERROR, VC_ACCESS_TOKEN_ERROR,
+ * CANNOT_GET_JWT_TOKEN, CANNOT_JOIN_MEETING), which is the bot's end.
+ */
+export interface VcSdkJoin {
+  /** the Meeting SDK JWT, signed by the service with the app's secret (which never reaches the bot) */
+  readonly signature: string;
+  /** the signing app's key: what the banner's app is, for the bot's log */
+  readonly sdk_key: string;
+  readonly meeting_number: string;
+  /** the meeting URL's `pwd`, the SDK's `passWord` */
+  readonly passcode: string;
+  /** 0: join; 1: start the meeting as its host (with the host's ZAK) */
+  readonly role: 0 | 1;
+  readonly obf_token: string | null;
+  readonly zak: string | null;
+}
+
+export interface VcJoinCredentials {
+  readonly sdk: VcSdkJoin | null;
+  /** seconds between two joins while the authorised user is absent (spec: 30) */
+  readonly retry_seconds: number;
+  /** whether asking again gives a fresh OBF token (a token URL, a stored connection); a token of the request is the only one */
+  readonly renewable: boolean;
+}
+
+export interface VcJoinRefusal {
+  readonly error_code: string;
+  readonly message: string;
+}
+
+export const vcJoinPath = (botId: string): string => `/internal/bots/${botId}/vc-join`;

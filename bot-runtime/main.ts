@@ -27,6 +27,8 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { askVcJoin } from './vc-sdk/vc-join-client';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -42,6 +44,8 @@ interface Setup {
   whenServiceGone: ((onGone: () => void) => void) | null;
   /** service mode, tests only: the certificate authority the service passed */
   testCaFromService: string | null;
+  /** service mode: the vc join's credentials, from the service */
+  vcJoin?: () => Promise<VcJoinAnswer>;
 }
 
 /** Service mode: how long to wait for an unreachable service before giving up on it. */
@@ -68,6 +72,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
       testCaFromService: service.testCaPem,
+      vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
   const cli = parseCli(process.argv.slice(2), randomUUID());
@@ -125,6 +130,7 @@ const main = async (): Promise<number> => {
       sandboxReplicas: replicas.ok ? replicas.address : null,
       testCaFromService: s.testCaFromService,
       options: s.options,
+      ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);
     return 0;

@@ -3,6 +3,7 @@ import { realCalendarProviders, type CalendarProviderSettings } from './adapters
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
 import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -61,6 +62,8 @@ export interface ServiceConfig {
   readonly calendarProviders?: CalendarProviderSettings;
   /** How often every connected calendar is read again, push notices or not. */
   readonly calendarResyncMs?: number;
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
 /** A switch is on or off, said plainly: anything else stops the start rather than be taken for off. */
@@ -203,6 +206,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       minFreeDiskBytes: mebibytesFrom('MIN_FREE_DISK_MB', env.MIN_FREE_DISK_MB),
       calendarProviders: calendarProvidersFrom(env),
       calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
+      vc: vcSettingsFromEnv(env),
     },
     env.NODE_ENV,
   );

@@ -56,6 +56,7 @@ import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
+import { vcJoinsCapability, type VcJoinsDeps } from './capabilities/vc-joins';
 
 export interface RunningService {
   readonly url: string;
@@ -105,6 +106,8 @@ export interface ServiceOverrides {
   readonly transcription?: Partial<ProviderSettings>;
   /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
   readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
+  /** vc joins: another platform client (tests) */
+  readonly vcPlatform?: VcJoinsDeps['platform'];
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -212,6 +215,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
   const dataAccess = recordDataAccess(commands, log, overrides.dataAccess);
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
@@ -237,6 +241,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
+      vcJoins.internalRouter.routes(),
     ],
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
@@ -245,6 +250,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
+    capabilityRouters: vcJoins.routers,
     rebuildProjections: async () => {
       await projections.stop();
       const report = await rebuildProjections(eventStore, readStore, allProjections);
@@ -342,6 +348,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
+      await vcJoins.stop();
       await readStore.close();
       await checkpoints.close();
       await eventStore.close();

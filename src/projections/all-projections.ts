@@ -12,6 +12,7 @@ import type { Projection } from './projection';
 import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
 import { teamViewProjection } from './team-view';
+import { vcCredentialViewProjection } from './vc-credential-view';
 import { webhookAttemptViewProjection } from './webhooks/webhook-attempt-view';
 import { webhookEndpointViewProjection } from './webhooks/webhook-endpoint-view';
 import { webhookQueueViewProjection } from './webhooks/webhook-queue-view';
@@ -33,4 +34,5 @@ export const allProjections: readonly Projection<any>[] = [
   calendarEventViewProjection,
   calendarChannelViewProjection,
   calendarBotParamViewProjection,
+  vcCredentialViewProjection,
 ];
