@@ -4,6 +4,7 @@ import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-
 import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
 import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
 import type { Role } from './roles';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -41,6 +42,10 @@ export interface ServiceConfig {
    * this machine or a private network. Off: https and public addresses only.
    */
   readonly allowPrivateStorageEndpoints?: boolean;
+  /** The unprivileged user bots run as when the service runs as root (default meetbot, made by the install script). */
+  readonly botUser?: string | undefined;
+  /** Development convenience (BOT_SAME_USER=1): a service that cannot switch user (not root) runs bots as itself; otherwise it refuses to run them. */
+  readonly botSameUser?: boolean;
   /** Development convenience (SANDBOX_REPLICAS): `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
   readonly sandboxReplicas?: string | undefined;
   /**
@@ -62,6 +67,8 @@ export interface ServiceConfig {
   readonly role?: Role;
   /** How long a lease lasts unless renewed (LEASE_TTL_SECONDS); holders renew, and standbys try, every third of it. */
   readonly leaseTiming?: { readonly ttlMs: number; readonly renewEveryMs: number; readonly retryEveryMs: number };
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
 /** A switch is on or off, said plainly: anything else stops the start rather than be taken for off. */
@@ -182,6 +189,7 @@ export const conveniencesOn = (config: ServiceConfig): string[] => [
   ...(config.allowPrivateWebhookTargets ? ['ALLOW_PRIVATE_WEBHOOK_TARGETS'] : []),
   ...(config.allowPrivateStorageEndpoints ? ['ALLOW_PRIVATE_STORAGE_ENDPOINTS'] : []),
   ...(config.botTestCaPem ? ['BOT_TEST_CA_PEM'] : []),
+  ...(config.botSameUser ? ['BOT_SAME_USER'] : []),
 ];
 
 /** NODE_ENV=production says this is no developer's machine: a development convenience there is a mistake. */
@@ -225,12 +233,15 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS),
       allowPrivateWebhookTargets: flag('ALLOW_PRIVATE_WEBHOOK_TARGETS', env.ALLOW_PRIVATE_WEBHOOK_TARGETS),
       botTestCaPem: env.BOT_TEST_CA_PEM || undefined,
+      botUser: env.BOT_USER || undefined,
+      botSameUser: flag('BOT_SAME_USER', env.BOT_SAME_USER),
       artifactSizeLimits: artifactSizeLimitsFrom(env.ARTIFACT_SIZE_LIMITS_MB),
       minFreeDiskBytes: mebibytesFrom('MIN_FREE_DISK_MB', env.MIN_FREE_DISK_MB),
       calendarProviders: calendarProvidersFrom(env),
       calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
       role,
       leaseTiming: leaseTimingFrom(env.LEASE_TTL_SECONDS),
+      vc: vcSettingsFromEnv(env),
     },
     env.NODE_ENV,
   );

@@ -16,6 +16,7 @@ import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
 import { loadServiceKeys } from './adapters/signing/load-service-keys';
 import { privateFolder } from './adapters/disk/private-files';
+import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { eventStoreKind, openEventStore } from './adapters/event-store';
@@ -101,11 +102,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const log = overrides.log ?? createLogger(config.logLevel);
   const conveniences = conveniencesOn(config);
   if (conveniences.length > 0) log.warn({ conveniences }, `development conveniences on: ${conveniences.join(', ')} (never in production)`);
-  privateFolder(config.dataDir);
-  // Before anything is opened: a wrong key setting stops the start.
+  const wider = privateFolder(config.dataDir);
+  if (wider !== null) log.warn({ data_dir: config.dataDir, mode: wider.toString(8) }, 'DATA_DIR was open to other users: closed (0700)');
+  // Before anything is opened: a wrong key setting stops the start, and so does a process that would run bots it cannot isolate.
   const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
   for (const warning of keyWarnings) log.warn(warning);
   const roles = rolesOf(config.role ?? 'all', config.botSlots ?? defaultBotSlots());
+  const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, roles.worker ? config.botSlots ?? defaultBotSlots() : 0);
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
@@ -136,6 +139,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     overrides,
     roles,
     log,
+    launcher,
     eventStore,
     readStore,
     checkpoints,

@@ -1,5 +1,4 @@
 import os from 'node:os';
-import { ChildProcessLauncher } from '../adapters/bot-launcher/child-process-launcher';
 import { freeSpaceGuard } from '../adapters/disk/free-space';
 import { DEFAULT_ARTIFACT_SIZE_LIMITS, DEFAULT_MIN_FREE_DISK_BYTES } from '../http/internal/upload-limits';
 import { internalRouter } from '../http/internal/internal-router';
@@ -66,12 +65,13 @@ export const bots: Capability = {
         commands,
         eventStore: context.eventStore,
         readStore: context.readStore,
-        launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas, botTestCaPem: config.botTestCaPem }),
+        launcher: context.launcher,
         signer: context.signer,
         serviceUrl: context.publicUrl(),
         uploadTarget: uploadTargetFor(context.secretBox, context.publicUrl(), context.objectStore.botUploads),
+        // Bots' own connections (images, streaming sockets, buckets) may reach private addresses only under a development switch.
+        botHost: { sandboxHosts: config.sandboxHosts, privateAddressesAllowed: (config.allowPrivateStorageEndpoints ?? false) || (config.allowPrivateWebhookTargets ?? false) },
         slots: config.botSlots ?? defaultBotSlots(),
-        sandboxHosts: config.sandboxHosts,
         workerId: context.instanceId,
         forgetControl: (botId) => contacts.forget(botId),
         log,

@@ -16,6 +16,7 @@ import type { Signer } from '../adapters/signing/signer';
 import type { ProviderSettings } from '../adapters/transcription/providers';
 import type { WebhookHttp } from '../adapters/webhook-http/port';
 import type { Resolve } from '../adapters/webhook-http/target-policy';
+import type { VcPlatform } from '../adapters/vc-platform/port';
 import type { CommandDeps } from '../commands/command-deps';
 import type { ServiceConfig } from '../config';
 import type { AppState } from '../http/app-context';
@@ -52,6 +53,8 @@ export interface ServiceOverrides {
   readonly transcription?: Partial<ProviderSettings>;
   /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
   readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
+  /** vc joins: another platform client (tests) */
+  readonly vcPlatform?: VcPlatform;
 }
 
 /** What every capability is built from: the stores, the clock, the keys, and this process's roles. */
@@ -60,6 +63,8 @@ export interface ServiceContext {
   readonly overrides: ServiceOverrides;
   readonly roles: Roles;
   readonly log: Logger;
+  /** starts this machine's bots (as the bot user: a process that would run bots it cannot isolate does not start) */
+  readonly launcher: BotLauncher;
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly checkpoints: CheckpointStore;

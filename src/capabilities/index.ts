@@ -5,6 +5,7 @@ import type { Capability } from './capability';
 import { storage } from './storage';
 import { teams } from './teams';
 import { transcription } from './transcription';
+import { vcJoins } from './vc-joins';
 import { webhooks } from './webhooks';
 
 /**
@@ -12,7 +13,7 @@ import { webhooks } from './webhooks';
  * in its own order) after the HTTP server and the read models, and stop in reverse. A new capability is a
  * module of its own and a line here.
  */
-export const capabilities: readonly Capability[] = [teams, bots, webhooks, storage, transcription, calendars];
+export const capabilities: readonly Capability[] = [teams, bots, webhooks, storage, transcription, calendars, vcJoins];
 
 /** Every read model, from the capabilities that own them. */
 export const allProjections: readonly Projection<any>[] = capabilities.flatMap((capability) => capability.projections);

@@ -12,7 +12,7 @@ import { wasQueued } from '../domain/bot/bot-facts';
 import { BOTS, type BotView } from '../projections/bot-view';
 import type { UploadTarget } from '../../contract/bot-contract';
 import type { BotStorage } from '../domain/bot/bot-config';
-import { botJobFrom } from './bot-job';
+import { botJobFrom, type BotHostPolicy } from './bot-job';
 import { followLog } from './follow-log';
 
 /**
@@ -31,9 +31,9 @@ export interface DispatcherDeps {
   readonly serviceUrl: string;
   /** where a bot uploads its artifacts, from the storage fixed at its creation */
   readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
+  /** what the service's settings let its bots do on their host */
+  readonly botHost: BotHostPolicy;
   readonly slots: number;
-  /** the sandbox hosts are accepted (SANDBOX_HOSTS, development): bots sent there trust its certificate */
-  readonly sandboxHosts: boolean;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
   /** drops what the control channel holds for a bot whose process is gone */
@@ -140,7 +140,7 @@ export class BotDispatcher {
     if (!wasQueued(bot)) throw new Error(`bot ${botId} was never queued`);
     const expiresAtSeconds = Math.floor(this.deps.commands.clock().getTime() / 1000) + BOT_TOKEN_LIFETIME_SECONDS;
     const token = this.deps.signer.botToken(botId, runId, expiresAtSeconds);
-    const job = botJobFrom(bot, this.deps.uploadTarget(bot.run_config.storage, botId, token), { sandboxHosts: this.deps.sandboxHosts });
+    const job = botJobFrom(bot, this.deps.uploadTarget(bot.run_config.storage, botId, token), this.deps.botHost);
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

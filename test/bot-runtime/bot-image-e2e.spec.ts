@@ -89,7 +89,7 @@ describe("the bot's picture (bot_image) in the sandbox", function () {
     delete process.env.BOT_TEST_CA_PEM;
     try {
       const { bot } = await botInCall([`${base}/red.png`]);
-      assert.match(bot.log.text(), /bot image 1 left out \(127\.0\.0\.1:\d+\): self-signed certificate/);
+      assert.match(bot.log.text(), /bot image 1 left out \(127\.0\.0\.1:\d+\): its TLS certificate is not trusted/);
     } finally {
       process.env.BOT_TEST_CA_PEM = saved;
     }

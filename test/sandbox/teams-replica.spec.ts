@@ -341,8 +341,12 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
       [{ link: 'ftp' }, 'link'],
       [{ lobby_wording: 'let_in' }, 'lobby_wording'],
       [{ short_link: 1 }, 'short_link'],
+      [{ device_toggles: 'buttons' }, 'device_toggles'],
+      [{ roster_only: 1 }, 'roster_only'],
+      [{ denied_wording: 'nope' }, 'denied_wording'],
+      [{ sign_in_wording: 'nope' }, 'sign_in_wording'],
     ] as const) {
-      await assert.rejects(teams(body as Partial<CreateMeetingRequest>), new RegExp(`400.*${field}|${field}.*must be one of`));
+      await assert.rejects(teams(body as Partial<CreateMeetingRequest>), new RegExp(`400.*${field}|${field}.*must be (one of|a boolean)`));
     }
     await assert.rejects(suite.sandbox.client.createMeeting({ platform: 'mt', replica: 'teams' }), /teams replica is a tm flavour/);
   });

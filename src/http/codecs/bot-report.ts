@@ -47,5 +47,5 @@ const EndReport = t.intersection([
   t.partial({ streaming_seconds: t.type({ input: Seconds, output: Seconds }), permission_wait_seconds: Seconds }),
 ]);
 
-/** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
+/** What a bot may report on the internal API (contract/bot-contract.ts), checked like any other input. */
 export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, ArtifactSpilledReport, ArtifactFailedReport, ParticipantsReport, EndReport]);
