@@ -1,6 +1,7 @@
 import { CredentialSealer } from '../adapters/key-vault/credential-sealer';
 import { openKeyVault } from '../adapters/key-vault';
 import { HttpVcPlatform } from '../adapters/vc-platform/http-vc-platform';
+import { signSdkJwt } from '../adapters/vc-platform/sdk-signature';
 import { TokenUrlClient } from '../adapters/vc-platform/token-url-client';
 import type { VcCredentialDeps } from '../commands/vc-credentials/vc-credential-store';
 import type { JoinCredentialDeps } from '../commands/vc-joins/join-credentials';
@@ -33,6 +34,7 @@ export const vcJoins: Capability = {
       credentials,
       secretBox: context.secretBox,
       tokenUrls: new TokenUrlClient(context.webhookTargets.policy, context.webhookTargets.resolve, settings.tokenUrlTimeoutMs),
+      signSdkJwt,
       defaultSdk: settings.defaultSdk,
       retrySeconds: settings.obfRetrySeconds,
     };

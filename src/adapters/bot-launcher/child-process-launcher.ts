@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type Logger from 'bunyan';
 import { SERVICE_MODE_VARIABLE, type BotJob, type BotLaunch } from '../../../contract/bot-contract';
-import { botUserName, lookUpUser } from '../../../bot-runtime/host/bot-user';
-import { botProcessEnvironment } from '../../../bot-runtime/host/environment';
+import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
+import { botProcessEnvironment } from '../../../contract/host/environment';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
 import type { BotExit, BotLauncher, LaunchedBot } from './port';
 
