@@ -6,6 +6,7 @@ import os from 'node:os';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import type { BotControl } from './adapters/bot-control/port';
+import { openKeyVault } from './adapters/key-vault';
 import { openSharedState } from './adapters/shared-state';
 import { BotContacts } from './commands/bot-contacts';
 import { WindowRateLimiter } from './http/middleware/rate-limiter';
@@ -115,12 +116,14 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
   const checkpoints = await openCheckpointStore(checkpointStoreConfig);
   const shared = await openSharedState(checkpointStoreConfig);
-
   const clock = overrides.clock ?? (() => new Date());
   const nowMs = () => clock().getTime();
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const signer = new Signer(keys);
   const secretBox = new SecretBox(keys);
+  // Stored credentials' keys, where every instance sharing the stores finds them (MongoDB, PostgreSQL, or a file).
+  const keyVault = await openKeyVault({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, databaseUrl: config.databaseUrl, dataDir: config.dataDir }, secretBox);
+
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
   const objectStore = openObjectStore({
@@ -144,6 +147,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     readStore,
     checkpoints,
     shared,
+    keyVault,
     contacts: new BotContacts(shared, nowMs, leaseTiming.renewEveryMs),
     commands,
     nowMs,
@@ -194,7 +198,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     timing: leaseTiming,
     log,
   }).catch(async (error) => {
-    await Promise.allSettled([readStore.close(), shared.close(), checkpoints.close(), eventStore.close()]);
+    await Promise.allSettled([keyVault.close(), readStore.close(), shared.close(), checkpoints.close(), eventStore.close()]);
     throw error;
   });
   ready();
@@ -250,6 +254,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     dataAccess: exposed.dataAccess as DataAccessTally,
     stop: async () => {
       await parts.stop();
+      await keyVault.close();
       await readStore.close();
       await shared.close();
       await checkpoints.close();

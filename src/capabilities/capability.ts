@@ -5,6 +5,7 @@ import type { ArtifactLinks } from '../adapters/artifact-links/port';
 import type { BotLauncher } from '../adapters/bot-launcher/port';
 import type { CalendarProviders } from '../adapters/calendar-providers';
 import type { CheckpointStore } from '../adapters/checkpoint-store/port';
+import type { KeyVault } from '../adapters/key-vault/port';
 import type { SharedState } from '../adapters/shared-state/port';
 import type { BotContacts } from '../commands/bot-contacts';
 import type { SecretBox } from '../adapters/crypto/secret-box';
@@ -70,6 +71,8 @@ export interface ServiceContext {
   readonly checkpoints: CheckpointStore;
   /** rate-limit counters and bots' last contact, shared by every process */
   readonly shared: SharedState;
+  /** stored credentials' own keys, outside the log (deleting a credential destroys its key) */
+  readonly keyVault: KeyVault;
   readonly contacts: BotContacts;
   readonly commands: CommandDeps;
   readonly nowMs: () => number;

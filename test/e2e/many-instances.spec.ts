@@ -1,16 +1,20 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
 import { PostgresCheckpointStore } from '../../src/adapters/checkpoint-store/postgres-checkpoint-store';
+import { openKeyVault } from '../../src/adapters/key-vault';
+import { CredentialSealer, KeyDestroyedError } from '../../src/adapters/key-vault/credential-sealer';
+import { vcCredentialStreamName } from '../../src/domain/vc-credentials/vc-credential-events';
 import { configFromEnv } from '../../src/config';
 import { startService } from '../../src/service';
 import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { sharedFerretdb } from '../support/ferretdb';
-import { apiClient, createTeam, MEETING } from '../support/http-client';
+import { vcJoinPath } from '../../contract/bot-contract';
+import { apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { freshPostgresDatabase } from '../support/postgres';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { startTestService, type TestService } from '../support/test-service';
@@ -104,6 +108,39 @@ describe('many instances on shared stores', function () {
       const read = await apiClient(b.url, team.api_key).get(`/v2/bots/${created.body.data.bot_id}`);
       assert.equal(read.status, 200);
       assert.equal(read.body.data.bot_name, 'Read on B');
+    });
+
+    it('a vc credential stored through one instance signs a join through the other, and deleting it through either destroys its one key', async () => {
+      const team = await createTeam(a.url, { tokens: 10 });
+      const onA = apiClient(a.url, team.api_key);
+      const onB = apiClient(b.url, team.api_key);
+      const stored = await onA.post('/v2/vc-credentials', { type: 'sdk', sdk_id: 'acme-sdk-key', sdk_secret: 'acme-sdk-secret-0001' });
+      assert.equal(stored.status, 201, JSON.stringify(stored.body));
+      const botId = (await onB.post('/v2/bots', { meeting_url: 'https://zoom.us/j/1234567890?pwd=abc', bot_name: 'Signed' })).body.data.bot_id as string;
+      const { runId } = await takeBotToRun(b, botId, 'worker-x');
+      const askVcJoin = (t: TestService) => request(t.url, 'POST', vcJoinPath(botId), { headers: { authorization: `Bearer ${runToken(t, botId, runId)}` } });
+
+      const onInstanceB = await askVcJoin(b);
+      assert.equal(onInstanceB.status, 200, JSON.stringify(onInstanceB.body));
+      const [head, claims, mac] = (onInstanceB.body.sdk.signature as string).split('.');
+      assert.equal(onInstanceB.body.sdk.sdk_key, 'acme-sdk-key');
+      assert.equal(createHmac('sha256', 'acme-sdk-secret-0001').update(`${head}.${claims}`).digest('base64url'), mac, 'B opened the secret A sealed');
+
+      const credentialId = stored.body.data.credential_id as string;
+      const [storedEvent] = await a.service.eventStore.readStream(vcCredentialStreamName(credentialId));
+      const { key_id: keyId, sdk_secret: sealedSecret } = storedEvent!.data as { key_id: string; sdk_secret: { sealed: string } };
+      assert.equal((await onB.delete(`/v2/vc-credentials/${credentialId}`)).status, 200);
+      // What every instance opens its keys from: the key A made is gone, so its sealed secret is lost for good.
+      const vault = await openKeyVault({ databaseUrl, dataDir: a.dataDir }, a.secretBox);
+      try {
+        assert.equal(await vault.keyFor(keyId), null, 'the key was destroyed where A keeps it too');
+        await assert.rejects(new CredentialSealer(vault).open(keyId, sealedSecret), KeyDestroyedError);
+      } finally {
+        await vault.close();
+      }
+      const afterDelete = await askVcJoin(a);
+      assert.equal(afterDelete.status, 200, JSON.stringify(afterDelete.body));
+      assert.equal(afterDelete.body.sdk, null, 'nothing left to sign with');
     });
 
     it('the rate limit of a team holds across instances (one shared count per window)', async () => {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { createSchema, openPool } from '../postgres/pool';
+import { openPoolWithSchema } from '../postgres/pool';
 import type { SharedState } from './port';
 
 const SCHEMA = `
@@ -12,14 +12,7 @@ export class PostgresSharedState implements SharedState {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async connect(url: string): Promise<PostgresSharedState> {
-    const pool = await openPool(url, { purpose: 'shared state', maxConnections: 4 });
-    try {
-      await createSchema(pool, SCHEMA);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
-    return new PostgresSharedState(pool);
+    return new PostgresSharedState(await openPoolWithSchema(url, { purpose: 'shared state', maxConnections: 4 }, SCHEMA));
   }
 
   async countUp(name: string, window: number): Promise<number> {
