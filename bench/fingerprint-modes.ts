@@ -18,7 +18,7 @@ import type { Browser } from 'puppeteer-core';
 import { BotLog } from '../bot-runtime/bot-log';
 import { BROWSER_MODES, DEFAULT_BROWSER_MODE, type BrowserMode } from '../bot-runtime/browser/fingerprint/browser-mode';
 import { launchBrowser } from '../bot-runtime/browser/launch-browser';
-import type { RecordingMode } from '../bot-runtime/contract';
+import type { RecordingMode } from '../contract/bot-contract';
 import { replicaHosts } from '../bot-runtime/drivers/families';
 import { browserArgsFor } from '../bot-runtime/run/browser-args';
 import type { FingerprintReport } from '../sandbox/fingerprint/reports';

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotUser } from '../host/bot-user';
+import type { BotUser } from '../../contract/host/bot-user';
 
 export const APP_SCHEMES = ['msteams', 'ms-teams', 'zoommtg', 'zoomus'] as const;
 

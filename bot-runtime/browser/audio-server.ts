@@ -14,8 +14,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotUser } from '../host/bot-user';
-import { asBotUser, lastLines, stopHelper } from '../host/helper-process';
+import type { BotUser } from '../../contract/host/bot-user';
+import { asBotUser, lastLines, stopHelper } from './helper-process';
 
 export const PULSEAUDIO_PATH = '/usr/bin/pulseaudio';
 const PAREC_PATH = '/usr/bin/parec';

@@ -14,8 +14,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotUser } from '../host/bot-user';
-import { asBotUser, lastLines, stopHelper } from '../host/helper-process';
+import type { BotUser } from '../../contract/host/bot-user';
+import { asBotUser, lastLines, stopHelper } from './helper-process';
 
 export const XVFB_PATH = '/usr/bin/Xvfb';
 const STARTUP_LIMIT_MS = 10_000;

@@ -5,7 +5,7 @@
  * on a virtual display of its own (display.ts) by default, or in the new headless mode.
  *
  * Always with its sandbox (never `--no-sandbox`), never as root, with an environment of its own
- * (host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
+ * (contract/host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
  * already runs as the bot user; a bot process running as root (tests, `npm run bot` as root) starts
  * Chromium as the bot user through `setpriv`.
  */
@@ -14,8 +14,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
-import { chromiumEnvironment } from '../host/environment';
+import { botUserName, lookUpUser, type BotUser } from '../../contract/host/bot-user';
+import { chromiumEnvironment } from '../../contract/host/environment';
 import { replicaHosts } from '../drivers/families';
 import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from './app-links';
 import { startAudioServer, type AudioServer } from './audio-server';

@@ -7,7 +7,8 @@ import type { Page } from 'puppeteer-core';
 import type { SeenParticipant } from '../attendees';
 import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
+import type { EndCause } from '../end-codes';
 import type { PlatformRules } from '../meeting/platforms';
 import type { RuleVerdict } from './in-page/state-scan';
 
@@ -28,7 +29,11 @@ export type Screen =
   /** the platform gave up on the request to join itself (Meet's own lobby timeout) */
   | 'lobby_expired'
   /** the platform will not let this bot in at all (see `wall`) */
-  | 'wall';
+  | 'wall'
+  /** vc Meeting SDK: the OBF token's user is not in the meeting yet; the run joins again (`retryJoin`) */
+  | 'waiting_for_authorized_user'
+  /** the platform refused the join for a reason the page names as the run's end (`endCause`) */
+  | 'refused';
 
 /**
  * blocked: the platform refuses the bot (Meet's "You can't join this video call"); login_required: only
@@ -56,6 +61,8 @@ export interface PageSnapshot {
   readonly chat: SeenChatMessage[];
   /** sandbox vc only; null when the page has no recording-permission hook */
   readonly recordingPermission: RecordingPermission | null;
+  /** how the run ends when the page says so itself (`refused`, or `removed` for a reason of its own); absent: by the screen */
+  readonly endCause?: EndCause | null;
 }
 
 /**
@@ -122,6 +129,8 @@ export interface PageDriver {
   redactedHtml(names: readonly string[]): Promise<string>;
   /** What the driver believes the page shows, and why (every rule's verdict): for diagnostics. */
   explain(): Promise<PageExplanation>;
+  /** vc Meeting SDK: joins again while the OBF token's user is absent (fresh tokens when they can be had), every `intervalMs` */
+  readonly retryJoin?: { readonly intervalMs: number; run(): Promise<void> };
 }
 
 export interface DriverFamily {

@@ -7,7 +7,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
 import type { PageWorld } from '../browser/bot-world';
-import type { BotImageConfigJob } from '../contract';
+import type { BotImageConfigJob } from '../../contract/bot-contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
 import { InputFlow } from '../streaming/input-flow';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import type { PageWorld } from '../browser/bot-world';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, finalRecordingArgs, runFfmpeg } from './ffmpeg';
 import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
 

@@ -37,7 +37,11 @@ export const zoomClientCall = String.raw`
     ])]);
     var view = h('button', { 'aria-label': T.view, type: 'button', text: T.view });
     view.addEventListener('click', function (ev) { ev.stopPropagation(); openViewMenu(view); });
+    // the notice banner: which apps may access the meeting's content (the SDK app that signed each bot's join)
+    call.notice = h('div', { 'class': 'meeting-app-notice', role: 'status', 'data-apps': '' });
+    call.notice.style.display = 'none';
     show('in_call', h('div', { 'class': 'meeting-app' }, [
+      call.notice,
       h('div', { 'class': 'meeting-client-inner' }, [h('div', { 'class': 'main-layout' }, [h('div', { 'class': 'view-bar' }, [view]), call.stage]), call.side]),
       call.footer
     ]));
@@ -261,6 +265,12 @@ export const zoomClientCall = String.raw`
       since++;
     }
     enableComposer();
+    var apps = (v.apps || []).join(', ');
+    if (c.notice.getAttribute('data-apps') !== apps) {
+      c.notice.setAttribute('data-apps', apps);
+      c.notice.textContent = apps ? T.appNotice + ' ' + apps : '';
+      c.notice.style.display = apps ? '' : 'none';
+    }
     v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
   }
 

@@ -107,4 +107,7 @@ export const zoomReplica: ReplicaFlavour = {
     };
   },
   handle,
+  // the SDK takes the link's `pwd` or the passcode a person types
+  sdkPasscodeOk: (meeting, passWord) =>
+    !(meeting.replica!.settings as unknown as ZoomSettings).passcode || passWord === zoomPwd(meeting.meeting_id) || passWord === zoomPasscode(meeting.meeting_id),
 };

@@ -58,6 +58,8 @@ export const zoomTexts = {
   joinAudio: 'Join Audio',
   /** 4.5 [Vexa]: an AI Companion notice with its OK; the wording is the replica's own */
   aiCompanion: 'AI Companion is on in this meeting.',
+  /** the notice banner of apps that access the meeting's content; the wording is the replica's own */
+  appNotice: 'Apps accessing meeting content:',
   /** 4.5 [MB]: the footer microphone once audio is joined */
   muteMyMicrophone: 'mute my microphone',
   unmuteMyMicrophone: 'unmute my microphone',

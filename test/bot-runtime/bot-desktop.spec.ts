@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { APP_SCHEMES, appLinkPreferences } from '../../bot-runtime/browser/app-links';
 import { MICROPHONE_LABEL, peakOf, pulseAudioArgs, SPEAKERS_LABEL, startAudioServer } from '../../bot-runtime/browser/audio-server';
 import { startVirtualDisplay, xauthorityEntry, xvfbArgs } from '../../bot-runtime/browser/display';
-import { botUserName, lookUpUser, type BotUser } from '../../bot-runtime/host/bot-user';
+import { botUserName, lookUpUser, type BotUser } from '../../contract/host/bot-user';
 
 const run = promisify(execFile);
 
@@ -68,7 +68,7 @@ describe("the bot's desktop: display, sound server, app links", function () {
     dirs.push(dir);
     const code = `const { startVirtualDisplay } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/browser/display.ts'))});
       const { startAudioServer } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/browser/audio-server.ts'))});
-      const { lookUpUser, botUserName } = require(${JSON.stringify(path.resolve(__dirname, '../../bot-runtime/host/bot-user.ts'))});
+      const { lookUpUser, botUserName } = require(${JSON.stringify(path.resolve(__dirname, '../../contract/host/bot-user.ts'))});
       const runAs = process.getuid() === 0 ? lookUpUser(botUserName(process.env)) : null;
       Promise.all([startVirtualDisplay({ screen: { width: 64, height: 64 }, dir: ${JSON.stringify(dir)}, runAs }), startAudioServer({ dir: ${JSON.stringify(dir)}, runAs })])
         .then(() => console.log('ready'));`;

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
 import type { PageWorld } from '../../bot-runtime/browser/bot-world';
-import type { ArtifactReport, RecordingMode } from '../../bot-runtime/contract';
+import type { ArtifactReport, RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, runFfmpeg } from '../../bot-runtime/recorder/ffmpeg';
 import { Recorder } from '../../bot-runtime/recorder/recorder';
 import { FolderUploader } from '../../bot-runtime/uploaders/folder-uploader';
