@@ -8,18 +8,23 @@
  *      service without a warm pool), then, from a service with its warm pool (BENCH_POOL, default 2, the
  *      service's default), the same flavour and the replicas of Google Meet (https://meet.google.com/<code>),
  *      Microsoft Teams (its meetup-join link on teams.microsoft.com, past the AV-confirm modal) and Zoom's web
- *      client (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating; and the memory
- *      of the pool's waiting processes;
+ *      client (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, and Zoom's replica through the
+ *      Meeting SDK with an OBF token from a token URL (a meeting of another organisation, the team's own SDK
+ *      credentials signing, the token fetched by the service at join time), alternating; and the memory of
+ *      the pool's waiting processes (each a bot process, its Chromium, its display and its sound server);
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account; memory (PSS) per bot and CPU (by kind of process)
  *      while the N bots record;
- *   3. the same for speaker_view (video) bots.
+ *   3. the same for speaker_view (video) bots;
+ *   4. the fingerprint mode the bot runs Chromium in (headful on its own display) against new headless:
+ *      the fingerprint checks each trips, and each one's CPU and memory per recording bot (fingerprint-modes.ts).
  *
  * Every figure comes from one run. Nothing here asserts a time: a slow machine gives slower figures,
  * not a failure. Sizes: BENCH_LATENCY_BOTS (10 per flavour), BENCH_RAMP (1,2,4,6,8,12,16; step 1 checks that the
  * speech detection counts the phrases of a single bot exactly), BENCH_VIDEO_RAMP (1,2,3,4,6), BENCH_MAX_BOTS
- * (16, caps the ramps), BENCH_PHRASES (6 phrases, one every 4 s), BENCH_POOL (2).
+ * (16, caps the ramps), BENCH_PHRASES (6 phrases, one every 4 s), BENCH_POOL (2), BENCH_FINGERPRINT_BOTS (2; 0
+ * skips part 4).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -29,7 +34,9 @@ import type { CreateMeetingRequest } from '../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { childProcessLauncherFor, type ChildProcessLauncher } from '../src/adapters/bot-launcher/child-process-launcher';
 import { apiClient, createTeam } from '../test/support/http-client';
-import { startTestService } from '../test/support/test-service';
+import { startTestService, type TestService } from '../test/support/test-service';
+import { TokenServer } from '../test/support/token-server';
+import { benchFingerprintModes } from './fingerprint-modes';
 import {
   botProcessTrees,
   chromiumVersion,
@@ -48,6 +55,7 @@ import {
   waitForEnd,
   waitForStatus,
   waitUntilNoBotRuns,
+  type Api,
   type Bench,
   type Meeting,
 } from './lib/bot-bench-kit';
@@ -69,7 +77,11 @@ const SETTLE_MS = 3000;
 
 /** Where part 1's bots join, and how they start: cold (no warm pool: the baseline) or from the warm pool. */
 const BASELINE = 'sandbox mt, cold';
-const FLAVOURS = [BASELINE, 'sandbox mt', 'Meet replica', 'Teams replica', 'Zoom replica'] as const;
+const PLAIN_ZOOM = 'Zoom replica';
+const TOKEN_URL_ZOOM = 'Zoom replica, token URL';
+const FLAVOURS = [BASELINE, 'sandbox mt', 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM] as const;
+/** the organisation of the token-URL flavour's meetings: the team's SDK app is of another one, so it needs the OBF token */
+const HOST_ORG = 'bench-host-org';
 type Flavour = (typeof FLAVOURS)[number];
 /** Each flavour's meeting: no lobby, so the bot records as soon as it is in. */
 const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
@@ -78,12 +90,22 @@ const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'Meet replica': { platform: 'mt', lobby: false, replica: 'meet' },
   'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
+  'Zoom replica, token URL': { platform: 'vc', lobby: false, replica: 'zoom', organisation: HOST_ORG, recording_permission: 'grant' },
 };
+
+/** The token-URL flavour: a team whose stored SDK credentials sign its joins, the OBF token's user, the token URL. */
+interface TokenUrlTeam {
+  readonly api: Api;
+  readonly userId: string;
+  readonly tokens: TokenServer;
+}
 
 /** The service bots are measured on, and the launcher it starts them with (for its warm pool). */
 interface Service {
   readonly bench: Bench;
   readonly launcher: ChildProcessLauncher;
+  /** the warm service only: the token-URL flavour's team */
+  readonly vc: TokenUrlTeam | null;
 }
 
 interface Services {
@@ -95,8 +117,12 @@ interface Services {
 
 const serviceOf = (services: Services, flavour: Flavour): Service => (flavour === BASELINE ? services.cold : services.warm);
 
-/** A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = (sandbox: RunningSandbox, flavour: Flavour): Promise<Meeting> => openMeetingOf(sandbox, MEETINGS[flavour]);
+/**
+ * A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated
+ * participant; the token-URL flavour's is the OBF token's user: the bot gets in only while they are there.
+ */
+const openMeeting = (sandbox: RunningSandbox, flavour: Flavour, vc: TokenUrlTeam | null): Promise<Meeting> =>
+  openMeetingOf(sandbox, MEETINGS[flavour], flavour === TOKEN_URL_ZOOM ? (vc?.userId ?? null) : null);
 
 /** Waits until the pool has refilled after the previous bot and every waiting process has its Chromium up. */
 const poolReady = async (service: Service, size: number) => {
@@ -125,10 +151,12 @@ const oneLatencySample = async (services: Services, flavour: Flavour): Promise<L
   const service = serviceOf(services, flavour);
   const bench = service.bench;
   if (service === services.warm) await poolReady(service, POOL);
-  const meeting = await openMeeting(bench.sandbox, flavour);
-  const { botId, postedAt } = await postBot(bench.api, meeting);
+  const meeting = await openMeeting(bench.sandbox, flavour, service.vc);
+  const vc = flavour === TOKEN_URL_ZOOM ? service.vc : null;
+  const api = vc?.api ?? bench.api;
+  const { botId, postedAt } = await postBot(api, meeting, 'audio_only', vc ? { vc_config: { obf_token_url: vc.tokens.url(`/obf/${meeting.meetingId}`) } } : {});
   try {
-    const { bot, seenAt } = await waitForStatus(bench.api, botId, 'in_call_recording', 100);
+    const { bot, seenAt } = await waitForStatus(api, botId, 'in_call_recording', 100);
     const [atRecording] = await botProcessTrees(bench, [botId]);
     const startCpuSeconds = atRecording!.reduce((sum, p) => sum + p.cpuTicks, 0) / CLOCK_TICKS_PER_SECOND;
     await sleep(SETTLE_MS);
@@ -145,8 +173,8 @@ const oneLatencySample = async (services: Services, flavour: Flavour): Promise<L
       toRecording: at('in_call_recording') - at('in_call_not_recording'),
     };
   } finally {
-    await bench.api.post(`/v2/bots/${botId}/leave`);
-    await waitForEnd(bench.api, botId).catch(() => undefined);
+    await api.post(`/v2/bots/${botId}/leave`);
+    await waitForEnd(api, botId).catch(() => undefined);
     await waitUntilNoBotRuns(bench);
     await bench.sandbox.client.end(meeting.meetingId);
   }
@@ -194,6 +222,12 @@ const benchLatency = async (services: Services): Promise<LatencyByFlavour> => {
     if (base.length === 0 || replica.length === 0) continue;
     const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
     console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
+  }
+  const plain = samples[PLAIN_ZOOM];
+  const viaUrl = samples[TOKEN_URL_ZOOM];
+  if (plain.length > 0 && viaUrl.length > 0) {
+    const ratio = (pick: (s: LatencySample) => number) => (percentile(viaUrl.map(pick), 50) / percentile(plain.map(pick), 50)).toFixed(2);
+    console.log(`   ${TOKEN_URL_ZOOM} / ${PLAIN_ZOOM}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)} (the join with a token URL beside the plain join)`);
   }
   console.log(`   (nearest-rank percentiles: p95 of 10 is the slowest; load average ${loadAverage()} at the end)`);
   failures.forEach((f) => console.log(`   failed: ${f}`));
@@ -249,8 +283,31 @@ const printSummary = (latency: LatencyByFlavour, poolKb: number, audio: readonly
   rampSummary('speaker_view', video);
 };
 
-/** A service for the bench: SANDBOX_HOSTS and SANDBOX_REPLICAS (the conveniences it needs), its launcher built here to see its pool. */
-const startService = async (sandbox: RunningSandbox, downloads: string, slots: number, pool: number): Promise<Service> => {
+/**
+ * The token-URL flavour: an SDK app of another organisation than the meetings' (allowed to join them),
+ * stored as a second team's SDK credentials; the user whose OBF tokens the token URL hands out, minted by
+ * the sandbox for the meeting its path names. The first team keeps the plain joins.
+ */
+const tokenUrlTeam = async (sandbox: RunningSandbox, t: TestService, tokens: TokenServer): Promise<TokenUrlTeam> => {
+  const app = await sandbox.client.createVcApp({ name: 'Bench Notetaker', organisation: 'bench-vendor', external: true });
+  const user = await sandbox.client.createVcUser({ name: 'Speaker', organisation: HOST_ORG });
+  tokens.answer = async (res, url) => {
+    const meetingId = url.pathname.split('/')[2] ?? '';
+    const { token } = await sandbox.client.issueVcToken({ type: 'onbehalf', user_id: user.user_id, sdk_key: app.sdk_key, meeting_id: meetingId });
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(token);
+  };
+  const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
+  const api = apiClient(t.url, team.api_key);
+  const stored = await api.post('/v2/vc-credentials', { type: 'sdk', sdk_id: app.sdk_key, sdk_secret: app.sdk_secret, name: app.name });
+  if (stored.status !== 201) throw new Error(`storing the SDK credentials answered ${stored.status}: ${JSON.stringify(stored.body)}`);
+  return { api, userId: user.user_id, tokens };
+};
+
+/**
+ * A service for the bench: SANDBOX_HOSTS and SANDBOX_REPLICAS (the conveniences it needs), its launcher built
+ * here to see its pool; `tokens`: it also gets the token-URL flavour's team.
+ */
+const startService = async (sandbox: RunningSandbox, downloads: string, slots: number, pool: number, tokens: TokenServer | null): Promise<Service> => {
   const sandboxReplicas = `127.0.0.1:${sandbox.port}`;
   const launcher = childProcessLauncherFor(bunyan.createLogger({ name: 'bench', level: 'fatal' }), { sandboxReplicas, botPoolSize: pool }, slots);
   const t = await startTestService({
@@ -262,7 +319,7 @@ const startService = async (sandbox: RunningSandbox, downloads: string, slots: n
     overrides: { launcher },
   });
   const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
-  return { bench: { sandbox, t, api: apiClient(t.url, team.api_key), downloads }, launcher };
+  return { bench: { sandbox, t, api: apiClient(t.url, team.api_key), downloads }, launcher, vc: tokens ? await tokenUrlTeam(sandbox, t, tokens) : null };
 };
 
 const main = async () => {
@@ -271,10 +328,11 @@ const main = async () => {
   const sandbox = await startSandbox({ port: 0 });
   const downloads = mkdtempSync(path.join(os.tmpdir(), 'mbs-bench-bots-'));
   const started: Service[] = [];
+  const tokens = await new TokenServer().start();
   try {
-    const warm = await startService(sandbox, downloads, Math.max(1, ...RAMP, ...VIDEO_RAMP), POOL);
+    const warm = await startService(sandbox, downloads, Math.max(1, ...RAMP, ...VIDEO_RAMP), POOL, tokens);
     started.push(warm);
-    const cold = await startService(sandbox, downloads, 1, 0);
+    const cold = await startService(sandbox, downloads, 1, 0, null);
     started.push(cold);
     await synthesizePhrases(sandbox);
     const poolKb = POOL > 0 ? await poolMemoryKb(warm) : 0;
@@ -283,8 +341,12 @@ const main = async () => {
     const audio = RAMP.length > 0 ? await benchRamp(warm.bench, '2. bots per core', RAMP, 'audio_only') : [];
     const video = VIDEO_RAMP.length > 0 ? await benchRamp(warm.bench, '3. video bots', VIDEO_RAMP, 'speaker_view') : [];
     printSummary(latency, poolKb, audio, video, chromium);
+    // issue 22: the browser a page sees, each mode's fingerprint and cost (a part of its own, without the services' bots)
+    for (const s of started.splice(0)) await s.bench.t.stop();
+    await benchFingerprintModes(sandbox);
   } finally {
     for (const s of started) await s.bench.t.stop();
+    await tokens.stop();
     await sandbox.stop();
     rmSync(downloads, { recursive: true, force: true });
   }

@@ -2,10 +2,11 @@
  * `npm run bench:browsers`: one Chromium per bot (how the service runs bots; the baseline) against all bots
  * in one Chromium, each in a browser context of its own. N audio-only bots (BENCH_BOTS, default 6) record
  * the speech of N mt meetings of the local sandbox for BENCH_WINDOW_SECONDS (default 20) in each layout, one
- * layout after the other; measured: the CPU time and the PSS of Chromium's processes per bot.
+ * layout after the other; measured: the CPU time and the PSS of the browsers' processes per bot (Chromium's
+ * and the display and sound server each browser starts: one set per browser).
  *
- * The bots run in this process (runBot, as the in-process tests run them), so the figures are Chromium's
- * only: a bot's own Node process costs the same in both layouts. Nothing here asserts a figure.
+ * The bots run in this process (runBot, as the in-process tests run them), so the figures are the
+ * browsers' only: a bot's own Node process costs the same in both layouts. Nothing here asserts a figure.
  */
 import os from 'node:os';
 import type { Browser } from 'puppeteer-core';
@@ -15,7 +16,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { endBots, startBot, type StartedBot } from '../test/bot-runtime/support';
 import { chromiumVersion, intFromEnv, loadAverage, machineLine, mb, range, sleep, type Meeting, openMeeting } from './lib/bot-bench-kit';
 import { CLOCK_TICKS_PER_SECOND, processTable, processTree, sumPssKb, type ProcessEntry } from './lib/proc-stats';
-import { isChromiumKind, processKind } from './lib/process-kinds';
+import { isBrowserKind, processKind } from './lib/process-kinds';
 
 const BOTS = intFromEnv('BENCH_BOTS', 6);
 const WINDOW_SECONDS = intFromEnv('BENCH_WINDOW_SECONDS', 20);
@@ -27,7 +28,7 @@ type Layout = 'one browser per bot' | 'one browser, a context per bot';
 interface LayoutResult {
   readonly layout: Layout;
   readonly loadAtStart: string;
-  /** Chromium's processes, all bots together, in cores */
+  /** the browsers' processes (Chromium's and their helpers), all bots together, in cores */
   readonly cpuCores: number;
   readonly pssKb: number;
   readonly processes: number;
@@ -36,11 +37,11 @@ interface LayoutResult {
   readonly ends: readonly string[];
 }
 
-/** Every Chromium process of this bench (its bots' browsers are its children; the sandbox starts none). */
-const chromiumProcesses = async (): Promise<ProcessEntry[]> => {
+/** Every process of this bench's browsers: Chromium's and their helpers (its bots' browsers are its children; the sandbox starts none). */
+const browserProcesses = async (): Promise<ProcessEntry[]> => {
   const below = processTree(process.pid, await processTable()).filter((p) => p.pid !== process.pid);
   const kinds = await Promise.all(below.map((p) => processKind(p.pid)));
-  return below.filter((_, i) => isChromiumKind(kinds[i]!));
+  return below.filter((_, i) => isBrowserKind(kinds[i]!));
 };
 
 const speakUntil = async (sandbox: RunningSandbox, meeting: Meeting, until: () => boolean) => {
@@ -62,9 +63,9 @@ const runLayout = async (sandbox: RunningSandbox, layout: Layout): Promise<Layou
     let over = false;
     const speech = Promise.all(meetings.map((m) => speakUntil(sandbox, m, () => over)));
     await sleep(2000);
-    const before = await chromiumProcesses();
+    const before = await browserProcesses();
     await sleep(WINDOW_SECONDS * 1000);
-    const after = await chromiumProcesses();
+    const after = await browserProcesses();
     over = true;
     await speech;
     const byKind = new Map<string, number>();
@@ -98,7 +99,7 @@ const print = (r: LayoutResult, baseline: LayoutResult | null) => {
 
 const main = async () => {
   console.log(machineLine(chromiumVersion()));
-  console.log(`${BOTS} audio-only bots in ${BOTS} mt meetings, speech in every meeting, a window of ${WINDOW_SECONDS} s; the bots run in this process (Chromium's processes only are measured)`);
+  console.log(`${BOTS} audio-only bots in ${BOTS} mt meetings, speech in every meeting, a window of ${WINDOW_SECONDS} s; the bots run in this process (their browsers' processes only are measured: Chromium's, Xvfb, PulseAudio)`);
   const sandbox = await startSandbox({ port: 0 });
   try {
     await (async () => {

@@ -2,7 +2,7 @@
  * The bot process.
  * - Started by the service (BOT_JOB_ON_STDIN=1): the job, the service's address and the bot's token on
  *   standard input (a BotLaunch), never in the environment. A warm process (BOT_WARM_BROWSER=1, the
- *   service's pool) starts Chromium first, says `ready` on standard output, then waits for its launch; its
+ *   service's pool) starts Chromium (its display and sound server with it) first, says `ready` on standard output, then waits for its launch; its
  *   input ending before one makes it exit (code 0). Reports, control and (UploadTarget http) artifacts go through the service's internal
  *   bot API. SIGTERM/SIGINT end the run with error code SIGTERM after storing what was recorded. The end
  *   of standard input (the service process died) does not: the bot goes on and waits for the service to
@@ -18,7 +18,7 @@ import type { WarmBrowser } from './browser/bot-browser';
 import { replicaSettingFromEnv, type ReplicaAddress } from './browser/replica-routing';
 import { startWarmBrowser } from './browser/warm-browser';
 import { parseCli, usage } from './cli-args';
-import type { BotJob } from './contract';
+import { SERVICE_MODE_VARIABLE, WARM_READY_LINE, WARM_VARIABLE, type BotJob } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { HttpControl } from './control/http-control';
 import { NoControl } from './control/no-control';
@@ -29,8 +29,10 @@ import { ConsoleReporter } from './reporters/console-reporter';
 import { HttpReporter } from './reporters/http-reporter';
 import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
-import { readJobLine, SERVICE_MODE_VARIABLE, WARM_READY_LINE, WARM_VARIABLE, whenServiceGone } from './service-pipe';
+import { readJobLine, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { askVcJoin } from './vc-sdk/vc-join-client';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -48,6 +50,8 @@ interface Setup {
   testCaFromService: string | null;
   /** a warm process: the browser it started before the job */
   warmBrowser: Promise<WarmBrowser | null> | null;
+  /** service mode: the vc join's credentials, from the service */
+  vcJoin?: () => Promise<VcJoinAnswer>;
 }
 
 /** Service mode: how long to wait for an unreachable service before giving up on it. */
@@ -89,6 +93,7 @@ const setup = async (log: BotLog, onServiceLost: () => void, replicas: ReplicaAd
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
       testCaFromService: service.testCaPem,
       warmBrowser,
+      vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
   const cli = parseCli(process.argv.slice(2), randomUUID());
@@ -153,6 +158,7 @@ const main = async (): Promise<number> => {
       testCaFromService: s.testCaFromService,
       warmBrowser: s.warmBrowser ?? undefined,
       options: s.options,
+      ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);
     return 0;

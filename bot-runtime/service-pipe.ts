@@ -3,15 +3,6 @@
  * address, token), and the end of the stream means the service is gone (it stopped or crashed), so the bot
  * must not stay behind.
  */
-export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
-
-/**
- * A warm process (the service's pool): started before its job, it starts Chromium, says WARM_READY_LINE on its
- * standard output, and waits for its launch; its input ending before a launch means the pool let it go.
- */
-export const WARM_VARIABLE = 'BOT_WARM_BROWSER';
-export const WARM_READY_LINE = 'ready';
-
 export const readJobLine = (input: NodeJS.ReadableStream): Promise<string> =>
   new Promise((resolve) => {
     let buffered = '';

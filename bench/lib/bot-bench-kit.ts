@@ -63,16 +63,20 @@ export const percentile = (values: readonly number[], p: number): number => {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
 
-/** A meeting without a lobby (the bot records as soon as it is in) with one simulated participant. */
-export const openMeeting = async (sandbox: RunningSandbox, request: CreateMeetingRequest = { platform: 'mt', lobby: false }): Promise<Meeting> => {
+/**
+ * A meeting without a lobby (the bot records as soon as it is in) with one simulated participant; `userId`:
+ * that participant is this vc user (the OBF token's user, whom a token-URL join needs in the meeting).
+ */
+export const openMeeting = async (sandbox: RunningSandbox, request: CreateMeetingRequest = { platform: 'mt', lobby: false }, userId: string | null = null): Promise<Meeting> => {
   const meeting = await sandbox.client.createMeeting(request);
-  const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
+  const speaker = userId ? await sandbox.client.addSimulatedUser(meeting.meeting_id, 'Speaker', userId) : await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
   return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
 };
 
-export const postBot = async (api: Api, meeting: Meeting, recordingMode = 'audio_only'): Promise<{ botId: string; postedAt: number }> => {
+/** `extra`: more fields of the creation (vc_config …). */
+export const postBot = async (api: Api, meeting: Meeting, recordingMode = 'audio_only', extra: Record<string, unknown> = {}): Promise<{ botId: string; postedAt: number }> => {
   const postedAt = performance.now();
-  const created = await api.post('/v2/bots', { meeting_url: meeting.url, bot_name: BOT_NAME, recording_mode: recordingMode });
+  const created = await api.post('/v2/bots', { meeting_url: meeting.url, bot_name: BOT_NAME, recording_mode: recordingMode, ...extra });
   if (created.status !== 201) throw new Error(`POST /v2/bots answered ${created.status}: ${JSON.stringify(created.body)}`);
   return { botId: created.body.data.bot_id, postedAt };
 };

@@ -3,19 +3,29 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
-import { DISABLED_FEATURES, mergeDisabledFeatures } from '../../bot-runtime/browser/chromium-flags';
+import { chromiumFlags, DISABLED_FEATURES, mergeDisabledFeatures } from '../../bot-runtime/browser/chromium-flags';
 import { browserCommand, launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { eventually } from '../support/eventually';
 import { descendantsOf, factsOf } from '../support/processes';
 
 describe("a bot's Chromium switches", () => {
-  it('one --disable-features, holding puppeteer\'s features and ours (Chromium reads only the last such switch)', () => {
+  it("one --disable-features (Chromium reads only the last): the features a bot does not need, never puppeteer's list", () => {
     const { args } = browserCommand('/usr/bin/chromium', ['--disable-features=Extra'], '/tmp/profile', null);
     const lists = args.filter((a) => a.startsWith('--disable-features='));
     assert.equal(lists.length, 1, lists.join(' '));
     const features = lists[0]!.slice('--disable-features='.length).split(',');
-    for (const f of ['Translate', 'MediaRouter', 'Extra', ...DISABLED_FEATURES]) assert.ok(features.includes(f), `${f} in ${features}`);
-    assert.deepEqual(mergeDisabledFeatures(['--a', '--disable-features=X,Y', '--disable-features=Y,Z']), ['--a', `--disable-features=X,Y,Z,${DISABLED_FEATURES.join(',')}`]);
+    for (const f of ['WebGPU', 'Extra', ...DISABLED_FEATURES]) assert.ok(features.includes(f), `${f} in ${features}`);
+    for (const f of ['Translate', 'MediaRouter', 'AcceptCHFrame']) assert.ok(!features.includes(f), `a person's Chromium has ${f}`);
+    assert.deepEqual(mergeDisabledFeatures(['--a', '--disable-features=X,Y', '--disable-features=Y,Z']), ['--a', `--disable-features=${DISABLED_FEATURES.join(',')},X,Y,Z`]);
+    assert.equal(args[args.length - 1], 'about:blank', 'the first tab opens blank');
+  });
+
+  it('headful and headless differ only by the mode\'s own switches (the same bot otherwise)', () => {
+    const headful = chromiumFlags([], '/tmp/profile', 'headful', () => 'Chromium 156.0.1.2');
+    const headless = chromiumFlags([], '/tmp/profile', 'headless', () => 'Chromium 156.0.1.2');
+    const onlyIn = (a: string[], b: string[]) => a.filter((x) => !b.includes(x)).map((x) => x.split('=')[0]);
+    assert.deepEqual(onlyIn(headful, headless), ['--window-size']);
+    assert.deepEqual(onlyIn(headless, headful).sort(), ['--headless', '--screen-info', '--use-angle', '--use-gl', '--user-agent', '--window-size']);
   });
 
   describe('in a real Chromium', function () {

@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { lookUpUser } from '../../bot-runtime/host/bot-user';
+import { lookUpUser } from '../../contract/host/bot-user';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { createBot, waitForBot } from '../support/api-bots';
@@ -22,10 +22,12 @@ import { startTestService, type TestService } from '../support/test-service';
 
 const run = promisify(execFile);
 
-/** The bot process's variables: what the launcher passes (host/environment.ts), nothing inherited; a warm one is told so. */
+/** The bot process's variables: what the launcher passes (contract/host/environment.ts), nothing inherited; a warm one is told so. */
 const BOT_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_ENV', 'CHROMIUM_PATH', 'SANDBOX_REPLICAS', 'BOT_JOB_ON_STDIN', 'BOT_WARM_BROWSER'];
 /** Chromium's: what launch-browser passes, and what Debian's /usr/bin/chromium wrapper (a shell script) sets itself. */
-const CHROMIUM_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'PWD', 'CHROME_WRAPPER', 'CHROME_DESKTOP', 'CHROME_VERSION_EXTRA', 'CHROMIUM_FLAGS', 'GOOGLE_API_KEY', 'GOOGLE_DEFAULT_CLIENT_ID', 'GOOGLE_DEFAULT_CLIENT_SECRET'];
+const CHROMIUM_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'PWD', 'CHROME_WRAPPER', 'CHROME_DESKTOP', 'CHROME_VERSION_EXTRA', 'CHROMIUM_FLAGS', 'GOOGLE_API_KEY', 'GOOGLE_DEFAULT_CLIENT_ID', 'GOOGLE_DEFAULT_CLIENT_SECRET',
+  // its own display and sound server, the card WebGL names, no application for the meeting apps' links (issue 22)
+  'DISPLAY', 'XAUTHORITY', 'PULSE_SERVER', 'force_gl_vendor', 'force_gl_renderer', 'BROWSER'];
 
 for (const pool of [0, 1]) {
   describe(`a bot on its host${pool ? ', from the warm pool' : ''}: its own user, Chromium sandboxed, an allow-listed environment, no way into DATA_DIR`, function () {
@@ -82,6 +84,35 @@ for (const pool of [0, 1]) {
       for (const f of [bot, ...processes]) {
         assert.deepEqual(f.uids, [botUser.uid, botUser.uid, botUser.uid, botUser.uid], `${named(f)} runs as ${botUser.name}`);
         assert.deepEqual(f.groups, [], `${named(f)} has no supplementary group`);
+      }
+      // its display and sound server are its own, the bot user's (checked above), the display without TCP
+      const xvfb = processes.find((f) => f.commandLine.startsWith('/usr/bin/Xvfb '));
+      assert.ok(xvfb && / -nolisten tcp\b/.test(xvfb.commandLine) && / -auth \S+/.test(xvfb.commandLine), `a display of its own: ${xvfb?.commandLine}`);
+      const pulse = processes.find((f) => f.commandLine.startsWith('/usr/bin/pulseaudio '));
+      assert.ok(pulse, 'a sound server of its own');
+      // Chromium uses those two: the display's cookie and the server's socket in the bot's private folder
+      const privateDir = bot.env.get('TMPDIR')!;
+      const cookie = / -auth (\S+)/.exec(xvfb.commandLine)![1]!;
+      assert.equal(browser.env.get('XAUTHORITY'), cookie);
+      assert.ok(cookie.startsWith(`${privateDir}/`), `the display's cookie ${cookie} is in the bot's folder ${privateDir}`);
+      const socket = /socket=(\S+)/.exec(pulse.commandLine)![1]!;
+      assert.equal(browser.env.get('PULSE_SERVER'), `unix:${socket}`);
+      assert.ok(socket.startsWith(`${privateDir}/`), `the sound server's socket ${socket} is in the bot's folder ${privateDir}`);
+      assert.equal(statSync(privateDir).mode & 0o777, 0o700, "the bot's folder is closed to other users");
+      if (pool) {
+        // the process the pool started in its place waits with a display and a sound server of its own
+        const waiting = await eventually(
+          async () => descendantsOf(process.pid).map(factsOf).filter((f): f is ProcessFacts => f !== null && f.env.get('BOT_WARM_BROWSER') === '1' && f.pid !== started.pid),
+          (found) => found.length === 1 && descendantsOf(found[0]!.pid).some((p) => factsOf(p)?.commandLine.startsWith('/usr/lib/chromium/chromium ')),
+        );
+        const theirs = descendantsOf(waiting[0]!.pid).map(factsOf).filter((f): f is ProcessFacts => f !== null);
+        const theirDisplay = theirs.find((f) => f.commandLine.startsWith('/usr/bin/Xvfb '));
+        const theirSound = theirs.find((f) => f.commandLine.startsWith('/usr/bin/pulseaudio '));
+        assert.ok(theirDisplay && theirSound, 'the waiting process has its display and sound server started');
+        assert.notEqual(theirDisplay.pid, xvfb.pid);
+        assert.notEqual(/ -auth (\S+)/.exec(theirDisplay.commandLine)![1], cookie, 'another cookie');
+        assert.notEqual(/socket=(\S+)/.exec(theirSound.commandLine)![1], socket, 'another socket');
+        assert.notEqual(waiting[0]!.env.get('TMPDIR'), privateDir, 'another private folder');
       }
       // the sandbox: never switched off, renderers in a user namespace of their own, under seccomp-bpf
       for (const f of chromium) assert.ok(!/ --no-sandbox\b/.test(f.commandLine), `no --no-sandbox: ${named(f)}`);

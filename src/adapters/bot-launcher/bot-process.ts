@@ -12,10 +12,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { BotLaunch } from '../../../bot-runtime/contract';
-import type { BotUser } from '../../../bot-runtime/host/bot-user';
-import { botProcessEnvironment } from '../../../bot-runtime/host/environment';
-import { SERVICE_MODE_VARIABLE, WARM_READY_LINE, WARM_VARIABLE } from '../../../bot-runtime/service-pipe';
+import { SERVICE_MODE_VARIABLE, WARM_READY_LINE, WARM_VARIABLE, type BotLaunch } from '../../../contract/bot-contract';
+import type { BotUser } from '../../../contract/host/bot-user';
+import { botProcessEnvironment } from '../../../contract/host/environment';
 import type { BotExit } from './port';
 
 const STDERR_TAIL_BYTES = 4096;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type Logger from 'bunyan';
-import type { BotJob, BotLaunch } from '../../../bot-runtime/contract';
-import { botUserName, lookUpUser } from '../../../bot-runtime/host/bot-user';
+import type { BotJob, BotLaunch } from '../../../contract/bot-contract';
+import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
 import { startBotProcess, type BotProcess } from './bot-process';
 import { compiledBotRuntime } from './compiled-runtime';

@@ -1,4 +1,4 @@
-import type { BotJob } from '../../../bot-runtime/contract';
+import type { BotJob } from '../../../contract/bot-contract';
 
 export interface BotExit {
   readonly code: number | null;
@@ -22,3 +22,11 @@ export interface BotLauncher {
   /** the service stops: whatever the launcher keeps ready for future bots goes (running bots are not its to end) */
   close?(): Promise<void>;
 }
+
+/** The spec's crash codes from how a bot process died. */
+export const crashCodeOf = (exit: BotExit): string => {
+  if (/heap out of memory|out of memory|ENOMEM/i.test(exit.stderrTail)) return 'OOM_KILLED';
+  if (exit.signal === 'SIGKILL') return 'FORCE_KILLED';
+  if (exit.signal === 'SIGTERM') return 'SIGTERM';
+  return 'GENERAL_ERROR';
+};
