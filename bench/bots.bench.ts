@@ -257,7 +257,7 @@ const rampSummary = (label: string, steps: readonly StepResult[]) => {
   console.log(`- ${label} bots recording at once without missing audio: ${best.n} (${ramp}${after})`);
   const bots = totalKb(best.window.memory);
   console.log(
-    `- at ${best.n} ${label} bots: PSS ${mb(bots / best.n)} per bot (${mb(bots)} for all bot processes; service + sandbox process ${mb(best.window.memory.selfPssKb)}), CPU busy ${best.window.cpuBusyPercent.toFixed(0)} % of the machine while recording` +
+    `- at ${best.n} ${label} bots: PSS ${mb(bots / best.n)} per bot (${mb(bots)} for all bot processes; service + sandbox process ${mb(best.window.memory.selfPssKb)}), CPU busy ${best.window.cpuBusyPercent.toFixed(0)} % of the machine while recording, load average ${best.load.atStart} at the step's start and ${best.load.atEnd} at its end` +
       ` (the bots' own processes ${((100 * best.window.botsCpuCores) / best.n).toFixed(0)} % of a core per bot)`,
   );
 };
@@ -278,7 +278,7 @@ const printSummary = (latency: LatencyByFlavour, poolKb: number, audio: readonly
         ` PSS of one recording bot p50 ${mb(percentile(samples.map((s) => s.pssKb), 50))}; CPU used to get there p50 ${seconds(percentile(samples.map((s) => s.startCpuSeconds), 50))}`,
     );
   }
-  if (POOL > 0) console.log(`- warm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process and its Chromium)`);
+  if (POOL > 0) console.log(`- warm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process with its Chromium, display and sound server)`);
   rampSummary('audio-only', audio);
   rampSummary('speaker_view', video);
 };
@@ -314,7 +314,10 @@ const startService = async (sandbox: RunningSandbox, downloads: string, slots: n
     botSlots: slots,
     sandboxHosts: true,
     sandboxReplicas,
-    allowPrivateWebhookTargets: false,
+    // the token-URL flavour's token URL is a plain-http server on this machine, which only this switch lets
+    // the service call (without it every such bot is refused: "must be an https URL"); the other flavours
+    // make no call it governs
+    allowPrivateWebhookTargets: tokens !== null,
     allowPrivateStorageEndpoints: false,
     overrides: { launcher },
   });
@@ -336,7 +339,7 @@ const main = async () => {
     started.push(cold);
     await synthesizePhrases(sandbox);
     const poolKb = POOL > 0 ? await poolMemoryKb(warm) : 0;
-    if (POOL > 0) console.log(`\nwarm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process and its Chromium)`);
+    if (POOL > 0) console.log(`\nwarm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process with its Chromium, display and sound server)`);
     const latency = LATENCY_BOTS > 0 ? await benchLatency({ warm, cold }) : noLatency();
     const audio = RAMP.length > 0 ? await benchRamp(warm.bench, '2. bots per core', RAMP, 'audio_only') : [];
     const video = VIDEO_RAMP.length > 0 ? await benchRamp(warm.bench, '3. video bots', VIDEO_RAMP, 'speaker_view') : [];

@@ -13,6 +13,7 @@ import {
   botProcessTrees,
   describeBot,
   intFromEnv,
+  loadAverage,
   mb,
   messageOf,
   openMeeting,
@@ -259,6 +260,8 @@ export interface StepResult {
   readonly leftovers: readonly ProcessEntry[];
   readonly checks: readonly BotCheck[];
   readonly seconds: number;
+  /** the machine's 1-minute load average when the step started and when its bots had all left */
+  readonly load: { readonly atStart: string; readonly atEnd: string };
 }
 
 /** Chromium's helpers take a moment to go after the bot process exits; what is still there after that is left over. */
@@ -282,6 +285,7 @@ const leaveAll = async (bench: Bench, botIds: readonly string[], reasons: string
 
 const runStep = async (bench: Bench, n: number, mode: RecordingMode): Promise<StepResult> => {
   const stepStarted = performance.now();
+  const loadAtStart = loadAverage();
   const meetings = await Promise.all(range(n).map(() => openMeeting(bench.sandbox)));
   // All N POSTs go out together: the bots start, join and record at the same time.
   const botIds = (await Promise.all(meetings.map((m) => postBot(bench.api, m, mode)))).map((b) => b.botId);
@@ -293,6 +297,7 @@ const runStep = async (bench: Bench, n: number, mode: RecordingMode): Promise<St
   if (reasons.length === 0) window = await recordingWindow(bench, meetings, botIds).catch((error) => (reasons.push(`recording window: ${messageOf(error)}`), null));
   const leaveAtMs = Date.now();
   const ended = await leaveAll(bench, botIds, reasons);
+  const loadAtEnd = loadAverage();
   const leftovers = window ? await stillRunningAfterGrace(window.memory.processes) : [];
 
   const checks: BotCheck[] = [];
@@ -306,11 +311,11 @@ const runStep = async (bench: Bench, n: number, mode: RecordingMode): Promise<St
     }
   }
   await Promise.all(meetings.map((m) => bench.sandbox.client.end(m.meetingId)));
-  return { n, pass: reasons.length === 0, reasons, window, leftovers, checks, seconds: (performance.now() - stepStarted) / 1000 };
+  return { n, pass: reasons.length === 0, reasons, window, leftovers, checks, seconds: (performance.now() - stepStarted) / 1000, load: { atStart: loadAtStart, atEnd: loadAtEnd } };
 };
 
 const printStep = (step: StepResult) => {
-  console.log(`   N=${String(step.n).padEnd(3)} ${step.pass ? 'PASS' : 'FAIL'}   (step took ${step.seconds.toFixed(0)} s)`);
+  console.log(`   N=${String(step.n).padEnd(3)} ${step.pass ? 'PASS' : 'FAIL'}   (step took ${step.seconds.toFixed(0)} s; load average ${step.load.atStart} at its start, ${step.load.atEnd} once its bots left)`);
   const w = step.window;
   if (w) {
     const bots = totalKb(w.memory);
