@@ -4,6 +4,9 @@ import { CalendarEvent } from './calendar/calendar-events';
 import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
+import { LoginEvent } from './signed-in-logins/login-events';
+import { PoolEvent } from './signed-in-logins/pool-events';
+import { WorkspaceEvent } from './signed-in-logins/workspace-events';
 import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
@@ -11,6 +14,7 @@ import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
   BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
+  WorkspaceEvent, LoginEvent, PoolEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];
