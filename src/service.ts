@@ -53,6 +53,9 @@ import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
+import { SignInTickets } from './adapters/signing/sign-in-tickets';
+import { signedInLoginApiRouters, signedInLoginUnauthenticatedRouters } from './http/signed-in-logins';
+import { signedInLoginSubscribers } from './subscribers/signed-in-logins';
 
 export interface RunningService {
   readonly url: string;
@@ -194,6 +197,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   );
   await calendarBots.start();
+  // Signed-in bots (issue 20): their routers and side effects.
+  const logins = { commands, readStore, projections, secretBox, signer, control, tickets: new SignInTickets(serviceSecret), publicUrl: () => publicUrl };
+  const loginSubscribers = signedInLoginSubscribers({ ...logins, waitForReadModels: (position) => projections.waitForPosition(position, 30_000), webhooksQueued: () => webhooks.wake() });
+  const loginRunners = loginSubscribers.map((subscriber) => new SubscriberRunner(eventStore, checkpoints, subscriber, log));
+  for (const runner of loginRunners) await runner.start();
   const calendarSync = new CalendarSyncWorker(
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
@@ -210,7 +218,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
+      ...signedInLoginUnauthenticatedRouters(logins),
     ],
+    apiRouters: signedInLoginApiRouters(logins),
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
     secretBox,
@@ -299,6 +309,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await reconciler.stop();
       await webhookQueue.stop();
       await calendarBots.stop();
+      for (const runner of loginRunners) await runner.stop();
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();

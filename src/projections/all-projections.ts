@@ -9,6 +9,7 @@ import { calendarViewProjection } from './calendars/calendar-view';
 import { instanceViewProjection } from './instance-view';
 import { legacyBotViewProjection } from './legacy-bot-view';
 import type { Projection } from './projection';
+import { signedInLoginProjections } from './signed-in-logins';
 import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
 import { teamViewProjection } from './team-view';
@@ -33,4 +34,5 @@ export const allProjections: readonly Projection<any>[] = [
   calendarEventViewProjection,
   calendarChannelViewProjection,
   calendarBotParamViewProjection,
+  ...signedInLoginProjections,
 ];

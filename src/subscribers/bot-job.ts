@@ -17,6 +17,7 @@ export const botJobFrom = (created: BotCreatedEvent, upload: UploadTarget): BotJ
     upload,
     trust_sandbox_certificate: new URL(created.data.meeting_url).hostname.endsWith('.localhost'),
     streaming: config.streaming && { ...config.streaming },
+    sign_in: config.login !== null && created.data.platform !== 'vc' ? { platform: created.data.platform } : null,
     ...(config.bot_image ? { bot_image_config: { mode: config.bot_image.mode, interval_seconds: config.bot_image.interval_seconds } } : {}),
   };
 };

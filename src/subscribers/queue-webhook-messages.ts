@@ -9,12 +9,12 @@ import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
 import { isCalendarEvent, type CalendarEvent } from '../domain/calendar/calendar-events';
 import { botMessages, foldBotFacts, messageIdOf, messageIdOfEvent, type BotFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
-import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
+import { callbackEventTypes } from '../domain/webhooks/webhook-event-types';
 import type { Subscriber } from './subscriber-runner';
 import { CalendarRounds } from './webhooks/calendar-rounds';
 import { subjectOfCalendar } from './webhooks/calendar-subject';
 import { subjectOfBot } from './webhooks/render-payload';
+import { teamEndpointsFor } from './webhooks/team-endpoints';
 
 export interface QueueWebhookMessagesDeps {
   readonly eventStore: EventStore;
@@ -36,14 +36,7 @@ const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnd
  * Queueing the same message twice is nothing, so seeing an event again is harmless.
  */
 export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber => {
-  const endpointsFor = async (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
-    // Endpoint changes up to this event must be visible, or an endpoint made just before it would miss it.
-    if (!(await deps.waitForReadModels(position))) throw new Error(`read models did not reach position ${position} in time`);
-    const endpoints = await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: teamId, deleted: false, enabled: true } });
-    return endpoints
-      .filter((e) => BigInt(e.created_position) < position && endpointWants(e.events, eventType))
-      .map((e) => ({ kind: 'endpoint', endpoint_id: e.id }));
-  };
+  const endpointsFor = (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => teamEndpointsFor(deps, teamId, eventType, position);
 
   const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];

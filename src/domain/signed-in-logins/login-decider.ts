@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type { Sealed } from '../codec-helpers';
+import type { CreatedBy } from '../bot/bot-events';
 import type { Decider } from '../decider';
 import type { LoginEvent } from './login-events';
 import { SESSION_CAPACITY, type CredentialState, type LoginPlatform } from './login-platform';
@@ -17,6 +18,7 @@ export type LoginCommand =
       readonly name: string;
       readonly extra: Record<string, unknown> | null;
       readonly password: Sealed | null;
+      readonly created_by: CreatedBy | null;
       readonly now: string;
     }
   /** PATCH: only the fields given change; `reenable` asks for the state `active` again. */

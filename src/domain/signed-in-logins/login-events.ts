@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, Sealed } from '../codec-helpers';
+import { CreatedBy } from '../bot/bot-events';
+import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
 import { FailureData, LoginPlatform } from './login-platform';
 import { SignInFailureKind } from './sign-in-failures';
 
@@ -20,6 +21,8 @@ export const LoginCreated = eventCodec('LoginCreated', {
   extra: t.union([t.UnknownRecord, t.null]),
   password: t.union([Sealed, t.null]),
   capacity: t.number,
+  /** the key that created it, sealed: the login's webhooks carry it in `x-service-api-key` */
+  created_by: nullableField(CreatedBy),
   at: IsoInstant,
 });
 

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either';
+import type { CreatedBy } from '../bot/bot-events';
 import type { Decider } from '../decider';
 import type { CredentialState, FailureData, LoginPlatform } from './login-platform';
 import type { SigningKey, WorkspaceEvent } from './workspace-events';
@@ -13,6 +14,7 @@ export type WorkspaceCommand =
       readonly name: string;
       readonly extra: Record<string, unknown> | null;
       readonly signing_key: SigningKey | null;
+      readonly created_by: CreatedBy | null;
       readonly now: string;
     }
   /** PATCH: only the fields given change; `reenable` asks for the state `active` again. */

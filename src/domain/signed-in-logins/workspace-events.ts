@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, Sealed } from '../codec-helpers';
+import { CreatedBy } from '../bot/bot-events';
+import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
 import { FailureData, LoginPlatform } from './login-platform';
 
 const about = { workspace_id: t.string, team_id: t.string, platform: LoginPlatform };
@@ -18,6 +19,8 @@ export const WorkspaceCreated = eventCodec('WorkspaceCreated', {
   name: t.string,
   extra: t.union([t.UnknownRecord, t.null]),
   signing_key: t.union([SigningKey, t.null]),
+  /** the key that created it, sealed: the workspace's webhooks carry it in `x-service-api-key` */
+  created_by: nullableField(CreatedBy),
   at: IsoInstant,
 });
 

@@ -30,7 +30,7 @@ export interface InternalRouterDeps {
 }
 
 /** The bot id of the path, in the one form the event streams use, once its token has been checked. */
-type BotState = AppState & { botId: string };
+export type BotState = AppState & { botId: string };
 
 const MAX_POLL_SECONDS = 30;
 
@@ -38,7 +38,7 @@ const MAX_POLL_SECONDS = 30;
  * Every internal call carries the bot's own token: a bot can only speak for itself. Any such call also
  * tells the service the bot is alive (the dispatcher watches bots it has no process of).
  */
-const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
+export const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';

@@ -14,6 +14,7 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
+import { creatorOfLoginSubject } from './login-subject';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -67,7 +68,7 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null);
+  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null) ?? (await creatorOfLoginSubject(deps, subject));
   if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
 
   if (target.kind === 'endpoint') {

@@ -10,6 +10,7 @@ const T0 = '2026-05-04T09:00:00.000Z';
 const LOGIN = 'c0000000-0000-4000-8000-000000000001';
 const TEAM = 'team-1';
 const SEALED = { sealed: 'v1.iv.tag.password' };
+const CREATOR = { key_id: 'key-1', api_key: { sealed: 'v1.iv.tag.key' } };
 
 const about = (platform: LoginPlatform = 'tm') => ({ credential_id: LOGIN, team_id: TEAM, platform });
 
@@ -22,6 +23,7 @@ const create = (platform: LoginPlatform = 'tm'): LoginCommand => ({
   name: 'Notetaker 1',
   extra: null,
   password: platform === 'tm' ? SEALED : null,
+  created_by: CREATOR,
   now: T0,
 });
 const created = (platform: LoginPlatform = 'tm'): LoginEvent => ({
@@ -35,6 +37,7 @@ const created = (platform: LoginPlatform = 'tm'): LoginEvent => ({
     extra: null,
     password: platform === 'tm' ? SEALED : null,
     capacity: 2,
+    created_by: CREATOR,
     at: T0,
   },
 });

@@ -7,8 +7,8 @@ const T0 = '2026-05-04T09:00:00.000Z';
 const about = { workspace_id: 'ws-1', team_id: 'team-1', platform: 'mt' as const };
 const signing_key = { certificate_pem: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', private_key: { sealed: 'v1.iv.tag.key' } };
 
-const create: WorkspaceCommand = { type: 'CreateWorkspace', ...about, domain: 'example.com', name: 'Example', extra: null, signing_key, now: T0 };
-const created: WorkspaceEvent = { type: 'WorkspaceCreated', data: { ...about, domain: 'example.com', name: 'Example', extra: null, signing_key, at: T0 } };
+const create: WorkspaceCommand = { type: 'CreateWorkspace', ...about, domain: 'example.com', name: 'Example', extra: null, signing_key, created_by: null, now: T0 };
+const created: WorkspaceEvent = { type: 'WorkspaceCreated', data: { ...about, domain: 'example.com', name: 'Example', extra: null, signing_key, created_by: null, at: T0 } };
 const failure_data = { code: 'MT_LOGIN_FAILED_SAML_REJECTED', reason: 'saml_rejected', bot_id: 'bot-a' };
 const invalidated = (when: string): WorkspaceEvent => ({ type: 'WorkspaceInvalidated', data: { ...about, message: 'Google rejected the assertion', failure_data, at: when } });
 
