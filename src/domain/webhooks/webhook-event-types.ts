@@ -1,7 +1,8 @@
 /**
  * The kinds of webhook event a team's endpoint can subscribe to (DESIGN.md: v2 bot events; legacy bots
- * report `complete` and `failed` under their own names; calendars report what their syncs changed; logins and
- * workspaces that turned invalid, and saturated pools, report that). An endpoint subscribed to nothing in particular receives all of them.
+ * report `complete` and `failed` under their own names; calendars report what their syncs changed; signed-in
+ * bots report logins and workspaces that turned invalid, and pools that had no room). An endpoint subscribed
+ * to nothing in particular receives all of them.
  */
 export const webhookEventTypes = [
   'bot.status_change', 'bot.completed', 'bot.failed', 'bot.transcription_completed', 'bot.transcription_failed',
