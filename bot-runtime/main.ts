@@ -27,12 +27,14 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import { HttpSignInService, type SignInService } from './sign-in/sign-in-service';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
 
 interface Setup {
   job: BotJob;
+  signIn: SignInService | null;
   reporter: Reporter;
   control: ControlChannel;
   patienceMs: number | null;
@@ -59,6 +61,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
     const patienceMs = servicePatienceMs(process.env);
     return {
       job: service.job,
+      signIn: new HttpSignInService(target, service.job.bot_id),
       reporter: new HttpReporter(target, service.job.bot_id, patienceMs),
       control: new HttpControl(target, service.job.bot_id, { log: (m) => log.warn(m), serviceLostAfterMs: patienceMs, onServiceLost }),
       patienceMs,
@@ -75,6 +78,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
   const out = cli.job.upload.kind === 'folder' ? cli.job.upload.path : null;
   return {
     job: cli.job,
+    signIn: null,
     reporter: new ConsoleReporter(out),
     control: new NoControl(),
     patienceMs: null,
@@ -119,6 +123,7 @@ const main = async (): Promise<number> => {
       log,
       stop: stop.signal,
       sandboxReplicas: replicas.ok ? replicas.address : null,
+      signIn: s.signIn,
       options: s.options,
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);

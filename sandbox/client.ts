@@ -35,6 +35,8 @@ interface MeetingBasics {
   meeting_id?: string;
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
+  /** only signed-in accounts of this organisation (domain) may join (replicas with identities) */
+  organisation_only?: string;
 }
 
 /** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
@@ -169,6 +171,22 @@ export class SandboxClient {
   }
   end(meetingId: string): Promise<ControlMeetingView> {
     return this.post(`${this.m(meetingId)}/end`);
+  }
+
+  /** A Microsoft organisation account the sign-in replica knows (CONTRACT.md "Identities"). */
+  putMicrosoftAccount(account: { email: string; password: string; display_name: string; state?: 'active' | 'locked'; mfa?: boolean }): Promise<unknown> {
+    return this.post('/control/identity/microsoft-accounts', account);
+  }
+  /** A Google Workspace domain, with the SSO profile its accounts sign in through (null: Google passwords). */
+  putGoogleDomain(domain: string, sso: { sign_in_url: string; certificate: string } | null): Promise<unknown> {
+    return this.post('/control/identity/google-domains', { domain, sso });
+  }
+  putGoogleAccount(account: { email: string; display_name: string }): Promise<unknown> {
+    return this.post('/control/identity/google-accounts', account);
+  }
+  /** Accounts, domains and every sign-in attempt with its outcome. */
+  identity(): Promise<{ sign_ins: { platform: string; email: string; outcome: string; detail?: string }[] }> {
+    return this.request('GET', '/control/identity');
   }
 
   /** Polls the meeting until `predicate` holds; returns the meeting view that satisfied it. */

@@ -41,6 +41,8 @@ export interface Participant {
   camera: boolean | null;
   /** replica pages: the layout the page shows (e.g. Spotlight), null until one is chosen */
   layout: string | null;
+  /** the account a signed-in page joined with (replicas with identities); null: a guest */
+  signed_in_as: string | null;
 }
 
 export interface ChatMessage {
@@ -88,6 +90,8 @@ export interface MeetingOptions {
   readonly join_wall?: string;
   /** vc: the host starts the meeting by itself this long after it was created (a replica's scenario) */
   readonly host_starts_after_ms?: number;
+  /** only signed-in accounts of this organisation (domain) may join; guests are sent to sign in */
+  readonly organisation_only?: string | null;
 }
 
 export interface Meeting {
@@ -102,6 +106,7 @@ export interface Meeting {
   readonly join_wall: string | null;
   /** when the host starts the meeting by itself (null: only by a control call) */
   readonly host_starts_at: number | null;
+  readonly organisation_only: string | null;
   readonly created_at: number;
   ended: boolean;
   ended_at: number | null;
@@ -155,8 +160,13 @@ export function parseMeetingOptions(body: unknown): MeetingOptions {
   if (policy !== undefined && policy !== 'ask' && policy !== 'grant' && policy !== 'deny') {
     throw new SandboxError(400, 'recording_permission must be one of ask, grant, deny');
   }
+  const org = b.organisation_only;
+  if (org !== undefined && org !== null && (typeof org !== 'string' || !/^[a-z0-9.-]+\.[a-z]{2,}$/.test(org))) {
+    throw new SandboxError(400, 'organisation_only must be a lower-case domain such as contoso.com');
+  }
   return {
     platform: b.platform as Platform,
+    organisation_only: (org as string | undefined) ?? null,
     lobby: b.lobby as boolean | undefined,
     chat_enabled: b.chat_enabled as boolean | undefined,
     host_present: b.host_present as boolean | undefined,
@@ -176,6 +186,7 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     lobby_timeout_ms: options.lobby_timeout_ms ?? null,
     join_wall: options.join_wall ?? null,
     host_starts_at: options.host_starts_after_ms === undefined ? null : now + options.host_starts_after_ms,
+    organisation_only: options.organisation_only ?? null,
     created_at: now,
     ended: false,
     ended_at: null,
@@ -231,6 +242,7 @@ export function openPage(meeting: Meeting, participantId: string, now: number): 
     microphone: null,
     camera: null,
     layout: null,
+    signed_in_as: null,
   };
   meeting.participants.set(participantId, p);
   log(meeting, now, 'page_opened', participantId);
@@ -243,26 +255,39 @@ export interface JoinMedia {
   readonly camera?: unknown;
 }
 
+/** A signed-in page's account (replica identities): it joins under the account's name, guest rules aside. */
+export interface JoinIdentity {
+  readonly email: string;
+  readonly display_name: string;
+  readonly organisation: string;
+}
+
 /**
- * The join button: checks the name, then the meeting's wall (the request is refused at once), waiting
- * for the host (vc), lobby or straight into the call.
+ * The join button: checks who joins (an organisation-only meeting takes its members only) and the name,
+ * then the meeting's wall (the request is refused at once), waiting for the host (vc), lobby or straight
+ * into the call.
  */
-export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number, media: JoinMedia = {}): Participant {
+export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number, media: JoinMedia = {}, identity: JoinIdentity | null = null): Participant {
   const p = participant(meeting, participantId);
   notEnded(meeting);
   if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
-  const raw = typeof name === 'string' ? name : '';
-  const problem = displayNameProblem(raw) ?? (meeting.platform === 'tm' ? tmGuestNameProblem(raw) : null);
+  if (meeting.organisation_only !== null && identity?.organisation !== meeting.organisation_only) {
+    log(meeting, now, 'join_refused', participantId, `${identity ? identity.email : 'a guest'}: only members of ${meeting.organisation_only}`);
+    throw new SandboxError(403, `This meeting is only for signed-in members of ${meeting.organisation_only}`);
+  }
+  const raw = identity ? identity.display_name : typeof name === 'string' ? name : '';
+  const problem = identity ? null : displayNameProblem(raw) ?? (meeting.platform === 'tm' ? tmGuestNameProblem(raw) : null);
   if (problem) {
     log(meeting, now, 'join_refused', participantId, `${JSON.stringify(raw)}: ${problem}`);
     throw new SandboxError(400, `This name cannot be used: ${problem}`);
   }
   p.name = raw;
+  p.signed_in_as = identity?.email ?? null;
   p.requested_at = now;
   p.last_seen = now;
   p.microphone = typeof media.microphone === 'boolean' ? media.microphone : null;
   p.camera = typeof media.camera === 'boolean' ? media.camera : null;
-  log(meeting, now, 'join_requested', participantId, raw);
+  log(meeting, now, 'join_requested', participantId, identity ? `${raw} (signed in as ${identity.email})` : raw);
   if (meeting.join_wall !== null) setState(meeting, p, 'denied', now, 'blocked');
   else if (meeting.platform === 'vc' && !meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
   else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
@@ -416,6 +441,7 @@ export function addSimulated(meeting: Meeting, participantId: string, name: unkn
     microphone: null,
     camera: null,
     layout: null,
+    signed_in_as: null,
   };
   meeting.participants.set(participantId, p);
   setState(meeting, p, 'in_call', now, `simulated ${raw}`);
@@ -498,6 +524,7 @@ export interface ParticipantView {
   microphone: boolean | null;
   camera: boolean | null;
   layout: string | null;
+  signed_in_as: string | null;
 }
 
 export interface MessageView {
@@ -541,6 +568,7 @@ export function participantView(p: Participant): ParticipantView {
     microphone: p.microphone,
     camera: p.camera,
     layout: p.layout,
+    signed_in_as: p.signed_in_as,
   };
 }
 
@@ -573,7 +601,7 @@ export interface PageView {
   /** grows with every change of the meeting: pages ignore views older than one they have shown */
   revision: number;
   meeting: { meeting_id: string; platform: Platform; ended: boolean; chat_enabled: boolean; host_present: boolean };
-  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission; end_reason: string | null };
+  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission; end_reason: string | null; signed_in: boolean };
   participants: { participant_id: string; name: string }[];
   message_count: number;
   messages: MessageView[];
@@ -592,7 +620,7 @@ export function pageView(meeting: Meeting, participantId: string, since: number,
       chat_enabled: meeting.chat_enabled,
       host_present: meeting.host_present,
     },
-    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission, end_reason: me.end_reason },
+    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission, end_reason: me.end_reason, signed_in: me.signed_in_as !== null },
     participants: inCall
       ? [...meeting.participants.values()].filter((p) => p.state === 'in_call').map((p) => ({ participant_id: p.participant_id, name: p.name }))
       : [],

@@ -17,6 +17,7 @@ import {
   setLayout,
   setMedia,
   touch,
+  type JoinIdentity,
   type Platform,
 } from './meeting-state';
 import { readJson, send, sendHtml, sendJson } from './http-util';
@@ -54,6 +55,8 @@ export async function handlePage(
   res: ServerResponse,
   path: string,
   query: URLSearchParams,
+  /** the page's signed-in account, on replicas with identities */
+  identity: JoinIdentity | null = null,
 ): Promise<void> {
   const api = /^\/api\/meetings\/([^/]+)\/([a-z-]+)$/.exec(path);
   if (api) {
@@ -63,7 +66,7 @@ export async function handlePage(
     } catch {
       throw new SandboxError(400, 'malformed path');
     }
-    await handlePageApi(registry, platform, meetingId, api[2]!, req, res, query);
+    await handlePageApi(registry, platform, meetingId, api[2]!, req, res, query, identity);
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -87,6 +90,7 @@ async function handlePageApi(
   req: IncomingMessage,
   res: ServerResponse,
   query: URLSearchParams,
+  identity: JoinIdentity | null,
 ): Promise<void> {
   const meeting = registry.get(meetingId, platform);
   const now = registry.now();
@@ -128,7 +132,7 @@ async function handlePageApi(
   }
   switch (action) {
     case 'join':
-      requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera });
+      requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera }, identity);
       break;
     case 'layout':
       setLayout(meeting, pid, body.layout, now);

@@ -5,22 +5,29 @@
  * `{platform: "mt", replica: "meet", …settings.ts}`.
  */
 import { handlePage } from '../page-routes';
-import { sendHtml, sendJson } from '../http-util';
+import { cookieOf, sendHtml, sendJson } from '../http-util';
+import { GOOGLE_ACCOUNTS_HOST, GOOGLE_ACS_HOST, GOOGLE_SESSION_COOKIE, handleGoogleAccounts, handleGoogleAcs } from '../identity/google-accounts';
 import { meetingIdPattern } from '../meeting-state';
 import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
-import { meetMeetingPage, meetNotFoundPage, meetSignInPage, meetUnrecognisedPage } from './pages';
+import { meetMeetingPage, meetNotFoundPage, meetUnrecognisedPage } from './pages';
 import { parseMeetSettings, type MeetSettings } from './settings';
 
 const MEET_HOST = 'meet.google.com';
-const SIGN_IN_HOST = 'accounts.google.com';
+const SIGN_IN_HOST = GOOGLE_ACCOUNTS_HOST;
 
-const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
+const handle = async ({ registry, req, res, host, path, query, identity }: ReplicaRequest): Promise<void> => {
   if (host === SIGN_IN_HOST) {
-    sendHtml(res, 200, meetSignInPage());
+    await handleGoogleAccounts(identity, req, res, path, query);
     return;
   }
+  if (host === GOOGLE_ACS_HOST) {
+    if (!(await handleGoogleAcs(identity, req, res, path))) sendJson(res, 404, { error: 'not found' });
+    return;
+  }
+  // google.com's session, as every Google host sees it
+  const signedIn = identity.session(cookieOf(req, GOOGLE_SESSION_COOKIE), 'mt');
   if (path.startsWith('/api/meetings/')) {
-    await handlePage(registry, 'mt', req, res, path, query);
+    await handlePage(registry, 'mt', req, res, path, query, signedIn);
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -34,7 +41,8 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   const settings = meeting.replica!.settings as unknown as MeetSettings;
-  if (settings.wall === 'sign_in') {
+  // A meeting of the organisation only sends a guest to sign in, as the sign-in wall does.
+  if (settings.wall === 'sign_in' || (meeting.organisation_only !== null && signedIn === null)) {
     res.writeHead(302, { location: `https://${SIGN_IN_HOST}/v3/signin/identifier?continue=${encodeURIComponent(`https://${MEET_HOST}/${code}`)}`, 'cache-control': 'no-store' }).end();
     return;
   }
@@ -42,13 +50,13 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     sendHtml(res, 200, meetUnrecognisedPage());
     return;
   }
-  sendHtml(res, 200, meetMeetingPage(meeting, settings));
+  sendHtml(res, 200, meetMeetingPage(meeting, settings, signedIn && { display_name: signedIn.display_name }));
 };
 
 export const meetReplica: ReplicaFlavour = {
   name: 'meet',
   platform: 'mt',
-  hosts: [MEET_HOST, SIGN_IN_HOST],
+  hosts: [MEET_HOST, SIGN_IN_HOST, GOOGLE_ACS_HOST],
   meetingUrl: (meetingId) => `https://${MEET_HOST}/${meetingId}`,
   options: (body) => {
     const settings = parseMeetSettings(body);

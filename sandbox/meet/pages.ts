@@ -1,7 +1,7 @@
 /**
  * The Meet replica's HTML: the meeting page (its script built from client-*.ts), and the pages
- * without a meeting: not found, the sign-in wall on accounts.google.com, and a page of no known
- * state (for testing what a driver does with a page it does not recognise).
+ * without a meeting: not found and a page of no known state (the sign-in on accounts.google.com is
+ * identity/google-accounts.ts) (for testing what a driver does with a page it does not recognise).
  */
 import type { Meeting } from '../meeting-state';
 import { mediaPublisherScript } from '../pages/media-publisher';
@@ -58,8 +58,9 @@ const style = `
 
 const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
-export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): string {
+export function meetMeetingPage(meeting: Meeting, settings: MeetSettings, signedIn: { readonly display_name: string } | null = null): string {
   const config = {
+    signedIn,
     meetingId: meeting.meeting_id,
     apiBase: `/api/meetings/${encodeURIComponent(meeting.meeting_id)}`,
     pollMs: 250,
@@ -73,9 +74,6 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
 }
 
 export const meetNotFoundPage = (): string => shell('Meet', `<div class="end"><h1>${escapeHtml(meetTexts.notFound)}</h1></div>`);
-
-export const meetSignInPage = (): string =>
-  shell('Sign in - Google Accounts', `<div class="end"><h1>${escapeHtml(meetTexts.signIn)}</h1><p>${escapeHtml(meetTexts.signInAccount)}</p><input type="email" aria-label="Email or phone"></div>`);
 
 /** Not part of Meet: a page that matches no state of the replica contract, for drivers' diagnostics. */
 export const meetUnrecognisedPage = (): string =>

@@ -19,6 +19,8 @@ export const teamsClientCore = String.raw`
   var settings = null;
   var media = { camera: true, microphone: true, computerAudio: true };
   var avConfirmedEarly = false;
+  // the signed-in account ({display_name}) when the browser has a Microsoft session, else null (a guest)
+  var signedIn = null;
 
   function show(name, node) {
     if (name !== 'in_call') leaveCallView();
@@ -56,9 +58,11 @@ export const teamsClientCore = String.raw`
     }).then(function (c) {
       if (!c) { badUrl(); return; }
       settings = c.settings;
-      if (settings.wall === 'login_redirect') { location.replace(c.login_url); return; }
+      signedIn = c.signed_in;
+      // a meeting of the organisation only sends guests to sign in, as the login_redirect wall does
+      if (settings.wall === 'login_redirect' || (c.organisation_only && !signedIn)) { location.replace(c.login_url); return; }
       // silent sign-in fails for a guest: Teams goes on to the light-meetings flow (Vexa #226)
-      if (!anonymous()) { location.replace(c.light_path); return; }
+      if (!anonymous() && !signedIn) { location.replace(c.light_path); return; }
       if (settings.wall === 'unrecognised') {
         show('unrecognised', page([h('p', { text: 'This replica page shows no state of the Teams contract (wall "unrecognised").' })]));
         return;
@@ -125,8 +129,11 @@ export const teamsClientCore = String.raw`
       show('prejoin', page([h('p', { 'class': 'note', text: T.permissionGate }), avModal(function () { avConfirmedEarly = true; renderPrejoin(); })]));
       return;
     }
-    var input = h('input', { type: 'text', 'data-tid': 'prejoin-display-name-input', placeholder: T.typeYourName, 'aria-label': T.typeYourName, autocomplete: 'off' });
-    var buttons = joinButtons(true);
+    // signed in: no name to type, the account's name is shown (3.2: "absent for signed-in bots")
+    var input = signedIn
+      ? h('div', { 'data-tid': 'prejoin-signed-in-name', text: signedIn.display_name })
+      : h('input', { type: 'text', 'data-tid': 'prejoin-display-name-input', placeholder: T.typeYourName, 'aria-label': T.typeYourName, autocomplete: 'off' });
+    var buttons = joinButtons(!signedIn);
     var error = h('div', { 'class': 'error-slot' });
     input.addEventListener('input', function () {
       if (input.value.trim()) buttons.join.removeAttribute('disabled'); else buttons.join.setAttribute('disabled', '');
@@ -142,8 +149,9 @@ export const teamsClientCore = String.raw`
     buttons.join.addEventListener('click', function () {
       if (buttons.join.hasAttribute('disabled')) return;
       // the AV-confirm modal after the click leaves "Join now" in the DOM behind it (3.8 item 3)
-      if (settings.av_confirm === 'after_join') screen.appendChild(avModal(function () { requestJoin(input.value, buttons.join, error); }));
-      else requestJoin(input.value, buttons.join, error);
+      var name = signedIn ? '' : input.value;
+      if (settings.av_confirm === 'after_join') screen.appendChild(avModal(function () { requestJoin(name, buttons.join, error); }));
+      else requestJoin(name, buttons.join, error);
     });
     show('prejoin', screen);
   }

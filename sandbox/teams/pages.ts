@@ -1,6 +1,6 @@
 /**
  * The Teams replica's HTML: the web client (its script built from client-*.ts), the launcher, the
- * "meeting URL is incorrect" page and the sign-in page of the Microsoft login host.
+ * "meeting URL is incorrect" page (the Microsoft sign-in is identity/microsoft-login.ts).
  */
 import { mediaPublisherScript } from '../pages/media-publisher';
 import { pageSessionScript } from '../pages/page-session';
@@ -81,10 +81,3 @@ export function teamsLauncherPage(continueTo: string): string {
 }
 
 export const teamsBadUrlPage = (): string => shell('Microsoft Teams', `<div class="page"><p>${escapeHtml(teamsTexts.badUrl)}</p></div>`);
-
-/** The Microsoft login host's sign-in form (3.2: `input[name="loginfmt"]`). */
-export const teamsLoginPage = (): string =>
-  shell(
-    'Sign in to your account',
-    `<div class="page"><h1>${escapeHtml(teamsTexts.signIn)}</h1><input type="email" name="loginfmt" placeholder="Email, phone, or Skype" aria-label="Enter your email, phone, or Skype."><button class="primary">Next</button></div>`,
-  );

@@ -10,7 +10,8 @@ import { signInHost } from './meet-texts';
 export const googleMeetFamily: DriverFamily = {
   name: 'google-meet',
   drives: (host) => host === 'meet.google.com',
-  replicaHosts: ['meet.google.com', signInHost],
+  // www.google.com: the assertion consumer service a signed-in (SAML) sign-in posts to
+  replicaHosts: ['meet.google.com', signInHost, 'www.google.com'],
   navigationUrl: (meetingUrl) => {
     const url = new URL(meetingUrl);
     if (!url.searchParams.has('hl')) url.searchParams.set('hl', 'en');
