@@ -112,7 +112,10 @@ const main = async (): Promise<number> => {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The service process died: a restarted service takes the bot over, so the meeting goes on.
+  // The service process died: a restarted service takes the bot over, so the meeting goes on. Its end of
+  // the stderr pipe died with it: echoing the log there fails (EPIPE), which must not end the bot (its
+  // log is kept for the bot.log artifact all the same).
+  process.stderr.on('error', () => undefined);
   s.whenServiceGone?.(() => log.warn('the service that started this bot is gone; carrying on until it is back'));
   try {
     const end = await runBot(s.job, {
