@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { inflateRawSync } from 'node:zlib';
 import { SAML } from '@node-saml/node-saml';
 import { eventually } from '../../support/eventually';
 import { apiClient, createTeam, MEETING, request } from '../../support/http-client';
@@ -167,6 +168,36 @@ describe('signed-in bots: sessions leased from pools, released on every end, fai
       assert.equal((await post(answer.sso_ticket)).status, 403, 'the ticket is good once');
       const other = (await api.post('/v2/mt-workspaces', { domain: 'example.com' })).body.data;
       await assert.rejects(google(other.sso.certificate).validatePostResponseAsync({ SAMLResponse: field(html, 'SAMLResponse')! }), /signature/i, 'another certificate does not verify it');
+      await signInOf(launch).end();
+    });
+
+    it('HTTP-POST: Google posts its AuthnRequest; the bot’s form and the assertion work the same way', async () => {
+      const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', mt_config: {} });
+      const launch = await launcher.waitForLaunch(created.body.data.bot_id);
+      const answer = (await signInOf(launch).start()).body;
+      const sp = new SAML({
+        entryPoint: ws.sso.sign_in_page_url, issuer: 'google.com', callbackUrl: 'https://www.google.com/a/example.com/acs', idpCert: ws.sso.certificate,
+        audience: 'google.com', wantAssertionsSigned: false, wantAuthnResponseSigned: true, disableRequestedAuthnContext: true, authnRequestBinding: 'HTTP-POST',
+      });
+      const googleForm = await sp.getAuthorizeFormAsync('https://meet.google.com/abc-defg-hij');
+      // node-saml deflates its request in the POST binding too; the binding (SAML Bindings 3.5.4) sends the XML base64-encoded as it is
+      const xml = inflateRawSync(Buffer.from(field(googleForm, 'SAMLRequest')!, 'base64'));
+      const posted = await fetch(ws.sso.sign_in_page_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLRequest: xml.toString('base64'), RelayState: field(googleForm, 'RelayState')! }),
+      });
+      assert.equal(posted.status, 200);
+      const botForm = await posted.text();
+      assert.equal(field(botForm, 'binding'), 'post');
+      const signed = await fetch(ws.sso.sign_in_page_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ SAMLRequest: field(botForm, 'SAMLRequest')!, RelayState: field(botForm, 'RelayState')!, binding: 'post', bot_credential: answer.sso_ticket }),
+      });
+      const html = await signed.text();
+      assert.equal(signed.status, 200, html);
+      assert.equal((await sp.validatePostResponseAsync({ SAMLResponse: field(html, 'SAMLResponse')! })).profile?.nameID, 'bot@example.com');
       await signInOf(launch).end();
     });
 
