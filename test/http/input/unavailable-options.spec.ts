@@ -11,8 +11,6 @@ const refusal = (body: unknown) => {
 
 describe('an option the service does not deliver yet is refused by name, never accepted and ignored', () => {
   const cases: Array<[string, unknown, string]> = [
-    ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
-    ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
     ['vc_config', vcBody({ vc_config: { obf_token_url: 'https://tokens.example/obf' } }), 'vc_config'],
   ];
   for (const [what, body, field] of cases) {
@@ -28,6 +26,11 @@ describe('an option the service does not deliver yet is refused by name, never a
   it('the defaults and explicit "off" values ask for nothing and are accepted', () => {
     const off = vcBody({ bot_image_config: null, streaming_enabled: false, transcription_enabled: false, vc_config: null, recording_mode: 'speaker_view' });
     assert.ok(E.isRight(decodeCreateBotRequest(off, { sandboxHosts: false })));
+  });
+
+  it('signed-in bots are delivered (issue 20): tm_config and mt_config accepted on their platforms', () => {
+    assert.ok(E.isRight(decodeCreateBotRequest(tmBody({ tm_config: { email_group: 'pool@contoso.com', fallback: 'anonymous' } }), { sandboxHosts: false })));
+    assert.ok(E.isRight(decodeCreateBotRequest(mtBody({ mt_config: { credential_id: '0b5e1c2a-7d3f-4e8a-9c1b-2f4d6a8e0c12' } }), { sandboxHosts: false })));
   });
 
   it('streaming and the bot image are delivered: accepted', () => {
