@@ -222,6 +222,11 @@ export class TeamsDriver implements PageDriver {
         this.actions.matches.note('name input', describeCandidate(input.candidate));
         return input;
       }
+      // A signed-in pre-join has no name input and its join button is ready at once (a guest's waits for a name).
+      if (await duringNavigation(() => findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true }))) {
+        this.log.info(`${this.name}: no name input and the join button is ready: a signed-in pre-join`);
+        return null;
+      }
       if (Date.now() >= deadline) {
         if (await findFirst(this.page, sel.joinButton(false), { visible: true })) return null;
         throw new Error(`the pre-join page did not show within ${PREJOIN_WAIT_MS / 1000} s`);
