@@ -19,11 +19,12 @@ import { allProjections } from '../src/projections/all-projections';
 import { rebuildProjections } from '../src/projections/rebuild-projections';
 import { startService } from '../src/service';
 import { runLoad, type LoadResult } from './lib/load';
+import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
 
 const CONCURRENCY = 16;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const REBUILD_BOTS = Number(process.env.BENCH_REBUILD_BOTS ?? 5000);
-const ADMIN = 'bench-admin-token';
+const ADMIN = BENCH_ADMIN_TOKEN;
 
 const quietLog = bunyan.createLogger({ name: 'bench', level: 'fatal' });
 
@@ -52,7 +53,7 @@ const benchApi = async () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mbs-bench-'));
   const bare = await bareKoa();
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, adminToken: ADMIN, eventstoreUrl: undefined, mongoUrl: undefined, mongoDatabase: 'x', sandboxHosts: true, publicUrl: undefined, botSlots: 0, logLevel: 'fatal' },
+    benchServiceConfig(dataDir),
     { log: quietLog },
   );
   try {

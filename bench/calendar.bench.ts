@@ -14,6 +14,7 @@ import { syncWindowAt } from '../src/domain/calendar/sync-window';
 import { startService } from '../src/service';
 import type { FakeCalendar } from '../test/fakes/fake-calendar';
 import { startCalendarFakes, type CalendarFakes } from '../test/support/calendar-fakes';
+import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
 
 const EVENTS = Number(process.env.BENCH_CALENDAR_EVENTS ?? 5000);
 const SERIES = Number(process.env.BENCH_CALENDAR_SERIES ?? 200);
@@ -21,7 +22,7 @@ const SERIES = Number(process.env.BENCH_CALENDAR_SERIES ?? 200);
 const PAGE = 500;
 /** calendars synced per platform (the median is reported) */
 const RUNS = Number(process.env.BENCH_CALENDAR_RUNS ?? 3);
-const ADMIN = 'bench-admin-token';
+const ADMIN = BENCH_ADMIN_TOKEN;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const quietLog = bunyan.createLogger({ name: 'bench', level: 'fatal' });
@@ -94,11 +95,8 @@ const main = async () => {
   const fakes = await startCalendarFakes();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-calendar-'));
   const service = await startService(
-    {
-      port: 0, host: '127.0.0.1', dataDir, adminToken: ADMIN, eventstoreUrl: undefined, mongoUrl: undefined, mongoDatabase: 'unused',
-      sandboxHosts: true, publicUrl: undefined, botSlots: 0, logLevel: 'fatal',
-    },
-    { log: quietLog, calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: true, pageSize: PAGE, requestOptions: fakes.requestOptions }) },
+    benchServiceConfig(dataDir),
+    { log: quietLog, calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: false, pageSize: PAGE, requestOptions: fakes.requestOptions }) },
   );
   const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
   const team = (await (await fetch(`${service.url}/admin/teams`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', tokens: 10, rate_limit_per_second: 1000 }) })).json()) as {

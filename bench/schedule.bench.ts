@@ -22,6 +22,7 @@ import { createBot } from '../src/commands/create-bot';
 import { defaultBotConfig } from '../src/domain/bot/bot-config';
 import { SCHEDULED_BOT_LEAD_MS } from '../src/domain/bot/schedule-timing';
 import { startService, type RunningService } from '../src/service';
+import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
 
 const intFromEnv = (name: string, fallback: number): number => {
   const value = Number(process.env[name] ?? fallback);
@@ -32,7 +33,7 @@ const intFromEnv = (name: string, fallback: number): number => {
 const SCHEDULED = intFromEnv('BENCH_SCHEDULED', 1000);
 const BATCH_ROUNDS = intFromEnv('BENCH_BATCH_ROUNDS', 5);
 const BATCH_SIZE = 100;
-const ADMIN = 'bench-admin-token';
+const ADMIN = BENCH_ADMIN_TOKEN;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (values: readonly number[], p: number): number => {
@@ -59,7 +60,7 @@ interface Bench {
 const startBench = async (dataDir: string): Promise<Bench> => {
   let clockOffset = 0;
   const service = await startService(
-    { port: 0, host: '127.0.0.1', dataDir, adminToken: ADMIN, eventstoreUrl: undefined, mongoUrl: undefined, mongoDatabase: 'x', sandboxHosts: true, publicUrl: undefined, botSlots: 0, logLevel: 'fatal' },
+    benchServiceConfig(dataDir),
     { log: bunyan.createLogger({ name: 'bench', level: 'fatal' }), clock: () => new Date(Date.now() + clockOffset) },
   );
   const admin = await fetch(`${service.url}/admin/teams`, {

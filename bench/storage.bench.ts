@@ -14,6 +14,7 @@ import { LocalFolderObjectStore } from '../src/adapters/object-store/local-folde
 import { S3ObjectStore } from '../src/adapters/object-store/s3-object-store';
 import type { ObjectStore } from '../src/adapters/object-store/port';
 import { Signer } from '../src/adapters/signing/signer';
+import { ServiceKeys } from '../src/adapters/signing/service-keys';
 import { serviceSignedLink } from '../src/http/artifacts/artifact-links';
 import { customerStorage, SERVICE_ACTIONS } from '../test/support/customer-storage';
 import { startRadosgw } from '../test/support/radosgw';
@@ -57,17 +58,20 @@ const main = async () => {
     const customer = await customerStorage(gw, { serviceActions: [...SERVICE_ACTIONS, 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts'] });
     const file = path.join(work, 'recording.mp4');
     await writeRandomFile(file, SIZE);
-    const bot = new S3Uploader({
-      kind: 's3',
-      endpoint: gw.endpoint,
-      region: gw.region,
-      force_path_style: true,
-      buckets: { artifacts: customer.artifactsBucket, audio_chunks: customer.audioChunksBucket, logs: customer.logsBucket },
-      access_key_id: customer.ingest.accessKey,
-      secret_access_key: customer.ingest.secretKey,
-      prefix: 'bench-bot',
-      spill: null,
-    });
+    const bot = new S3Uploader(
+      {
+        kind: 's3',
+        endpoint: gw.endpoint,
+        region: gw.region,
+        force_path_style: true,
+        buckets: { artifacts: customer.artifactsBucket, audio_chunks: customer.audioChunksBucket, logs: customer.logsBucket },
+        access_key_id: customer.ingest.accessKey,
+        secret_access_key: customer.ingest.secretKey,
+        prefix: 'bench-bot',
+        spill: null,
+      },
+      false, // the bench's server is on this machine
+    );
     const minio = customer.serviceClient;
     const minioSeconds: number[] = [];
     const botSeconds: number[] = [];
@@ -85,7 +89,7 @@ const main = async () => {
     console.log(`  bot path (S3Uploader, put-only key)   ${botRate.toFixed(1).padStart(7)} MB/s`);
     console.log(`  ratio: ${(botRate / minioRate).toFixed(2)} of minio`);
 
-    const signer = new Signer(randomBytes(32));
+    const signer = new Signer(new ServiceKeys([randomBytes(32)]));
     const local = new LocalFolderObjectStore(work, serviceSignedLink(signer, () => 'http://127.0.0.1:8080'));
     const s3 = new S3ObjectStore(minio, customer.artifactsBucket);
     await linksPerSecond(s3); // warm-up of both

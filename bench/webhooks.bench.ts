@@ -19,12 +19,13 @@ import { botStreamName } from '../src/domain/bot/bot-events';
 import { defaultDeliveryWorkerOptions } from '../src/subscribers/deliver-webhooks';
 import { startService, type RunningService } from '../src/service';
 import { freePort } from '../test/support/free-port';
+import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
 
 const MESSAGES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 /** events per second of the paced runs, which measure latency below saturation */
 const PACE = Number(process.env.BENCH_WEBHOOKS_PACE ?? 20);
 const PACED_MESSAGES = PACE * 10;
-const ADMIN = 'bench-admin-token';
+const ADMIN = BENCH_ADMIN_TOKEN;
 const quietLog = bunyan.createLogger({ name: 'bench', level: 'fatal' });
 
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -116,7 +117,7 @@ const bareClient = async (receiver: Receiver, n: number, pace: number | null = n
 
 const startBenchService = async (dataDir: string) =>
   startService(
-    { port: 0, host: '127.0.0.1', dataDir, adminToken: ADMIN, eventstoreUrl: undefined, mongoUrl: undefined, mongoDatabase: 'x', sandboxHosts: true, publicUrl: undefined, botSlots: 0, logLevel: 'fatal' },
+    benchServiceConfig(dataDir, { allowPrivateWebhookTargets: true }),
     { log: quietLog },
   );
 

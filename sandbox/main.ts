@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       `  certificate:    ${certPath} (also GET ${c}/control/certificate)`,
       `  Chromium trust: --ignore-certificate-errors-spki-list=${sandbox.spkiSha256}`,
       `  example meeting (vc, with a lobby): ${example.url}`,
+      '  the service sends bots to these meetings when started with SANDBOX_HOSTS=1 (a development setting)',
       '',
       'Create a meeting:',
       `  curl --cacert ${certPath} -X POST ${c}/control/meetings -H 'content-type: application/json' -d '{"platform":"tm","lobby":true}'`,

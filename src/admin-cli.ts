@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as E from 'fp-ts/Either';
+import { privateFolder } from './adapters/disk/private-files';
 import { openEventStore } from './adapters/event-store';
 import { openReadStore } from './adapters/read-store';
 import type { CommandDeps } from './commands/command-deps';
@@ -10,7 +10,7 @@ import { describeTeam } from './commands/describe-team';
 import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/team-commands';
 import { configFromEnv } from './config';
 import { ApiError } from './http/api-error';
-import { decodeAddTokens, decodeCreateTeam, decodeIssueKey } from './http/admin/admin-requests';
+import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
 import { allProjections } from './projections/all-projections';
 import { rebuildProjections } from './projections/rebuild-projections';
 
@@ -19,9 +19,10 @@ const usage = `usage: npm run admin -- <command> [options]
   issue-key --team <team_id> [--permission full|sending]
   revoke-key --team <team_id> --key <key_id>
   add-tokens --team <team_id> --amount <tokens>
+  set-limits --team <team_id> [--scheduled-bots <n>] [--webhook-endpoints <n>] [--calendars <n>]
   show-team --team <team_id>
   rebuild-projections
-Reads DATA_DIR, EVENTSTORE_URL, MONGO_URL like the service; prints JSON.`;
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 
@@ -45,13 +46,16 @@ const main = async () => {
       key: { type: 'string' },
       permission: { type: 'string' },
       amount: { type: 'string' },
+      'scheduled-bots': { type: 'string' },
+      'webhook-endpoints': { type: 'string' },
+      calendars: { type: 'string' },
     },
   });
   if (!command || command === 'help' || command === '--help') return void console.log(usage);
 
   const config = configFromEnv();
-  mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  privateFolder(config.dataDir);
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
   const team = () => values.team ?? fail('--team is required');
   const orFail = <A>(result: E.Either<{ message: string }, A>): A => (E.isLeft(result) ? fail(result.left.message) : result.right);
@@ -79,6 +83,15 @@ const main = async () => {
       case 'add-tokens': {
         const { amount } = decodeAddTokens({ amount: numberOption(values.amount) });
         orFail(await handleTeamCommand(deps, team(), { type: 'AddTokens', operation_id: randomUUID(), amount, now: new Date().toISOString() }));
+        return print(await describeTeam(deps, team()));
+      }
+      case 'set-limits': {
+        const { limits } = decodeSetLimits({
+          scheduled_bots: numberOption(values['scheduled-bots']),
+          webhook_endpoints: numberOption(values['webhook-endpoints']),
+          calendars: numberOption(values.calendars),
+        });
+        orFail(await handleTeamCommand(deps, team(), { type: 'SetLimits', limits, now: new Date().toISOString() }));
         return print(await describeTeam(deps, team()));
       }
       case 'show-team':

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { realCalendarProviders, type CalendarProviderSettings } from './adapters/calendar-providers';
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
+import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
+import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -8,9 +11,14 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly adminToken: string | undefined;
   readonly eventstoreUrl: string | undefined;
+  /** PostgreSQL for the event log, checkpoints and leases (the multi-machine path); exclusive with eventstoreUrl. */
+  readonly databaseUrl?: string | undefined;
   readonly mongoUrl: string | undefined;
   readonly mongoDatabase: string;
-  /** Accept meeting URLs of the local sandbox platform (vc.localhost, tm.localhost, mt.localhost). */
+  /**
+   * Development convenience (SANDBOX_HOSTS=1): accept meeting URLs of the local sandbox platform
+   * (vc.localhost, tm.localhost, mt.localhost), whose certificate the bots then trust.
+   */
   readonly sandboxHosts: boolean;
   /** The address bots use to reach the service's internal API. */
   readonly publicUrl: string | undefined;
@@ -18,26 +26,54 @@ export interface ServiceConfig {
   /** Names this instance in the bots it runs: at start it fails only its own bots that its previous run left. */
   readonly instanceId?: string | undefined;
   readonly logLevel: string;
-  /** Signs bot tokens and links and keys the secret box; made once in dataDir when unset. */
+  /** The current master secret (SERVICE_SECRET): every key (sealing, bot tokens, links) is derived from it. */
   readonly serviceSecret?: string | undefined;
+  /** Earlier master secrets, still opening and verifying what they sealed and signed (SERVICE_PREVIOUS_SECRETS). */
+  readonly previousServiceSecrets?: readonly string[] | undefined;
+  /** A file of master secrets, the current one first (SERVICE_SECRET_FILE); made when absent. */
+  readonly serviceSecretFile?: string | undefined;
   /** The service's own artifacts in an S3-compatible bucket (s3://KEY:SECRET@host/bucket?region=…); unset: DATA_DIR/artifacts. */
   readonly objectStoreUrl?: string | undefined;
   /** A put-only key of that bucket for bots (`id:secret`); unset, bots upload through the service. */
   readonly objectStoreIngestKey?: string | undefined;
-  /** Teams' storage endpoints must be https and on public addresses (production); otherwise any endpoint will do. */
-  readonly publicStorageEndpointsOnly?: boolean;
-  /** Tests: `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
+  /**
+   * Development convenience (ALLOW_PRIVATE_STORAGE_ENDPOINTS=1): teams' storage endpoints may be http and on
+   * this machine or a private network. Off: https and public addresses only.
+   */
+  readonly allowPrivateStorageEndpoints?: boolean;
+  /** The unprivileged user bots run as when the service runs as root (default meetbot, made by the install script). */
+  readonly botUser?: string | undefined;
+  /** Development convenience (BOT_SAME_USER=1): a service that cannot switch user (not root) runs bots as itself; otherwise it refuses to run them. */
+  readonly botSameUser?: boolean;
+  /** Development convenience (SANDBOX_REPLICAS): `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
   readonly sandboxReplicas?: string | undefined;
-  /** Webhooks and callbacks go to public https addresses only (production); otherwise http to this machine is allowed too. */
-  readonly publicWebhookTargetsOnly?: boolean;
+  /**
+   * Development convenience (ALLOW_PRIVATE_WEBHOOK_TARGETS=1): webhooks and callbacks may go to http and to
+   * this machine or a private network. Off: public https addresses only.
+   */
+  readonly allowPrivateWebhookTargets?: boolean;
+  /** Development convenience (BOT_TEST_CA_PEM): a PEM file of a certificate authority bots also trust for their own connections. */
+  readonly botTestCaPem?: string | undefined;
+  /** The largest upload a bot may make, per artifact kind (ARTIFACT_SIZE_LIMITS_MB); unset kinds keep their default. */
+  readonly artifactSizeLimits?: Partial<ArtifactSizeLimits>;
+  /** Uploads are refused while DATA_DIR has less free space than this (MIN_FREE_DISK_MB), so the event log keeps room. */
+  readonly minFreeDiskBytes?: number;
   /** Where Google Calendar, Microsoft Graph and their token endpoints are (the real services unless set). */
   readonly calendarProviders?: CalendarProviderSettings;
   /** How often every connected calendar is read again, push notices or not. */
   readonly calendarResyncMs?: number;
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
-const flag = (value: string | undefined, fallback: boolean): boolean =>
-  value === undefined || value === '' ? fallback : ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+/** A switch is on or off, said plainly: anything else stops the start rather than be taken for off. */
+const flag = (name: string, value: string | undefined): boolean => {
+  if (value === undefined || value === '') return false;
+  const said = value.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(said)) return true;
+  if (['0', 'false', 'no', 'off'].includes(said)) return false;
+  throw new Error(`${name} must be 1 or 0 (true/false, yes/no, on/off), got "${value}"`);
+};
 
 const botSlotsFrom = (value: string | undefined): number | undefined => {
   if (value === undefined || value === '') return undefined;
@@ -67,10 +103,8 @@ const ingestKeyFrom = (value: string | undefined, objectStoreUrl: string | undef
   return value;
 };
 
-/** A test setting: a production service refuses to start with it rather than ignore it silently. */
-const sandboxReplicasFrom = (value: string | undefined, nodeEnv: string | undefined): string | undefined => {
+const sandboxReplicasFrom = (value: string | undefined): string | undefined => {
   if (value === undefined || value === '') return undefined;
-  if (nodeEnv === 'production') throw new Error('SANDBOX_REPLICAS sends bots to a test sandbox: it cannot be set with NODE_ENV=production');
   if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(value)) throw new Error(`SANDBOX_REPLICAS must be <host>:<port>, got "${value}"`);
   return value;
 };
@@ -89,26 +123,90 @@ const minutesFrom = (name: string, value: string | undefined): number | undefine
   return minutes * 60_000;
 };
 
-/** Every setting comes from the environment; see the README's table. */
-export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => ({
-  port: portFrom(env.PORT, 8080),
-  host: env.HOST || '0.0.0.0',
-  dataDir: path.resolve(env.DATA_DIR || './data'),
-  adminToken: env.ADMIN_TOKEN || undefined,
-  eventstoreUrl: env.EVENTSTORE_URL || undefined,
-  mongoUrl: env.MONGO_URL || undefined,
-  mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
-  sandboxHosts: flag(env.SANDBOX_HOSTS, env.NODE_ENV !== 'production'),
-  publicUrl: env.PUBLIC_URL || undefined,
-  botSlots: botSlotsFrom(env.BOT_SLOTS),
-  instanceId: env.INSTANCE_ID || undefined,
-  logLevel: env.LOG_LEVEL || 'info',
-  serviceSecret: env.SERVICE_SECRET || undefined,
-  objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
-  objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
-  publicStorageEndpointsOnly: env.NODE_ENV === 'production',
-  sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS, env.NODE_ENV),
-  publicWebhookTargetsOnly: env.NODE_ENV === 'production',
-  calendarProviders: calendarProvidersFrom(env),
-  calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
-});
+/** One event log: two stores named at once would split it, whichever one the service picked. */
+const databaseUrlFrom = (databaseUrl: string | undefined, eventstoreUrl: string | undefined): string | undefined => {
+  if (!databaseUrl) return undefined;
+  if (eventstoreUrl) throw new Error('DATABASE_URL (PostgreSQL) and EVENTSTORE_URL (EventStoreDB) both name the event store: set only one of them');
+  return databaseUrl;
+};
+
+/** Long enough that guessing it over the network is hopeless (32 random hex characters are 128 bits). */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+const adminTokenFrom = (value: string | undefined): string | undefined => {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new Error(`ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters long (e.g. openssl rand -hex 32), got ${value.length}`);
+  }
+  return value;
+};
+
+const listFrom = (value: string | undefined): string[] | undefined =>
+  value === undefined || value === '' ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+
+const mebibytesFrom = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const mebibytes = Number(value);
+  if (!Number.isFinite(mebibytes) || mebibytes < 0) throw new Error(`${name} must be a number of MiB, 0 or more, got "${value}"`);
+  return Math.round(mebibytes * MIB);
+};
+
+/** The conveniences a configuration turns on, by the names that turn them on (none in production). */
+export const conveniencesOn = (config: ServiceConfig): string[] => [
+  ...(config.sandboxHosts ? ['SANDBOX_HOSTS'] : []),
+  ...(config.sandboxReplicas ? ['SANDBOX_REPLICAS'] : []),
+  ...(config.allowPrivateWebhookTargets ? ['ALLOW_PRIVATE_WEBHOOK_TARGETS'] : []),
+  ...(config.allowPrivateStorageEndpoints ? ['ALLOW_PRIVATE_STORAGE_ENDPOINTS'] : []),
+  ...(config.botTestCaPem ? ['BOT_TEST_CA_PEM'] : []),
+  ...(config.botSameUser ? ['BOT_SAME_USER'] : []),
+];
+
+/** NODE_ENV=production says this is no developer's machine: a development convenience there is a mistake. */
+const refuseConveniencesInProduction = (config: ServiceConfig, nodeEnv: string | undefined): ServiceConfig => {
+  const on = conveniencesOn(config);
+  if (nodeEnv === 'production' && on.length > 0) {
+    throw new Error(`${on.join(', ')}: development conveniences cannot be set with NODE_ENV=production (unset ${on.length === 1 ? 'it' : 'them'}, or NODE_ENV)`);
+  }
+  return config;
+};
+
+/**
+ * Every setting comes from the environment; see the README's table. Safe whatever NODE_ENV says: each
+ * development convenience is off unless its own variable turns it on.
+ */
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig =>
+  refuseConveniencesInProduction(
+    {
+      port: portFrom(env.PORT, 8080),
+      host: env.HOST || '0.0.0.0',
+      dataDir: path.resolve(env.DATA_DIR || './data'),
+      adminToken: adminTokenFrom(env.ADMIN_TOKEN),
+      eventstoreUrl: env.EVENTSTORE_URL || undefined,
+      databaseUrl: databaseUrlFrom(env.DATABASE_URL, env.EVENTSTORE_URL),
+      mongoUrl: env.MONGO_URL || undefined,
+      mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
+      sandboxHosts: flag('SANDBOX_HOSTS', env.SANDBOX_HOSTS),
+      publicUrl: env.PUBLIC_URL || undefined,
+      botSlots: botSlotsFrom(env.BOT_SLOTS),
+      instanceId: env.INSTANCE_ID || undefined,
+      logLevel: env.LOG_LEVEL || 'info',
+      serviceSecret: env.SERVICE_SECRET || undefined,
+      previousServiceSecrets: listFrom(env.SERVICE_PREVIOUS_SECRETS),
+      // Unless the secret is given, it is in a file, by default outside DATA_DIR.
+      serviceSecretFile: env.SERVICE_SECRET_FILE || (env.SERVICE_SECRET ? undefined : defaultServiceSecretFile(env)),
+      objectStoreUrl: objectStoreUrlFrom(env.OBJECT_STORE_URL),
+      objectStoreIngestKey: ingestKeyFrom(env.OBJECT_STORE_INGEST_KEY, objectStoreUrlFrom(env.OBJECT_STORE_URL)),
+      allowPrivateStorageEndpoints: flag('ALLOW_PRIVATE_STORAGE_ENDPOINTS', env.ALLOW_PRIVATE_STORAGE_ENDPOINTS),
+      sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS),
+      allowPrivateWebhookTargets: flag('ALLOW_PRIVATE_WEBHOOK_TARGETS', env.ALLOW_PRIVATE_WEBHOOK_TARGETS),
+      botTestCaPem: env.BOT_TEST_CA_PEM || undefined,
+      botUser: env.BOT_USER || undefined,
+      botSameUser: flag('BOT_SAME_USER', env.BOT_SAME_USER),
+      artifactSizeLimits: artifactSizeLimitsFrom(env.ARTIFACT_SIZE_LIMITS_MB),
+      minFreeDiskBytes: mebibytesFrom('MIN_FREE_DISK_MB', env.MIN_FREE_DISK_MB),
+      calendarProviders: calendarProvidersFrom(env),
+      calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
+      vc: vcSettingsFromEnv(env),
+    },
+    env.NODE_ENV,
+  );

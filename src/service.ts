@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -7,25 +6,27 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
-import type { CheckpointStore } from './adapters/checkpoint-store/port';
-import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkpoint-store';
+import { checkpointStoreKind, openCheckpointStore } from './adapters/checkpoint-store';
 import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
-import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
+import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
-import { loadServiceSecret } from './adapters/signing/service-secret';
+import { loadServiceKeys } from './adapters/signing/load-service-keys';
+import { freeSpaceGuard } from './adapters/disk/free-space';
+import { privateFolder } from './adapters/disk/private-files';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
-import { openEventStore } from './adapters/event-store';
+import { eventStoreKind, openEventStore } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
 import { openReadStore } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
 import type { CommandDeps } from './commands/command-deps';
-import type { ServiceConfig } from './config';
+import { conveniencesOn, type ServiceConfig } from './config';
+import { DEFAULT_ARTIFACT_SIZE_LIMITS, DEFAULT_MIN_FREE_DISK_BYTES } from './http/internal/upload-limits';
 import { buildApp } from './http/app';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
 import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
@@ -37,6 +38,8 @@ import { rebuildProjections } from './projections/rebuild-projections';
 import { WebhookDeliveryWorker, type DeliveryWorkerOptions } from './subscribers/deliver-webhooks';
 import { BotDispatcher } from './subscribers/dispatch-queued-bots';
 import { BotScheduler } from './subscribers/queue-scheduled-bots';
+import { recordDataAccess } from './subscribers/record-data-access';
+import type { DataAccessTally } from './commands/data-access-tally';
 import { queueWebhookMessages } from './subscribers/queue-webhook-messages';
 import { RunningBotsWatch } from './subscribers/watch-running-bots';
 import { releaseOrphanReservations } from './subscribers/release-orphan-reservations';
@@ -53,9 +56,8 @@ import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
-import { SignInTickets } from './adapters/signing/sign-in-tickets';
-import { signedInLoginApiRouters, signedInLoginUnauthenticatedRouters } from './http/signed-in-logins';
-import { signedInLoginSubscribers } from './subscribers/signed-in-logins';
+import { vcJoinsCapability, type VcJoinsDeps } from './capabilities/vc-joins';
+import { signedInLoginsCapability } from './capabilities/signed-in-logins';
 
 export interface RunningService {
   readonly url: string;
@@ -76,6 +78,8 @@ export interface RunningService {
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   readonly calendarSync: CalendarSyncWorker;
+  /** meeting_data reads held back before they are recorded */
+  readonly dataAccess: DataAccessTally;
   stop(): Promise<void>;
 }
 
@@ -101,6 +105,10 @@ export interface ServiceOverrides {
   readonly calendarSync?: Partial<CalendarSyncOptions>;
   /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
   readonly transcription?: Partial<ProviderSettings>;
+  /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
+  readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
+  /** vc joins: another platform client (tests) */
+  readonly vcPlatform?: VcJoinsDeps['platform'];
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -112,21 +120,27 @@ export const createLogger = (level: string): Logger =>
 /** The composition root: opens the stores, catches the read models up, and serves HTTP. */
 export const startService = async (config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<RunningService> => {
   const log = overrides.log ?? createLogger(config.logLevel);
-  mkdirSync(config.dataDir, { recursive: true });
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const conveniences = conveniencesOn(config);
+  if (conveniences.length > 0) log.warn({ conveniences }, `development conveniences on: ${conveniences.join(', ')} (never in production)`);
+  const wider = privateFolder(config.dataDir);
+  if (wider !== null) log.warn({ data_dir: config.dataDir, mode: wider.toString(8) }, 'DATA_DIR was open to other users: closed (0700)');
+  // Before anything is opened: a wrong key setting stops the start, and so does a service that would run bots it cannot isolate.
+  const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
+  for (const warning of keyWarnings) log.warn(warning);
+  const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, config.botSlots ?? defaultBotSlots());
+  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
+  const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
+  const checkpoints = await openCheckpointStore(checkpointStoreConfig);
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
   await projections.start();
 
   const clock = overrides.clock ?? (() => new Date());
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const control = new BotControlHub(() => clock().getTime());
-  const serviceSecret = loadServiceSecret(config.dataDir, config.serviceSecret);
-  const signer = new Signer(serviceSecret);
-  const secretBox = new SecretBox(serviceSecret);
-  // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
-  const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
-  const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
+  const signer = new Signer(keys);
+  const secretBox = new SecretBox(keys);
   const settler = new SubscriberRunner(eventStore, checkpoints, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
@@ -142,7 +156,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     dataDir: config.dataDir,
     signLocalLink: serviceSignedLink(signer, () => publicUrl),
   });
-  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: config.publicStorageEndpointsOnly ?? false });
+  const stores = artifactStores(objectStore.store, secretBox, { publicAddressesOnly: !config.allowPrivateStorageEndpoints });
   const links = storeArtifactLinks(stores, readStore, nowMs);
   const transcriber = transcribeRecordings({
     commands,
@@ -155,7 +169,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
 
-  const webhookTargets = { policy: { publicHttpsOnly: config.publicWebhookTargetsOnly ?? false }, resolve: overrides.resolveHost ?? resolveWithDns };
+  const webhookTargets = { policy: { publicHttpsOnly: !config.allowPrivateWebhookTargets }, resolve: overrides.resolveHost ?? resolveWithDns };
   const webhooks = new WebhookDeliveryWorker({
     eventStore,
     readStore,
@@ -197,37 +211,50 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     log,
   );
   await calendarBots.start();
-  // Signed-in bots (issue 20): their routers and side effects.
-  const logins = { commands, readStore, projections, secretBox, signer, control, tickets: new SignInTickets(serviceSecret), publicUrl: () => publicUrl };
-  const loginSubscribers = signedInLoginSubscribers({ ...logins, waitForReadModels: (position) => projections.waitForPosition(position, 30_000), webhooksQueued: () => webhooks.wake() });
-  const loginRunners = loginSubscribers.map((subscriber) => new SubscriberRunner(eventStore, checkpoints, subscriber, log));
-  for (const runner of loginRunners) await runner.start();
+  const logins = signedInLoginsCapability({ eventStore, checkpoints, commands, readStore, projections, secretBox, keys, signer, control, publicUrl: () => publicUrl, webhooksQueued: () => webhooks.wake(), log });
+  await logins.start();
   const calendarSync = new CalendarSyncWorker(
     { commands, readStore, providers: calendarProviders, secretBox, signer, publicUrl: () => publicUrl, log },
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
+  const dataAccess = recordDataAccess(commands, log, overrides.dataAccess);
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
+    dataAccess: dataAccess.tally,
     readStore,
     projections,
     control,
     links,
     unauthenticatedRouters: [
-      internalRouter({ commands, control, stores, signer, projections, readStore }).routes(),
+      internalRouter({
+        commands,
+        control,
+        stores,
+        signer,
+        projections,
+        readStore,
+        uploads: {
+          limits: { ...DEFAULT_ARTIFACT_SIZE_LIMITS, ...config.artifactSizeLimits },
+          // Only the local folder shares the disk with the event log.
+          diskSpace: objectStore.local ? freeSpaceGuard(config.dataDir, config.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_BYTES) : null,
+        },
+      }).routes(),
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
-      ...signedInLoginUnauthenticatedRouters(logins),
+      vcJoins.internalRouter.routes(),
+      ...logins.unauthenticatedRouters,
     ],
-    apiRouters: signedInLoginApiRouters(logins),
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
     sandboxHosts: config.sandboxHosts,
     secretBox,
-    publicStorageEndpointsOnly: config.publicStorageEndpointsOnly ?? false,
+    publicStorageEndpointsOnly: !config.allowPrivateStorageEndpoints,
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
+    capabilityRouters: [...vcJoins.routers, ...logins.routers],
     rebuildProjections: async () => {
       await projections.stop();
       const report = await rebuildProjections(eventStore, readStore, allProjections);
@@ -248,10 +275,12 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas }),
+    launcher,
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
+    // Bots' own connections (images, streaming sockets, buckets) may reach private addresses only under a development switch.
+    botHost: { sandboxHosts: config.sandboxHosts, privateAddressesAllowed: (config.allowPrivateStorageEndpoints ?? false) || (config.allowPrivateWebhookTargets ?? false) },
     slots: config.botSlots ?? defaultBotSlots(),
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
@@ -273,7 +302,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   await scheduler.start(projections.position);
   // After listening: the push channels it opens name the service's public address.
   await calendarSync.start(projections.position);
-  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
+  log.info(
+    {
+      port,
+      event_store: eventStoreKind(config),
+      read_store: config.mongoUrl ? 'mongodb' : 'memory',
+      checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
+      object_store: objectStore.local ? 'folder' : 's3',
+    },
+    'service listening',
+  );
 
   return {
     url,
@@ -292,6 +330,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     botWatch,
     webhooks,
     calendarSync,
+    dataAccess: dataAccess.tally,
     stop: async () => {
       await calendarSync.stop();
       await scheduler.stop();
@@ -301,6 +340,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await dataAccess.stop();
       transcriber.stop();
       await transcriptions.stop();
       await spillUploader.stop();
@@ -309,12 +349,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await reconciler.stop();
       await webhookQueue.stop();
       await calendarBots.stop();
-      for (const runner of loginRunners) await runner.stop();
+      await logins.stop();
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
+      await vcJoins.stop();
       await readStore.close();
-      await localCheckpoints?.close();
+      await checkpoints.close();
       await eventStore.close();
     },
   };

@@ -13,7 +13,6 @@ import { readForm, redirect, sendHtml, sendJson } from '../http-util';
 import { escapeHtml, htmlDocument } from '../pages/replica-page';
 import { domainOfEmail, type GoogleSsoProfile, type IdentityRegistry } from './identity-registry';
 
-export const GOOGLE_ACCOUNTS_HOST = 'accounts.google.com';
 export const GOOGLE_ACS_HOST = 'www.google.com';
 export const GOOGLE_SESSION_COOKIE = 'SID';
 

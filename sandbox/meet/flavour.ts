@@ -1,19 +1,18 @@
 /**
  * The Google Meet replica (research note 2.11): meetings at https://meet.google.com/<abc-defg-hij>
- * (`hl` and other query parameters accepted and ignored), the sign-in wall on accounts.google.com,
+ * (`hl` and other query parameters accepted and ignored), Google's sign-in on accounts.google.com and its
+ * assertion consumer service on www.google.com (identity/google-accounts.ts),
  * the page API of the sandbox under /api on meet.google.com. Created through the control API with
  * `{platform: "mt", replica: "meet", …settings.ts}`.
  */
 import { handlePage } from '../page-routes';
 import { cookieOf, sendHtml, sendJson } from '../http-util';
-import { GOOGLE_ACCOUNTS_HOST, GOOGLE_ACS_HOST, GOOGLE_SESSION_COOKIE, handleGoogleAccounts, handleGoogleAcs } from '../identity/google-accounts';
+import { GOOGLE_ACS_HOST, GOOGLE_SESSION_COOKIE, handleGoogleAccounts, handleGoogleAcs } from '../identity/google-accounts';
 import { meetingIdPattern } from '../meeting-state';
 import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
-import { meetMeetingPage, meetNotFoundPage, meetUnrecognisedPage } from './pages';
+import { meetLandingPage, meetMeetingPage, meetNotFoundPage, meetProductPage, meetUnrecognisedPage } from './pages';
 import { parseMeetSettings, type MeetSettings } from './settings';
-
-const MEET_HOST = 'meet.google.com';
-const SIGN_IN_HOST = GOOGLE_ACCOUNTS_HOST;
+import { MEET_HOST, PRODUCT_HOST, SIGN_IN_HOST } from './hosts';
 
 const handle = async ({ registry, req, res, host, path, query, identity }: ReplicaRequest): Promise<void> => {
   if (host === SIGN_IN_HOST) {
@@ -26,6 +25,14 @@ const handle = async ({ registry, req, res, host, path, query, identity }: Repli
   }
   // google.com's session, as every Google host sees it
   const signedIn = identity.session(cookieOf(req, GOOGLE_SESSION_COOKIE), 'mt');
+  if (host === PRODUCT_HOST) {
+    sendHtml(res, 200, meetProductPage());
+    return;
+  }
+  if (path === '/' || path === '/landing') {
+    sendHtml(res, 200, meetLandingPage());
+    return;
+  }
   if (path.startsWith('/api/meetings/')) {
     await handlePage(registry, 'mt', req, res, path, query, signedIn);
     return;
@@ -56,14 +63,14 @@ const handle = async ({ registry, req, res, host, path, query, identity }: Repli
 export const meetReplica: ReplicaFlavour = {
   name: 'meet',
   platform: 'mt',
-  hosts: [MEET_HOST, SIGN_IN_HOST, GOOGLE_ACS_HOST],
+  hosts: [MEET_HOST, SIGN_IN_HOST, GOOGLE_ACS_HOST, PRODUCT_HOST],
   meetingUrl: (meetingId) => `https://${MEET_HOST}/${meetingId}`,
   options: (body) => {
     const settings = parseMeetSettings(body);
     return {
       replica: { flavour: 'meet', settings: { ...settings } },
       lobby_timeout_ms: settings.lobby_timeout_seconds * 1000,
-      ...(settings.wall === 'cannot_join' ? { join_wall: 'cannot_join' } : {}),
+      ...(settings.wall === 'cannot_join' || settings.wall === 'landing_redirect' || settings.wall === 'product_redirect' ? { join_wall: 'cannot_join' } : {}),
     };
   },
   handle,

@@ -16,6 +16,8 @@ import {
   CLOUD_HOST,
   LIVE_HOST,
   LOGIN_HOST,
+  PRODUCT_HOST,
+  PRODUCT_PATH,
   TEAMS_HOST,
   lightMeetingPath,
   loginUrl,
@@ -25,8 +27,10 @@ import {
   teamsMeetingUrl,
   webClientPath,
 } from './links';
-import { teamsBadUrlPage, teamsClientPage, teamsLauncherPage } from './pages';
+import { teamsBadUrlPage, teamsClientPage, teamsLandingPage, teamsLauncherPage, teamsProductPage } from './pages';
 import { parseTeamsSettings, type TeamsSettings } from './settings';
+import { teamsLobbyWordingTexts, teamsTextsFor } from './texts';
+import { shapeConfig, withQuotes, type RedirectTargets } from '../replica-shapes';
 
 const FLAVOUR = 'teams';
 /** where the web client asks for its meeting's settings (the page cannot know them before reading its URL's fragment) */
@@ -53,6 +57,13 @@ const meetingOfShortLink = (registry: MeetingRegistry, shortId: string, passcode
   }
   return null;
 };
+
+/** Where a redirect wall or ending sends the page (replica-shapes.ts). */
+const redirectsFor = (meetingId: string, host: string): RedirectTargets => ({
+  sign_in: loginUrl(`https://${host}${webClientPath(meetingId)}`),
+  landing: `https://${TEAMS_HOST}/`,
+  product: `https://${PRODUCT_HOST}${PRODUCT_PATH}`,
+});
 
 const redirect = (res: ReplicaRequest['res'], location: string) => res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
 
@@ -86,6 +97,10 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
     sendHtml(res, 200, `<!doctype html><title>Microsoft Teams</title><div data-tid="app-signed-in">${who ? 'Signed in' : 'Not signed in'}</div>`);
     return;
   }
+  if (host === PRODUCT_HOST) {
+    sendHtml(res, 200, teamsProductPage());
+    return;
+  }
   if (path.startsWith('/api/meetings/')) {
     await handlePage(registry, 'tm', req, res, path, query, sessionOf(request));
     return;
@@ -100,16 +115,24 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
     if (!meeting) sendJson(res, 404, { error: 'no such meeting' });
     else {
       const id = meeting.meeting_id;
+      const settings = settingsOf(meeting);
       const who = sessionOf(request);
       sendJson(res, 200, {
         meeting_id: id,
-        settings: settingsOf(meeting),
+        settings,
         login_url: loginUrl(`https://${host}${webClientPath(id)}`),
         light_path: lightMeetingPath(id),
+        texts: withQuotes(teamsTextsFor(settings), settings.quotes),
+        lobby_text: withQuotes(teamsLobbyWordingTexts[settings.lobby_wording], settings.quotes),
+        shape: shapeConfig(settings, redirectsFor(id, host)),
         organisation_only: meeting.organisation_only,
         signed_in: who && { display_name: who.display_name },
       });
     }
+    return;
+  }
+  if (path === '/') {
+    sendHtml(res, 200, teamsLandingPage());
     return;
   }
   // the web client: its meeting is in the fragment (`/v2/#/l/meetup-join/…`, `/_#/…`) or in `coords`
@@ -139,7 +162,7 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
 export const teamsReplica: ReplicaFlavour = {
   name: FLAVOUR,
   platform: 'tm',
-  hosts: [TEAMS_HOST, LIVE_HOST, CLOUD_HOST, LOGIN_HOST],
+  hosts: [TEAMS_HOST, LIVE_HOST, CLOUD_HOST, LOGIN_HOST, PRODUCT_HOST],
   meetingUrl: (meetingId, settings) => teamsMeetingUrl(meetingId, parseTeamsSettings(settings ?? {}).link),
   options: (body) => ({ replica: { flavour: FLAVOUR, settings: { ...parseTeamsSettings(body) } } }),
   handle,

@@ -19,6 +19,7 @@ export const describeTeam = async (deps: Pick<CommandDeps, 'eventStore' | 'clock
     daily_bot_cap: team.daily_bot_cap,
     rate_limit_per_second: team.rate_limit_per_second,
     retention_days: team.retention_days,
+    limits: team.limits,
     api_keys: Object.entries(team.apiKeys).map(([key_id, key]) => ({ key_id, permission: key.permission, revoked: key.revoked })),
   };
 };

@@ -23,8 +23,16 @@ export const scheduleBot = async (
   return E.map(({ position }: { position: bigint | null }) => ({ bot_id, position }))(scheduled);
 };
 
-/** PATCH: the whole new definition and time, against the version the caller merged its change into. */
-export const changeSchedule = (deps: CommandDeps, botId: string, scheduleVersion: number, change: BotDefinition & { readonly join_at: string }) =>
+/**
+ * PATCH: the whole new definition and time, against the version the caller merged its change into; the
+ * bot acts for the key that made the change from then on.
+ */
+export const changeSchedule = (
+  deps: CommandDeps,
+  botId: string,
+  scheduleVersion: number,
+  change: BotDefinition & { readonly join_at: string; readonly created_by: CreatedBy | null },
+) =>
   handleBotCommand(deps, botId, { type: 'ChangeSchedule', schedule_version: scheduleVersion, ...change, now: nowIso(deps) });
 
 /** DELETE: ends the bot before its time; refused once it has started (then leave stops it). */

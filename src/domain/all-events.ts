@@ -9,12 +9,14 @@ import { PoolEvent } from './signed-in-logins/pool-events';
 import { WorkspaceEvent } from './signed-in-logins/workspace-events';
 import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
+import { VcCredentialEvent } from './vc-credentials/vc-credential-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
   BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
   WorkspaceEvent, LoginEvent, PoolEvent,
+  VcCredentialEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

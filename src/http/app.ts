@@ -1,5 +1,5 @@
-import type Router from '@koa/router';
 import type Logger from 'bunyan';
+import type Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
@@ -27,8 +27,8 @@ export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the calendar API (legacy and v2), when the service runs calendar sync */
   readonly calendarApi?: CalendarApiDeps;
-  /** further routers of the public API (behind the API key), one list per capability */
-  readonly apiRouters?: readonly Router<AppState>[];
+  /** public (authenticated) routers of capabilities wired in their own modules (src/capabilities/) */
+  readonly capabilityRouters?: readonly Router<AppState>[];
 }
 
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
@@ -60,7 +60,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const routers = [
     botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
     ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
-    ...(deps.apiRouters ?? []),
+    ...(deps.capabilityRouters ?? []),
   ];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),

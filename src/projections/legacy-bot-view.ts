@@ -89,9 +89,9 @@ const settingsOf = (config: BotConfig): LegacyBotSettings => ({
   streaming_output: config.streaming?.output_url ?? null,
   // The legacy form of a frequency: `16khz`.
   streaming_audio_frequency: config.streaming ? `${config.streaming.audio_frequency / 1000}khz` : null,
-  vc_obf_token_url: config.vc?.obf_token_url ?? null,
-  vc_obf_token_user_id: config.vc?.credential_user_id ?? null,
-  vc_sdk_id: config.vc?.sdk_id ?? null,
+  vc_obf_token_url: config.vc?.obf?.kind === 'token_url' ? config.vc.obf.url : null,
+  vc_obf_token_user_id: config.vc?.obf?.kind === 'credential_user' ? config.vc.obf.vc_user_id : null,
+  vc_sdk_id: config.vc?.sdk?.sdk_id ?? null,
   vc_access_token_url: config.vc?.zak_token_url ?? null,
 });
 
@@ -166,8 +166,11 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     }
     case 'ParticipantsReported':
       return { ...touched, speakers: event.data.speakers, speakers_folded: event.data.speakers.map(foldForSearch) };
-    case 'BotDataAccessed':
-      return { ...touched, access_count: doc.access_count + 1, last_accessed_at: at };
+    case 'BotDataAccessed': {
+      // Coalesced reads of one key may be recorded after another key's later read: the latest read wins.
+      const latest = doc.last_accessed_at !== null && Date.parse(doc.last_accessed_at) > Date.parse(at) ? doc.last_accessed_at : at;
+      return { ...touched, access_count: doc.access_count + event.data.reads, last_accessed_at: latest };
+    }
     case 'BotCompleted':
       return { ...touched, ...ended(doc, at, event.data.usage.recorded_seconds), status: 'completed', end_code: event.data.end_reason };
     case 'BotFailed': {

@@ -9,21 +9,24 @@ import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
 import { deliveryStreamName, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
-import { DueStreams } from './webhooks/due-streams';
+import { DueStreams, type StreamRoute } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
+import { ReadyStreams } from './webhooks/ready-streams';
 
 export interface DeliveryWorkerOptions {
   /** success is any 2xx within this (DESIGN.md: 15 s) */
   readonly timeoutMs: number;
   /** attempts in flight to one target at most: a slow target holds only its own slots */
   readonly perTarget: number;
+  /** attempts in flight for one team at most: a team with many slow targets holds only its share */
+  readonly perTeam: number;
   /** attempts in flight in all */
   readonly total: number;
   /** how often due retries are looked for */
   readonly pollMs: number;
 }
 
-export const defaultDeliveryWorkerOptions: DeliveryWorkerOptions = { timeoutMs: 15_000, perTarget: 4, total: 64, pollMs: 250 };
+export const defaultDeliveryWorkerOptions: DeliveryWorkerOptions = { timeoutMs: 15_000, perTarget: 4, perTeam: 16, total: 64, pollMs: 250 };
 
 export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly commands: CommandDeps;
@@ -44,18 +47,21 @@ const deliveryEventTypes: ReadonlySet<string> = new Set([
  * attempt as an event. What is pending comes from the log (the queue read model at start, then the
  * delivery events as they are appended), so a restart loses nothing: a message whose attempt was cut short
  * is sent again with the same `webhook-id`. Attempts run concurrently across streams, at most a few per
- * target, so that a slow or failing target never delays another target, team or bot.
+ * target and a share of the slots per team, and due streams are served with teams taking turns
+ * (ReadyStreams): a slow or failing target, or a team with thousands of messages waiting, never delays
+ * another target, team or bot by more than its turn.
  */
 export class WebhookDeliveryWorker {
   private readonly options: DeliveryWorkerOptions;
   /** streams with a pending message, by when to look at them next (0: now) */
   private readonly due = new DueStreams();
-  /** streams that are due but whose target has all its slots taken, by target */
-  private readonly waitingForSlot = new Map<string, Set<string>>();
+  /** streams that are due and wait for a slot, served in turn */
+  private readonly ready = new ReadyStreams();
   private readonly inFlight = new Set<string>();
   /** streams that got new events while an attempt of theirs was running: looked at again right after it */
   private readonly changedInFlight = new Set<string>();
   private readonly perTarget = new Map<string, number>();
+  private readonly perTeam = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private subscription: Subscription | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -68,18 +74,18 @@ export class WebhookDeliveryWorker {
   /** `fromPosition`: what the read models reflect now; the log after it is followed live. */
   async start(fromPosition: bigint | null): Promise<void> {
     for (const queue of await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { pending: true } })) {
-      this.due.set(queue.id, 0, queue.target_key);
+      this.due.set(queue.id, 0, { teamId: queue.team_id, targetKey: queue.target_key });
     }
     this.subscription = keepSubscribed(
       this.deps.eventStore,
       { name: 'deliver-webhooks', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
       async (recorded) => {
         if (!deliveryEventTypes.has(recorded.type)) return;
-        const data = recorded.data as { target: DeliveryTarget; subject: string };
+        const data = recorded.data as { target: DeliveryTarget; subject: string; team_id: string };
         const stream = deliveryStreamName(data.target, data.subject);
         // Worth a look now; the stream itself says when its next message is due.
         if (this.inFlight.has(stream)) this.changedInFlight.add(stream);
-        else this.due.set(stream, 0, targetKeyOf(data.target));
+        else this.lookAt(stream, 0, { teamId: data.team_id, targetKey: targetKeyOf(data.target) });
         this.pump();
       },
     );
@@ -100,49 +106,48 @@ export class WebhookDeliveryWorker {
     await Promise.all([...this.running]);
   }
 
+  /** A stream to look at from `dueMs` on (a stream already waiting for its turn keeps its place). */
+  private lookAt(stream: string, dueMs: number, route: StreamRoute): void {
+    if (!this.ready.has(stream)) this.due.set(stream, dueMs, route);
+  }
+
   private pump(): void {
     if (this.stopped) return;
-    for (const [targetKey, streams] of this.waitingForSlot) {
-      for (const stream of streams) {
-        if (this.inFlight.size >= this.options.total || !this.hasSlot(targetKey)) break;
-        streams.delete(stream);
-        this.attempt(stream, targetKey);
-      }
-      if (streams.size === 0) this.waitingForSlot.delete(targetKey);
-    }
     const nowMs = this.deps.commands.clock().getTime();
-    while (this.inFlight.size < this.options.total) {
-      const next = this.due.takeDue(nowMs);
-      if (next === null) return;
+    for (let next = this.due.takeDue(nowMs); next !== null; next = this.due.takeDue(nowMs)) {
       if (this.inFlight.has(next.stream)) this.changedInFlight.add(next.stream);
-      else if (!this.hasSlot(next.targetKey)) this.waitForSlot(next.stream, next.targetKey);
-      else this.attempt(next.stream, next.targetKey);
+      else this.ready.add(next);
+    }
+    while (this.inFlight.size < this.options.total) {
+      const next = this.ready.take(
+        (teamId) => (this.perTeam.get(teamId) ?? 0) < this.options.perTeam,
+        (targetKey) => (this.perTarget.get(targetKey) ?? 0) < this.options.perTarget,
+      );
+      if (next === null) return;
+      this.attempt(next.stream, next);
     }
   }
 
-  private hasSlot(targetKey: string): boolean {
-    return (this.perTarget.get(targetKey) ?? 0) < this.options.perTarget;
-  }
-
-  private waitForSlot(stream: string, targetKey: string): void {
-    const streams = this.waitingForSlot.get(targetKey) ?? new Set<string>();
-    streams.add(stream);
-    this.waitingForSlot.set(targetKey, streams);
-  }
-
-  private attempt(stream: string, targetKey: string): void {
+  private attempt(stream: string, route: StreamRoute): void {
+    const count = (counts: Map<string, number>, key: string, by: number) => {
+      const n = (counts.get(key) ?? 0) + by;
+      if (n === 0) counts.delete(key);
+      else counts.set(key, n);
+    };
     this.inFlight.add(stream);
-    this.perTarget.set(targetKey, (this.perTarget.get(targetKey) ?? 0) + 1);
+    count(this.perTarget, route.targetKey, 1);
+    count(this.perTeam, route.teamId, 1);
     const run = this.attemptHead(stream)
       .catch((err) => {
         // Left due: the next look tries again (the log still says it is pending).
         this.deps.log.error({ err, stream }, 'webhook delivery failed unexpectedly');
-        this.due.set(stream, this.deps.commands.clock().getTime() + 1000, targetKey);
+        this.due.set(stream, this.deps.commands.clock().getTime() + 1000, route);
       })
       .finally(() => {
         this.inFlight.delete(stream);
-        this.perTarget.set(targetKey, (this.perTarget.get(targetKey) ?? 1) - 1);
-        if (this.changedInFlight.delete(stream)) this.due.set(stream, 0, targetKey);
+        count(this.perTarget, route.targetKey, -1);
+        count(this.perTeam, route.teamId, -1);
+        if (this.changedInFlight.delete(stream)) this.lookAt(stream, 0, route);
         this.running.delete(run);
         this.pump();
       });
@@ -197,8 +202,7 @@ export class WebhookDeliveryWorker {
   private async abandonEverythingFor(target: DeliveryTarget, now: string): Promise<void> {
     const key = targetKeyOf(target);
     const pending = await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { target_key: key, pending: true } });
-    const streams = new Set([...pending.map((q) => q.id), ...this.due.streamsOf(key), ...(this.waitingForSlot.get(key) ?? [])]);
-    this.waitingForSlot.delete(key);
+    const streams = new Set([...pending.map((q) => q.id), ...this.due.streamsOf(key), ...this.ready.removeTarget(key)]);
     for (const stream of streams) {
       await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: 'endpoint_disabled', now });
       this.due.delete(stream);
@@ -208,6 +212,6 @@ export class WebhookDeliveryWorker {
   private noteDue(stream: string, state: WebhookDeliveryState): void {
     const head = headOf(state);
     if (state.kind === 'absent' || head === null) return this.due.delete(stream);
-    this.due.set(stream, head.next_attempt_at === null ? 0 : toMillis(head.next_attempt_at), targetKeyOf(state.target));
+    this.lookAt(stream, head.next_attempt_at === null ? 0 : toMillis(head.next_attempt_at), { teamId: state.team_id, targetKey: targetKeyOf(state.target) });
   }
 }

@@ -94,7 +94,9 @@ export const scheduleCalendarBots = (deps: ScheduleCalendarBotsDeps): Subscriber
         case 'change': {
           const bot = await loadBot(deps.commands, step.bot_id);
           if (bot.kind !== 'present' || bot.schedule === null) break;
-          const changed = await handleBotCommand(deps.commands, step.bot_id, { type: 'ChangeSchedule', schedule_version: bot.schedule.version, ...definition!, join_at: wanted!.join_at, now });
+          const changed = await handleBotCommand(deps.commands, step.bot_id, {
+            type: 'ChangeSchedule', schedule_version: bot.schedule.version, ...definition!, created_by: createdBy, join_at: wanted!.join_at, now,
+          });
           if (E.isLeft(changed)) deps.log.warn({ event_id: event.id, bot_id: step.bot_id, refusal: changed.left }, 'a calendar bot could not follow its event');
           break;
         }

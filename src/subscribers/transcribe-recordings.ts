@@ -9,12 +9,12 @@ import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
 import { ObjectStoreError, type ObjectStore } from '../adapters/object-store/port';
 import { TranscriptionFailed, type AudioSource, type ProviderName, type TranscriptionProvider } from '../adapters/transcription/port';
 import { providerNameOf } from '../adapters/transcription/providers';
-import { handleBotCommand } from '../commands/bot-commands';
+import { handleBotCommand, loadBotFacts, readBotEvents } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import type { BotConfig } from '../domain/bot/bot-config';
 import type { BotCommand } from '../domain/bot/bot-decider';
-import { BotEvent, botStreamName, INITIAL_TRANSCRIPTION } from '../domain/bot/bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent } from '../domain/bot/bot-events';
+import { botFactsOf, wasQueued } from '../domain/bot/bot-facts';
 import { attributeSpeakers } from '../domain/transcription/attribute-speakers';
 import { speakerTimeline, type SpeakerTurn } from '../domain/transcription/speaker-timeline';
 import {
@@ -24,6 +24,7 @@ import {
   TRANSCRIPTION,
 } from '../domain/transcription/transcript-artifacts';
 import { transcriptionInputsOf, type KeptArtifact } from '../domain/transcription/transcription-inputs';
+import { FairQueue, type FairQueueOptions } from './fair-queue';
 import type { Subscriber } from './subscriber-runner';
 
 export interface TranscriberDeps {
@@ -32,6 +33,8 @@ export interface TranscriberDeps {
   readonly secretBox: SecretBox;
   readonly providers: Readonly<Record<ProviderName, TranscriptionProvider>>;
   readonly log: Logger;
+  /** transcriptions at once, in all and per team (default 2 and 1) */
+  readonly slots?: Partial<Pick<FairQueueOptions, 'total' | 'perTeam'>>;
 }
 
 /** A hosted provider fetches the recording from a link that lasts as long as a job may (2 h) and then some. */
@@ -51,12 +54,15 @@ class NoTranscript extends Error {}
  * restart interrupted (no end recorded) runs again from the start. A failure ends the transcription with
  * TRANSCRIPTION_FAILED; the bot stays completed.
  *
- * Handled one event at a time, so transcriptions run one after another; `stop()` aborts the one running,
- * which then runs again after the restart.
+ * Requests wait in a FairQueue: teams take turns and each runs one transcription at a time, so a team's
+ * hundred recordings do not queue another team's one behind them. The subscriber's checkpoint stays before
+ * the oldest request not done (replayFrom), so a restart runs again what waited or ran; `stop()` aborts
+ * what runs.
  */
 export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop(): void } => {
   const stopping = new AbortController();
   const now = () => deps.commands.clock().toISOString();
+  const queue = new FairQueue({ total: 2, perTeam: 1, retryMs: 5_000, ...deps.slots }, deps.log);
 
   const record = async (botId: string, command: BotCommand) => {
     const result = await handleBotCommand(deps.commands, botId, command);
@@ -88,9 +94,9 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
   };
 
   const transcribe = async (request: Requested, history: readonly BotEvent[], workDir: string) => {
-    const created = history.find((e) => e.type === 'BotCreated');
-    if (created?.type !== 'BotCreated') throw new Error(`bot ${request.bot_id} has no BotCreated`);
-    const config = created.data.config;
+    const facts = botFactsOf(history);
+    if (!wasQueued(facts)) throw new Error(`bot ${request.bot_id} was never queued: it has no recording to transcribe`);
+    const config = facts.run_config;
     const name = providerNameOf(request.provider);
     if (name === null) throw new NoTranscript(`unknown provider "${request.provider}"`);
     const provider = deps.providers[name];
@@ -137,7 +143,7 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
   };
 
   const carryOut = async (request: Requested) => {
-    const history = (await deps.commands.eventStore.readStream(botStreamName(request.bot_id))).map((r) => decodeRecordedEvent(BotEvent, r));
+    const history = await readBotEvents(deps.commands, request.bot_id);
     const ended = history.some((e) => (e.type === 'TranscriptionCompleted' || e.type === 'TranscriptionFailed') && e.data.request_id === request.request_id);
     if (ended) return;
     const log = deps.log.child({ bot_id: request.bot_id, request_id: request.request_id, provider: request.provider });
@@ -161,19 +167,25 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
 
   return {
     name: 'transcribe-recordings',
-    handle: async (event) => {
+    handle: async (event, recorded) => {
       if (event.type === 'BotCompleted') {
-        const [first] = await deps.commands.eventStore.readStream(botStreamName(event.data.bot_id));
-        const created = first && decodeRecordedEvent(BotEvent, first);
-        if (created?.type !== 'BotCreated' || created.data.config.transcription === null) return;
-        const { provider, api_key, custom_params } = created.data.config.transcription;
+        // What the bot runs with, whichever way it was created (at once, scheduled, from a calendar).
+        const wanted = (await loadBotFacts(deps.commands, event.data.bot_id))?.run_config?.transcription ?? null;
+        if (wanted === null) return;
+        const { provider, api_key, custom_params } = wanted;
         const command: BotCommand = { type: 'RequestTranscription', request_id: INITIAL_TRANSCRIPTION, provider, api_key, custom_params, retranscribe: false, now: event.data.at };
         await record(event.data.bot_id, command);
       } else if (event.type === 'TranscriptionRequested') {
-        await carryOut(event.data);
+        const request = event.data;
+        const teamId = (await loadBotFacts(deps.commands, request.bot_id))?.team_id ?? '';
+        queue.add({ key: `${request.bot_id}/${request.request_id}`, teamId, position: recorded.position, run: () => carryOut(request) });
       }
     },
-    stop: () => stopping.abort(),
+    replayFrom: () => queue.oldestPosition(),
+    stop: () => {
+      queue.stop();
+      stopping.abort();
+    },
   };
 };
 

@@ -8,6 +8,7 @@ import { LocalFolderObjectStore } from '../../src/adapters/object-store/local-fo
 import { S3ObjectStore } from '../../src/adapters/object-store/s3-object-store';
 import { MIN_PART_SIZE } from '../../src/adapters/object-store/s3-upload';
 import { Signer } from '../../src/adapters/signing/signer';
+import { ServiceKeys } from '../../src/adapters/signing/service-keys';
 import type { AppState } from '../../src/http/app-context';
 import { serviceSignedLink } from '../../src/http/artifacts/artifact-links';
 import { artifactsRouter } from '../../src/http/artifacts/artifacts-router';
@@ -17,7 +18,7 @@ import { objectStoreContract } from './object-store.contract';
 
 objectStoreContract('local folder (links served by the service)', async () => {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'object-store-'));
-  const signer = new Signer(Buffer.alloc(32, 3));
+  const signer = new Signer(new ServiceKeys([Buffer.alloc(32, 3)]));
   let base = '';
   const store = new LocalFolderObjectStore(folder, serviceSignedLink(signer, () => base));
   const app = new Koa<AppState>();

@@ -44,9 +44,10 @@ describe('OBJECT_STORE_URL and storage endpoints', () => {
     for (const bad of ['ID', 'ID:', ':secret']) assert.throws(() => configFromEnv({ OBJECT_STORE_URL: url, OBJECT_STORE_INGEST_KEY: bad }), /must be <access key id>:<secret>/, bad);
   });
 
-  it('allows private storage endpoints except in production', () => {
-    assert.equal(configFromEnv({}).publicStorageEndpointsOnly, false);
-    assert.equal(configFromEnv({ NODE_ENV: 'production' }).publicStorageEndpointsOnly, true);
+  it('allows private storage endpoints only when ALLOW_PRIVATE_STORAGE_ENDPOINTS says so, whatever NODE_ENV is', () => {
+    assert.equal(configFromEnv({}).allowPrivateStorageEndpoints, false);
+    assert.equal(configFromEnv({ NODE_ENV: 'development' }).allowPrivateStorageEndpoints, false);
+    assert.equal(configFromEnv({ ALLOW_PRIVATE_STORAGE_ENDPOINTS: '1' }).allowPrivateStorageEndpoints, true);
   });
 
   it('takes a customer endpoint as a URI with scheme and nothing after the host and port', () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { redactSealed, SecretBox } from '../../src/adapters/crypto/secret-box';
+import { ServiceKeys } from '../../src/adapters/signing/service-keys';
 
 describe('secret box (AES-256-GCM for write-only secrets)', () => {
-  const box = new SecretBox(randomBytes(32));
+  const box = new SecretBox(new ServiceKeys([randomBytes(32)]));
 
   it('round-trips a secret and never stores it in the clear', () => {
     const sealed = box.seal('provider-key-123');
@@ -15,11 +16,11 @@ describe('secret box (AES-256-GCM for write-only secrets)', () => {
   it('refuses a tampered ciphertext and another service’s key', () => {
     const sealed = box.seal('x');
     const parts = sealed.sealed.split('.');
-    const ciphertext = Buffer.from(parts[3]!, 'base64url');
+    const ciphertext = Buffer.from(parts[4]!, 'base64url'); // v2.<key id>.<iv>.<tag>.<ciphertext>
     ciphertext[0] ^= 0x01; // a flipped bit is always a change (a fixed replacement byte would match 1 time in 256)
-    parts[3] = ciphertext.toString('base64url');
+    parts[4] = ciphertext.toString('base64url');
     assert.throws(() => box.open({ sealed: parts.join('.') }));
-    assert.throws(() => new SecretBox(randomBytes(32)).open(sealed));
+    assert.throws(() => new SecretBox(new ServiceKeys([randomBytes(32)])).open(sealed));
   });
 
   it('redacts sealed values anywhere in stored data for display, and leaves the rest', () => {

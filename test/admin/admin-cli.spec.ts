@@ -45,7 +45,11 @@ describe('npm run admin', function () {
       await service.service.stop();
     }
 
+    const limited = await admin(dataDir, 'set-limits', '--team', team.team_id, '--webhook-endpoints', '4', '--calendars', '2');
+    assert.deepEqual(limited.limits, { scheduled_bots: 5_000, webhook_endpoints: 4, calendars: 2 });
+
     const shown = await admin(dataDir, 'show-team', '--team', team.team_id);
+    assert.deepEqual(shown.limits, limited.limits);
     assert.equal(shown.reserved, 0.5);
     assert.equal(shown.bots_last_24h, 1);
     assert.equal(shown.daily_bot_cap, 3);
@@ -59,5 +63,6 @@ describe('npm run admin', function () {
   it('refuses bad input with a message and a non-zero exit', async () => {
     await assert.rejects(admin(dataDir, 'create-team', '--name', 'x', '--tokens', '-1'), /tokens/);
     await assert.rejects(admin(dataDir, 'add-tokens', '--team', '00000000-0000-0000-0000-000000000000', '--amount', '1'), /not found/i);
+    await assert.rejects(admin(dataDir, 'set-limits', '--team', '00000000-0000-0000-0000-000000000000', '--calendars=-2'), /calendars must be an integer/);
   });
 });

@@ -18,7 +18,7 @@ const createRunningBot = async (deps: CommandDeps, status: 'in_call_recording' |
     bot_name: 'Notetaker', extra: null, config: defaultBotConfig(), created_by: null, now: T0,
   });
   if (status === 'queued') return;
-  await run({ type: 'DispatchBot', worker_id: 'worker-1', now: T0 });
+  await run({ type: 'DispatchBot', worker_id: 'worker-1', run_id: 'run-1', now: T0 });
   await run({ type: 'ReportStatus', status: 'joining_call', now: T0 });
   await run({ type: 'ReportStatus', status: 'in_call_recording', now: T0 });
 };

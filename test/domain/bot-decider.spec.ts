@@ -33,7 +33,7 @@ const botCreated: BotEvent = {
 };
 const dispatched: BotEvent = { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-1', at: at(T0, { s: 1 }) } };
 /** Every status a bot that was created at once goes through (scheduled bots: scheduled-bot-decider.spec.ts). */
-type RunStatus = Exclude<BotStatus, 'scheduled'>;
+type RunStatus = Exclude<BotStatus, 'scheduled' | 'cancelled'>;
 
 const statusChanged = (status: RunStatus, minute: number): BotEvent => ({
   type: 'StatusChanged',
@@ -149,7 +149,7 @@ describe('bot decider', () => {
 
   describe('a command for a bot that does not exist is refused with BOT_NOT_FOUND', () => {
     const commands: readonly BotCommand[] = [
-      { type: 'DispatchBot', worker_id: 'worker-1', now: LATER },
+      { type: 'DispatchBot', worker_id: 'worker-1', run_id: 'run-1', now: LATER },
       report('joining_call'),
       { type: 'ReportCallEnded', now: LATER },
       leave,
@@ -166,19 +166,30 @@ describe('bot decider', () => {
   });
 
   describe('a bot is dispatched to a worker once', () => {
-    it('dispatching a queued bot records the worker', () => {
-      spec.given([botCreated]).when({ type: 'DispatchBot', worker_id: 'worker-7', now: LATER }).then([
-        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-7', at: LATER } },
+    it('dispatching a queued bot records the worker and names the run', () => {
+      spec.given([botCreated]).when({ type: 'DispatchBot', worker_id: 'worker-7', run_id: 'run-7', now: LATER }).then([
+        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-7', run_id: 'run-7', at: LATER } },
       ]);
     });
 
-    it('dispatching it again is nothing', () => {
-      spec.given([botCreated, dispatched]).when({ type: 'DispatchBot', worker_id: 'worker-2', now: LATER }).thenNothing();
+    it('the run it was dispatched for is the one its token is bound to; a bot dispatched before runs were named has none', () => {
+      const named: BotEvent = { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-1', run_id: 'run-1', at: LATER } };
+      const runOf = (events: BotEvent[]) => {
+        const state = stateAfter(botDecider, events);
+        return state.kind === 'present' ? state.runId : undefined;
+      };
+      assert.equal(runOf([botCreated]), null);
+      assert.equal(runOf([botCreated, named]), 'run-1');
+      assert.equal(runOf([botCreated, dispatched]), null);
+    });
+
+    it('dispatching it again is nothing: a second run never replaces the first', () => {
+      spec.given([botCreated, dispatched]).when({ type: 'DispatchBot', worker_id: 'worker-2', run_id: 'run-2', now: LATER }).thenNothing();
     });
 
     it('an ended bot is never dispatched', () => {
       const failedBeforeDispatch: BotEvent = { ...failed, data: { ...failed.data, error_code: 'EXITING_MEETING_BEFORE_RECORD' } };
-      spec.given([botCreated, failedBeforeDispatch]).when({ type: 'DispatchBot', worker_id: 'worker-1', now: LATER }).thenNothing();
+      spec.given([botCreated, failedBeforeDispatch]).when({ type: 'DispatchBot', worker_id: 'worker-1', run_id: 'run-1', now: LATER }).thenNothing();
     });
   });
 
@@ -433,9 +444,9 @@ describe('bot decider', () => {
     });
   });
 
-  describe('data access: every read of the bot\'s data (legacy meeting_data) is recorded, with the key that read it', () => {
-    const read = (now: string): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', now });
-    const accessed = (when: string): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', at: when } });
+  describe('data access: reads of the bot\'s data (legacy meeting_data) are recorded, with the key that read and how many times', () => {
+    const read = (now: string, reads = 1): BotCommand => ({ type: 'RecordDataAccess', key_id: 'key-1', reads, now });
+    const accessed = (when: string, reads = 1): BotEvent => ({ type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'key-1', reads, at: when } });
 
     it('a read of a running bot', () => {
       spec.given(historyTo('in_call_recording')).when(read(LATER)).then([accessed(LATER)]);
@@ -443,6 +454,9 @@ describe('bot decider', () => {
     it('a read of an ended bot (the usual case: its data is complete)', () => {
       spec.given(historyTo('completed')).when(read(LATER)).then([accessed(LATER)]);
       spec.given(historyTo('failed')).when(read(LATER)).then([accessed(LATER)]);
+    });
+    it('reads held together are one event that counts them, at the last one\'s time', () => {
+      spec.given(historyTo('completed')).when(read(LATER, 17)).then([accessed(LATER, 17)]);
     });
     it('a second read is a second access, not a repeat', () => {
       spec.given([...historyTo('completed'), accessed(LATER)]).when(read(at(LATER, { s: 1 }))).then([accessed(at(LATER, { s: 1 }))]);

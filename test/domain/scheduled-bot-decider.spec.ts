@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isRight } from 'fp-ts/Either';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { botDecider, type BotCommand } from '../../src/domain/bot/bot-decider';
 import { BotEvent } from '../../src/domain/bot/bot-events';
@@ -22,6 +23,8 @@ const definition = {
   config: requestedConfig,
 };
 const createdBy = { key_id: 'key-1', api_key: { sealed: 'sealed-key' } };
+/** Another key of the team (a Sending Access key, say) that changes the bot. */
+const changedBy = { key_id: 'key-2', api_key: { sealed: 'sealed-other-key' } };
 
 // ---- events ---------------------------------------------------------------------------------------------
 
@@ -31,10 +34,13 @@ const scheduled: BotEvent = {
 };
 const changedDefinition = { ...definition, bot_name: 'Renamed', meeting_url: 'https://meet.google.com/xyz-wxyz-xyz' };
 const NEW_JOIN_AT = at(T0, { h: 3 });
-const changed: BotEvent = { type: 'BotScheduleChanged', data: { bot_id: BOT, ...changedDefinition, join_at: NEW_JOIN_AT, at: at(T0, { m: 10 }) } };
-const queuedAt = (now: string, def = definition): BotEvent => ({
+const changed: BotEvent = {
+  type: 'BotScheduleChanged',
+  data: { bot_id: BOT, ...changedDefinition, created_by: changedBy, join_at: NEW_JOIN_AT, at: at(T0, { m: 10 }) },
+};
+const queuedAt = (now: string, def = definition, by: typeof createdBy | null = createdBy): BotEvent => ({
   type: 'BotCreated',
-  data: { bot_id: BOT, team_id: TEAM, ...def, config: { ...def.config, storage: { kind: 'service' }, retention_days: 30 }, created_by: createdBy, created_at: now },
+  data: { bot_id: BOT, team_id: TEAM, ...def, config: { ...def.config, storage: { kind: 'service' }, retention_days: 30 }, created_by: by, created_at: now },
 });
 const cancelled = (now: string): BotEvent => ({
   type: 'BotFailed',
@@ -47,7 +53,7 @@ const schedule = (joinAt: string, now = T0): BotCommand => ({
   type: 'ScheduleBot', bot_id: BOT, team_id: TEAM, ...definition, created_by: createdBy, join_at: joinAt, now,
 });
 const change = (version: number, joinAt = NEW_JOIN_AT, now = at(T0, { m: 10 })): BotCommand => ({
-  type: 'ChangeSchedule', schedule_version: version, ...changedDefinition, join_at: joinAt, now,
+  type: 'ChangeSchedule', schedule_version: version, ...changedDefinition, created_by: changedBy, join_at: joinAt, now,
 });
 /** The team's settings at the queueing: its bucket and retention of that moment. */
 const settings = { storage: { kind: 'service' as const }, retention_days: 30 };
@@ -87,7 +93,7 @@ describe('scheduled bot decider', () => {
   });
 
   describe('changing (PATCH) before its time', () => {
-    it('given a scheduled bot, when its definition and time change, then BotScheduleChanged holds the whole new definition', () => {
+    it('given a scheduled bot, when its definition and time change, then BotScheduleChanged holds the whole new definition and the key that changed it', () => {
       spec.given([scheduled]).when(change(1)).then([changed]);
     });
 
@@ -111,7 +117,7 @@ describe('scheduled bot decider', () => {
 
     it('given a bot already queued, or cancelled, then BOT_STATUS', () => {
       spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
-      spec.given([scheduled, cancelled(LATER)]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
   });
 
@@ -121,9 +127,18 @@ describe('scheduled bot decider', () => {
       spec.given([scheduled]).when(queue(1, now)).then([queuedAt(now)]);
     });
 
-    it('given a changed bot, then BotCreated carries the changed definition', () => {
+    it('given a changed bot, then BotCreated carries the changed definition and acts for the key that changed it, not the one that scheduled it', () => {
       const now = at(NEW_JOIN_AT, { s: -5 });
-      spec.given([scheduled, changed]).when(queue(2, now)).then([queuedAt(now, changedDefinition)]);
+      spec.given([scheduled, changed]).when(queue(2, now)).then([queuedAt(now, changedDefinition, changedBy)]);
+    });
+
+    it('given a change recorded before changes named their key, then BotCreated acts for no key (never the first one by default)', () => {
+      const now = at(NEW_JOIN_AT, { s: -5 });
+      const { created_by: _unknown, ...olderChange } = changed.data as Extract<BotEvent, { type: 'BotScheduleChanged' }>['data'];
+      // As the store reads it back: decoded by the event codec.
+      const older = BotEvent.decode({ type: 'BotScheduleChanged', data: olderChange });
+      assert.ok(isRight(older));
+      spec.given([scheduled, older.right]).when(queue(2, now)).then([queuedAt(now, changedDefinition, null)]);
     });
 
     it('given a definition changed after the queueing began, then SCHEDULE_CHANGED', () => {
@@ -139,13 +154,13 @@ describe('scheduled bot decider', () => {
       assert.equal(state.kind === 'present' && state.status, 'queued');
       assert.equal(state.kind === 'present' && state.queued, true);
       assert.equal(state.kind === 'present' && state.schedule, null);
-      spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when({ type: 'DispatchBot', worker_id: 'w-1', now: JOIN_AT }).then([
-        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w-1', at: JOIN_AT } },
+      spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when({ type: 'DispatchBot', worker_id: 'w-1', run_id: 'run-1', now: JOIN_AT }).then([
+        { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w-1', run_id: 'run-1', at: JOIN_AT } },
       ]);
     });
 
     it('given a cancelled bot, when the scheduler queues it, then BOT_STATUS: the cancel won', () => {
-      spec.given([scheduled, cancelled(LATER)]).when(queue(1)).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(queue(1)).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
   });
 
@@ -177,12 +192,23 @@ describe('scheduled bot decider', () => {
       spec.given([scheduled]).when({ type: 'RequestLeave', now: LATER }).then([cancelled(LATER)]);
     });
 
+    it('a cancelled bot is cancelled (the spec\'s "scheduled bot not yet started -> cancelled"), not failed: a refused one is failed', () => {
+      const after = (events: BotEvent[]) => {
+        const state = stateAfter(botDecider, events);
+        return state.kind === 'present' ? state.status : null;
+      };
+      assert.equal(after([scheduled, cancelled(LATER)]), 'cancelled');
+      const refused: BotEvent = { type: 'BotFailed', data: { ...cancelled(LATER).data as { bot_id: string; error_message: string; usage: typeof noUsage; at: string }, error_code: 'INSUFFICIENT_TOKENS' } };
+      assert.equal(after([scheduled, refused]), 'failed');
+      spec.given([scheduled, cancelled(LATER)]).when({ type: 'RequestLeave', now: LATER }).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
+    });
+
     it('given a bot queued at its time, then DELETE is refused with BOT_STATUS (leave is what stops it now)', () => {
       spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when(cancel(JOIN_AT)).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
     });
 
     it('given a cancelled bot, then a second cancel is refused with BOT_STATUS', () => {
-      spec.given([scheduled, cancelled(LATER)]).when(cancel()).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(cancel()).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
 
     it('cancel and queue decided on the same history: whichever is recorded first, the other is refused', () => {
@@ -193,7 +219,7 @@ describe('scheduled bot decider', () => {
 
   describe('a scheduled bot does not run before its time', () => {
     it('given a scheduled bot, when a dispatcher tries it, then nothing', () => {
-      spec.given([scheduled]).when({ type: 'DispatchBot', worker_id: 'w-1', now: LATER }).thenNothing();
+      spec.given([scheduled]).when({ type: 'DispatchBot', worker_id: 'w-1', run_id: 'run-1', now: LATER }).thenNothing();
     });
 
     it('given a scheduled bot, when a status is reported for it, then INVALID_TRANSITION', () => {

@@ -4,6 +4,7 @@
  * the same utilization, and the session is released when the bot ends.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,8 @@ describe('login sessions survive a SIGKILL of the service (a real service proces
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'mbs-login-crash-'));
     sandbox = await startSandbox({ port: 0 });
     const port = await freePort();
-    const env = { DATA_DIR: dataDir, BOT_SLOTS: '2', SANDBOX_REPLICAS: `127.0.0.1:${sandbox.port}` };
+    // One deployment: both instances share the service secret, so the running bot's token holds across the crash.
+    const env = { DATA_DIR: dataDir, BOT_SLOTS: '2', SANDBOX_REPLICAS: `127.0.0.1:${sandbox.port}`, SERVICE_SECRET: randomBytes(32).toString('hex') };
     first = new ServiceProcess(port, { ...env, INSTANCE_ID: 'before-the-crash' });
     second = new ServiceProcess(port, { ...env, INSTANCE_ID: 'after-the-crash' });
   });

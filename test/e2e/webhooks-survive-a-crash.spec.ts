@@ -15,7 +15,8 @@ describe('webhooks survive a SIGKILL of the service (a real service process)', f
 
   before(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'mbs-crash-'));
-    service = new ServiceProcess(await freePort(), { DATA_DIR: dataDir, BOT_SLOTS: '0' });
+    // The receiver listens on this machine: the one development convenience it needs.
+    service = new ServiceProcess(await freePort(), { DATA_DIR: dataDir, BOT_SLOTS: '0', ALLOW_PRIVATE_WEBHOOK_TARGETS: '1' });
   });
   after(async () => {
     await service.kill();

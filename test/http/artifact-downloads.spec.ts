@@ -7,6 +7,7 @@ import path from 'node:path';
 import Koa from 'koa';
 import { LocalFolderObjectStore } from '../../src/adapters/object-store/local-folder-object-store';
 import { Signer } from '../../src/adapters/signing/signer';
+import { ServiceKeys } from '../../src/adapters/signing/service-keys';
 import type { AppState } from '../../src/http/app-context';
 import { serviceSignedLink } from '../../src/http/artifacts/artifact-links';
 import { artifactsRouter } from '../../src/http/artifacts/artifacts-router';
@@ -16,7 +17,7 @@ const BOT = '6f1c1c3e-7a53-4d0e-9a43-2b6f3d7f3a10';
 
 /** Bot-uploaded artifacts are served from the service's own origin: a bot must not be able to serve a page there. */
 describe('artifact downloads never serve active content', () => {
-  const signer = new Signer(Buffer.alloc(32, 7));
+  const signer = new Signer(new ServiceKeys([Buffer.alloc(32, 7)]));
   const folder = mkdtempSync(path.join(os.tmpdir(), 'artifact-downloads-'));
   const store = new LocalFolderObjectStore(folder, serviceSignedLink(signer, () => base));
   const now = Date.UTC(2026, 0, 1);

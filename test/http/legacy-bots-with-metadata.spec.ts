@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { takeBotToRun } from '../support/as-bot';
 import { apiClient, createTeam, request } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -39,11 +40,8 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
     order.push(name);
   };
   const reportSpeakers = async (name: string, speakers: string[]) => {
-    const botId = bots[name]!;
-    const response = await request(`${t.url}/internal/bots/${botId}`, 'POST', '/reports', {
-      body: { kind: 'participants', participants: speakers, speakers, at: new Date(nowMs).toISOString() },
-      headers: { authorization: `Bearer ${t.service.signer.botToken(botId)}` },
-    });
+    const { bot } = await takeBotToRun(t, bots[name]!);
+    const response = await bot.report({ kind: 'participants', participants: speakers, speakers, at: new Date(nowMs).toISOString() });
     assert.equal(response.status, 204);
   };
   const remove = async (name: string, at: number) => {
@@ -84,6 +82,7 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
     assert.deepEqual(page.bots.map((b) => b.id), [5, 4, 3, 2, 1], 'integer ids in creation order, per team');
     assert.equal(page.next_cursor, null);
     const alice = page.bots.find((b) => b.id === 1);
+    assert.match(alice.session_id, /^[0-9a-f-]{36}$/, 'it ran (its speakers come from its run): it has a session');
     assert.deepEqual(alice, {
       access_count: 0,
       bot_name: "Alice's Notetaker",
@@ -94,7 +93,7 @@ describe('legacy API: GET /bots/bots_with_metadata', () => {
       id: 1,
       last_accessed_at: null,
       meeting_url: 'https://meet.google.com/abc-defg-hij',
-      session_id: null,
+      session_id: alice.session_id,
       speakers: ['Ana María', 'Bruno'],
       uuid: bots.alice,
     });

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import type { BotJob } from '../../bot-runtime/contract';
 import type { LaunchedBot } from '../../src/adapters/bot-launcher/port';
-import { handleBotCommand } from '../../src/commands/bot-commands';
-import { asBot } from '../support/as-bot';
+import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { readUntil } from '../support/read-until';
 import { adminClient, apiClient, createTeam, MEETING } from '../support/http-client';
 import { ScriptedLauncher, type ScriptedLaunch } from '../support/scripted-launcher';
@@ -117,9 +116,9 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     const team = await createTeam(t.url, { tokens: 10 });
     const api = apiClient(t.url, team.api_key);
     const botId = (await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Survivor' })).body.data.bot_id as string;
-    await handleBotCommand(t.service.commands, botId, { type: 'DispatchBot', worker_id: instanceId, now: clock().toISOString() });
+    const { runId } = await takeBotToRun(t, botId, instanceId);
     const teamReserved = async () => Math.round((await adminClient(t.url).get(`/admin/teams/${team.team_id}`)).body.data.reserved * 1000);
-    return { api, botId, teamId: team.team_id, teamReserved };
+    return { api, botId, runId, teamId: team.team_id, teamReserved };
   };
   /**
    * Restarts on the same port. The test's HTTP client pools connections, and one to the old process would
@@ -130,12 +129,12 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     for (let i = 0; i < 5; i += 1) await fetch(`${t.url}/health`).catch(() => undefined);
   };
   /** The bot process speaks to whichever service answers at the URL it was given (the same port after a restart). */
-  const asTheBot = (botId: string) => asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: t.service.signer.botToken(botId) } as ScriptedLaunch);
+  const asTheBot = (botId: string, runId: string) => asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: runToken(t, botId, runId) });
 
   it('a bot whose process outlived a crash of the service is taken over at restart and ends as it reports, charged for its recording', async () => {
     t = await startTestService(options('instance-a'));
-    const { api, botId, teamId } = await botRunBy('instance-a');
-    const bot = () => asTheBot(botId);
+    const { api, botId, runId, teamId } = await botRunBy('instance-a');
+    const bot = () => asTheBot(botId, runId);
     assert.equal((await bot().status('joining_call')).status, 204);
     assert.equal((await bot().status('in_call_recording')).status, 204);
 
@@ -181,10 +180,11 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     offsetMs += 16 * MINUTE; // instance-a never comes back (a new host name took its place)
     await readUntil(async () => t.service.botWatch.watchedBots.length, (n) => n === 2);
     const events = (await alive.api.get(`/v2/bots/${alive.botId}/events`)).body.data.events;
-    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-a', worker_id: 'instance-b', at: events.at(-1).data.at });
+    // The audit names instances in the order the bot met them, not by their host names.
+    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-1', worker_id: 'instance-2', at: events.at(-1).data.at });
 
     // One of them is alive and reaches instance-b; the other is gone.
-    const survivor = asTheBot(alive.botId);
+    const survivor = asTheBot(alive.botId, alive.runId);
     await survivor.status('joining_call');
     for (let i = 0; i < 3; i += 1) {
       offsetMs += MINUTE;
@@ -198,9 +198,9 @@ describe('what a restart does to running bots: taken over, never left hanging', 
 
   it('a taken-over bot that goes silent after calling is failed GENERAL_ERROR', async () => {
     t = await startTestService(options('instance-a'));
-    const { api, botId } = await botRunBy('instance-a');
+    const { api, botId, runId } = await botRunBy('instance-a');
     await restartAs('instance-a');
-    await asTheBot(botId).status('joining_call');
+    await asTheBot(botId, runId).status('joining_call');
     offsetMs += 2 * MINUTE + 1000;
     const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.deepEqual([details.error_code, details.error_message], ['GENERAL_ERROR', 'The bot stopped answering the service.']);

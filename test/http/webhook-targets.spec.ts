@@ -25,7 +25,7 @@ describe('where webhooks may go in production: public https addresses only, at c
 
   before(async () => {
     launcher = new ScriptedLauncher();
-    t = await startTestService({ botSlots: 10, publicWebhookTargetsOnly: true, overrides: { launcher, resolveHost, webhookDelivery: { pollMs: 20 } } });
+    t = await startTestService({ botSlots: 10, allowPrivateWebhookTargets: false, overrides: { launcher, resolveHost, webhookDelivery: { pollMs: 20 } } });
     api = apiClient(t.url, (await createTeam(t.url)).api_key);
   });
   after(() => t.stop());

@@ -96,7 +96,7 @@ describe('/v2/storage-config input: limits, permissions and production endpoint 
     let prodApi: ReturnType<typeof apiClient>;
 
     before(async () => {
-      production = await startTestService({ publicStorageEndpointsOnly: true });
+      production = await startTestService({ allowPrivateStorageEndpoints: false });
       prodApi = apiClient(production.url, (await createTeam(production.url)).api_key);
     });
     after(() => production?.stop());

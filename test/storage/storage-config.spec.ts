@@ -99,8 +99,8 @@ describe('PUT/GET/DELETE /v2/storage-config against a real S3 server (Ceph rados
       assert.ok(text.includes(customer.ingest.accessKey), 'access key ids are kept in clear');
       assert.ok(!text.includes(customer.ingest.secretKey), 'the ingest secret is never stored in clear');
       assert.ok(!text.includes(customer.service.secretKey), 'the service secret is never stored in clear');
-      assert.match(text, /"ingest_secret_access_key":\{"sealed":"v1\./);
-      assert.match(text, /"service_secret_access_key":\{"sealed":"v1\./);
+      assert.match(text, /"ingest_secret_access_key":\{"sealed":"v2\./);
+      assert.match(text, /"service_secret_access_key":\{"sealed":"v2\./);
       assert.ok(!t.logText().includes(customer.service.secretKey));
       assert.ok(!t.logText().includes(customer.ingest.secretKey));
     });

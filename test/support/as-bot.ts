@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import { handleBotCommand } from '../../src/commands/bot-commands';
 import type { ScriptedLaunch } from './scripted-launcher';
 import { request } from './http-client';
+import type { TestService } from './test-service';
 
 /** Speaks a bot's side of the internal API (bot-runtime/contract.ts) over real HTTP, as the launched bot would. */
-export const asBot = (launch: ScriptedLaunch, botId: string = launch.job.bot_id) => {
+export const asBot = (launch: Pick<ScriptedLaunch, 'serviceUrl' | 'botToken'> & { readonly job: { readonly bot_id: string } }, botId: string = launch.job.bot_id) => {
   const base = `${launch.serviceUrl}/internal/bots/${botId}`;
   const auth = { authorization: `Bearer ${launch.botToken}` };
   return {
@@ -14,4 +17,18 @@ export const asBot = (launch: ScriptedLaunch, botId: string = launch.job.bot_id)
     upload: (key: string, bytes: Buffer, contentType: string) =>
       request(base, 'PUT', `/artifacts/${key}`, { rawBody: bytes, headers: { ...auth, 'content-type': contentType } }),
   };
+};
+
+/** The token the service would give the bot for this run: valid for an hour of the service's clock. */
+export const runToken = (t: TestService, botId: string, runId: string): string =>
+  t.service.signer.botToken(botId, runId, Math.floor(t.service.commands.clock().getTime() / 1000) + 3600);
+
+/**
+ * A bot taken to run by `workerId` as the dispatcher takes one, without starting a process: its run id,
+ * and its side of the internal API with that run's token.
+ */
+export const takeBotToRun = async (t: TestService, botId: string, workerId = 'test-worker') => {
+  const runId = randomUUID();
+  await handleBotCommand(t.service.commands, botId, { type: 'DispatchBot', worker_id: workerId, run_id: runId, now: t.service.commands.clock().toISOString() });
+  return { runId, bot: asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: runToken(t, botId, runId) }) };
 };

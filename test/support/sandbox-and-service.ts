@@ -15,7 +15,14 @@ export interface SandboxAndService {
 
 export const startSandboxAndService = async (botSlots = 4): Promise<SandboxAndService> => {
   const sandbox = await startSandbox({ port: 0 });
-  const t = await startTestService({ botSlots, sandboxReplicas: `127.0.0.1:${sandbox.port}` });
+  // The one development convenience these suites need: bots reach the replicas under the real hosts.
+  const t = await startTestService({
+    botSlots,
+    sandboxReplicas: `127.0.0.1:${sandbox.port}`,
+    sandboxHosts: false,
+    allowPrivateWebhookTargets: false,
+    allowPrivateStorageEndpoints: false,
+  });
   const api = apiClient(t.url, (await createTeam(t.url, { tokens: 50 })).api_key);
   return {
     sandbox,

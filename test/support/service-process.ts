@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ADMIN_TOKEN } from './test-service';
 
@@ -8,11 +9,13 @@ const root = path.resolve(__dirname, '../..');
 
 /**
  * The service as its own process (`src/main.ts`, as `npm start` runs it), for what only a real process can
- * show: a SIGKILL leaves no chance to clean up.
+ * show: a SIGKILL leaves no chance to clean up, what a start refuses. Its own secret (kept across
+ * restarts, never a file in the user's home) and no development convenience unless `env` turns it on.
  */
 export class ServiceProcess {
   private child: ChildProcess | null = null;
   private output = '';
+  private readonly secret = randomBytes(32).toString('hex');
 
   constructor(
     readonly port: number,
@@ -27,7 +30,16 @@ export class ServiceProcess {
     this.output = '';
     this.child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(this.port), HOST: '127.0.0.1', ADMIN_TOKEN, LOG_LEVEL: 'warn', ...this.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        ADMIN_TOKEN,
+        SERVICE_SECRET: this.secret,
+        LOG_LEVEL: 'warn',
+        ...this.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.on('data', (c: Buffer) => (this.output += c.toString()));

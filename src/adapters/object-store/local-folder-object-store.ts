@@ -22,12 +22,13 @@ export class LocalFolderObjectStore implements ObjectStore {
 
   async put(objectKey: string, body: Readable | Buffer, contentType: string): Promise<{ sizeBytes: number }> {
     const file = this.pathOf(objectKey);
-    await mkdir(path.dirname(file), { recursive: true });
+    // For the service's user only, like the rest of DATA_DIR.
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     // Written aside and renamed, so a reader never sees half an artifact and a failed upload replaces nothing.
     const partial = `${file}.partial-${process.pid}-${Date.now()}`;
     try {
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(partial));
-      await writeFile(`${file}.content-type`, contentType);
+      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(partial, { mode: 0o600 }));
+      await writeFile(`${file}.content-type`, contentType, { mode: 0o600 });
       await rename(partial, file);
     } catch (error) {
       await rm(partial, { force: true });

@@ -1,7 +1,6 @@
-import { BotCreated, botStreamName } from '../../domain/bot/bot-events';
 import type { LoginPlatform } from '../../domain/signed-in-logins/login-platform';
+import { loadBotFacts } from '../bot-commands';
 import type { CommandDeps } from '../command-deps';
-import { decodeRecordedEvent } from '../decode-recorded-event';
 
 export interface BotSignInChoice {
   readonly team_id: string;
@@ -9,11 +8,10 @@ export interface BotSignInChoice {
   readonly login: { readonly credential_id: string | null; readonly email_group: string | null; readonly fallback: 'fail' | 'anonymous' };
 }
 
-/** What a bot's BotCreated asked for signing in (its tm_config / mt_config); null for a guest join. */
+/** What a queued bot runs with for signing in (its tm_config / mt_config); null for a guest join. */
 export const botConfigOf = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotSignInChoice | null> => {
-  const created = (await deps.eventStore.readStream(botStreamName(botId))).find((r) => r.type === 'BotCreated');
-  if (!created) return null;
-  const { team_id, platform, config } = decodeRecordedEvent(BotCreated, created).data;
-  if (config.login === null || platform === 'vc') return null;
-  return { team_id, platform, login: config.login };
+  const facts = await loadBotFacts(deps, botId);
+  const login = facts?.run_config?.login ?? null;
+  if (facts === null || login === null || facts.platform === 'vc') return null;
+  return { team_id: facts.team_id, platform: facts.platform, login };
 };

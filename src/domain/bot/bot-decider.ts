@@ -4,7 +4,7 @@ import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-con
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
 import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
-import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
+import { EXITING_MEETING_BEFORE_RECORD, failedStatus, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
@@ -42,8 +42,17 @@ export type BotCommand =
       readonly join_at: string;
       readonly now: string;
     } & BotDefinition)
-  /** PATCH: the whole new definition and time, decided against the version the caller read (no lost update). */
-  | ({ readonly type: 'ChangeSchedule'; readonly schedule_version: number; readonly join_at: string; readonly now: string } & BotDefinition)
+  /**
+   * PATCH: the whole new definition and time, decided against the version the caller read (no lost
+   * update), and the key that made it (the bot acts for it from then on).
+   */
+  | ({
+      readonly type: 'ChangeSchedule';
+      readonly schedule_version: number;
+      readonly created_by: CreatedBy | null;
+      readonly join_at: string;
+      readonly now: string;
+    } & BotDefinition)
   /**
    * The scheduler queues the bot at its time, once its reservation and meeting registration are taken for
    * the definition of `schedule_version`: a definition changed in between is refused (SCHEDULE_CHANGED).
@@ -53,7 +62,7 @@ export type BotCommand =
   | { readonly type: 'RefuseScheduledBot'; readonly error_code: string; readonly error_message: string; readonly now: string }
   /** DELETE /v2/bots/scheduled/{id}: only before its time. */
   | { readonly type: 'CancelScheduledBot'; readonly now: string }
-  | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly now: string }
+  | { readonly type: 'DispatchBot'; readonly worker_id: string; readonly run_id: string; readonly now: string }
   /** Takes over a running bot of an instance that is gone; only if that instance still holds it. */
   | { readonly type: 'ReassignBot'; readonly from_worker_id: string; readonly worker_id: string; readonly now: string }
   | { readonly type: 'ReportStatus'; readonly status: ReportableStatus; readonly now: string }
@@ -113,7 +122,8 @@ export type BotCommand =
     }
   | { readonly type: 'FailTranscription'; readonly request_id: string; readonly provider: string; readonly error_message: string; readonly now: string }
   /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
-  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly now: string }
+  /** `reads` reads of the bot's data by one key, the last one `now` */
+  | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly reads: number; readonly now: string }
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -162,6 +172,8 @@ export type BotState =
       readonly dispatched: boolean;
       /** the instance that runs (or watches) the bot, once dispatched */
       readonly workerId: string | null;
+      /** the run its token is bound to, once dispatched */
+      readonly runId: string | null;
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
@@ -216,8 +228,8 @@ const decideScheduled = (
       // A time kept as it was is no problem even when it is close (the bot may be being queued: that decides).
       const invalid = command.join_at === schedule.join_at ? null : invalidJoinAt(command.join_at, command.now);
       if (invalid) return invalid;
-      const { meeting_url, platform, bot_name, extra, config, join_at, now } = command;
-      return emit({ type: 'BotScheduleChanged', data: { bot_id: state.bot_id, meeting_url, platform, bot_name, extra, config, join_at, at: now } });
+      const { meeting_url, platform, bot_name, extra, config, created_by, join_at, now } = command;
+      return emit({ type: 'BotScheduleChanged', data: { bot_id: state.bot_id, meeting_url, platform, bot_name, extra, config, created_by, join_at, at: now } });
     }
     case 'QueueScheduledBot': {
       // A retry after the bot was queued (a lost answer, a second scheduler) finds it done.
@@ -330,7 +342,7 @@ const decide = (command: BotCommand, state: BotState) => {
     case 'DispatchBot':
       // A scheduled bot is not in the queue before its time: nothing to run yet.
       if (state.dispatched || isTerminal(state.status) || state.status === 'scheduled') return noEvents;
-      return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, at: command.now } });
+      return emit({ type: 'BotDispatched', data: { bot_id, worker_id: command.worker_id, run_id: command.run_id, at: command.now } });
 
     case 'ReassignBot':
       // Another instance took it first, or it has ended: nothing to take over.
@@ -433,7 +445,7 @@ const decide = (command: BotCommand, state: BotState) => {
       return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
     }
     case 'RecordDataAccess':
-      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, at: command.now } });
+      return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, reads: command.reads, at: command.now } });
 
     case 'EndBot':
       // A crash detected after the bot's own end report changes nothing.
@@ -456,6 +468,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   schedule,
   dispatched: false,
   workerId: null,
+  runId: null,
   leaveRequested: false,
   everRecorded: false,
   chatMessageIds: [],
@@ -479,16 +492,16 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
   switch (event.type) {
     case 'BotScheduleChanged': {
       if (state.schedule === null) return state;
+      // The key of the change replaces the first one: the bot acts for whoever defined what it now is.
       const { bot_id: _bot, join_at, at: _at, ...definition } = event.data;
-      const { created_by } = state.schedule.definition;
       return {
         ...state,
         platform: definition.platform,
-        schedule: { join_at, definition: { ...definition, created_by }, version: state.schedule.version + 1 },
+        schedule: { join_at, definition, version: state.schedule.version + 1 },
       };
     }
     case 'BotDispatched':
-      return { ...state, dispatched: true, workerId: event.data.worker_id };
+      return { ...state, dispatched: true, workerId: event.data.worker_id, runId: event.data.run_id ?? null };
     case 'BotReassigned':
       return { ...state, workerId: event.data.worker_id };
     case 'StatusChanged':
@@ -513,7 +526,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':
-      return { ...state, status: 'failed', schedule: null };
+      return { ...state, status: failedStatus(state.status, event.data.error_code), schedule: null };
     case 'TranscriptionRequested':
       return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
     case 'TranscriptionCompleted':

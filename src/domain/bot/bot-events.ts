@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
+import { eventCodec, IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
 import { BotConfigCodec, RequestedBotConfigCodec } from './bot-config';
 
 const Status = t.keyof({
@@ -49,16 +49,30 @@ export const BotScheduled = eventCodec('BotScheduled', {
   at: IsoInstant,
 });
 
-/** A scheduled bot changed before its time (PATCH): its whole new definition and time. */
+/**
+ * A scheduled bot changed before its time (PATCH): its whole new definition and time, and the key that
+ * made this change. The bot acts for that key from then on (its webhooks carry it): the key that defined
+ * what the bot now is, never the one that first scheduled it (a Sending Access key that redefines a bot
+ * must not make its callback carry a Full Access key). Absent in events recorded before it was kept: the
+ * bot then acts for no key.
+ */
 export const BotScheduleChanged = eventCodec('BotScheduleChanged', {
   bot_id: t.string,
   ...botDefinition,
   config: RequestedBotConfigCodec,
+  created_by: nullableField(CreatedBy),
   join_at: IsoInstant,
   at: IsoInstant,
 });
 
-export const BotDispatched = eventCodec('BotDispatched', { bot_id: t.string, worker_id: t.string, at: IsoInstant });
+/**
+ * A service instance took the bot to run it. `run_id` names this run: the bot's token is bound to it, so
+ * that no token of another run passes for this one (absent from events written before runs were named).
+ */
+export const BotDispatched = t.type({
+  type: t.literal('BotDispatched'),
+  data: t.intersection([t.type({ bot_id: t.string, worker_id: t.string, at: IsoInstant }), t.partial({ run_id: t.string })]),
+});
 
 /**
  * A running bot whose service instance is gone is taken over by another instance, which watches it from
@@ -128,18 +142,28 @@ export const ParticipantsReported = eventCodec('ParticipantsReported', {
 });
 
 /**
- * The bot's data was read through the legacy `meeting_data` endpoint: the legacy list counts these
- * (`access_count`, `last_accessed_at`), and the bot's audit shows every read.
+ * The bot's data was read through the legacy `meeting_data` endpoint by one key: `reads` reads, the last
+ * at `at` (reads are coalesced, at most one event per bot and key a minute: docs/decisions.md). The legacy
+ * list counts them (`access_count`, `last_accessed_at`); the audit shows who read. Older events: one read.
  */
-export const BotDataAccessed = eventCodec('BotDataAccessed', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+export const BotDataAccessed = eventCodec('BotDataAccessed', {
+  bot_id: t.string,
+  key_id: t.string,
+  reads: withDecodeDefault(t.number, () => 1),
+  at: IsoInstant,
+});
 
 /** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
 const StreamingSeconds = t.type({ input: t.number, output: t.number });
 
-/** What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing streamed. */
+/**
+ * What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing
+ * streamed. `permission_wait_seconds`: how long a vc bot waited for the recording permission (absent from
+ * the ends of bots before it was reported, and of bots that never asked).
+ */
 const Usage = t.intersection([
   t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number }),
-  t.partial({ streaming_seconds: StreamingSeconds }),
+  t.partial({ streaming_seconds: StreamingSeconds, permission_wait_seconds: t.number }),
 ]);
 
 export const BotCompleted = eventCodec('BotCompleted', {

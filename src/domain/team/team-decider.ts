@@ -5,6 +5,7 @@ import { DEFAULT_RETENTION_DAYS } from '../bot/bot-config';
 import type { Usage } from '../bot/bot-events';
 import { chargeForOutcome, type BotFeatures } from './charge-by-outcome';
 import type { Permission, ReleaseReason, TeamEvent } from './team-events';
+import { DEFAULT_TEAM_LIMITS, isValidTeamLimit, MAX_TEAM_LIMIT, teamLimitNames, type TeamLimits } from './team-limits';
 import { RESERVATION_PER_BOT } from './token-prices';
 
 export const DAILY_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -29,6 +30,8 @@ export type TeamCommand =
   | { readonly type: 'ReserveTokensForBot'; readonly bot_id: string; readonly now: string }
   | { readonly type: 'ReleaseReservation'; readonly bot_id: string; readonly reason: ReleaseReason; readonly now: string }
   | { readonly type: 'SetRetention'; readonly retention_days: number; readonly now: string }
+  /** the limits given change, the others stay */
+  | { readonly type: 'SetLimits'; readonly limits: Partial<TeamLimits>; readonly now: string }
   | {
       readonly type: 'ChargeBot';
       readonly bot_id: string;
@@ -44,6 +47,7 @@ export type TeamRejection =
   | { readonly code: 'API_KEY_NOT_FOUND'; readonly message: string }
   | { readonly code: 'INVALID_AMOUNT'; readonly message: string }
   | { readonly code: 'INVALID_RETENTION'; readonly message: string }
+  | { readonly code: 'INVALID_LIMIT'; readonly message: string }
   | { readonly code: 'DAILY_BOT_CAP_REACHED'; readonly message: string; readonly retry_after_seconds: number }
   | { readonly code: 'INSUFFICIENT_TOKENS'; readonly message: string; readonly available: number; readonly required: number };
 
@@ -71,6 +75,7 @@ export type TeamState =
       readonly operationIds: readonly string[];
       /** days artifacts are kept after their bot ends; fixed into each bot at its creation */
       readonly retention_days: number;
+      readonly limits: TeamLimits;
     };
 
 type Present = Extract<TeamState, { kind: 'present' }>;
@@ -176,6 +181,13 @@ const decide = (command: TeamCommand, state: TeamState) => {
       }
       if (command.retention_days === state.retention_days) return noEvents;
       return emit({ type: 'RetentionSet', data: { team_id, retention_days: command.retention_days, at: command.now } });
+    case 'SetLimits': {
+      const invalid = teamLimitNames.find((name) => command.limits[name] !== undefined && !isValidTeamLimit(command.limits[name]!));
+      if (invalid !== undefined) return reject({ code: 'INVALID_LIMIT', message: `${invalid} must be a whole number from 0 to ${MAX_TEAM_LIMIT}` });
+      const limits = { ...state.limits, ...command.limits };
+      if (teamLimitNames.every((name) => limits[name] === state.limits[name])) return noEvents;
+      return emit({ type: 'TeamLimitsSet', data: { team_id, limits, at: command.now } });
+    }
     case 'ReleaseReservation': {
       const amount = state.reservations.get(command.bot_id);
       if (amount === undefined) return noEvents;
@@ -216,6 +228,7 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       apiKeys: {},
       operationIds: [],
       retention_days: DEFAULT_RETENTION_DAYS,
+      limits: DEFAULT_TEAM_LIMITS,
     };
   }
   if (state.kind === 'absent') return state;
@@ -242,6 +255,8 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
     }
     case 'RetentionSet':
       return { ...state, retention_days: event.data.retention_days };
+    case 'TeamLimitsSet':
+      return { ...state, limits: event.data.limits };
     case 'TokensCharged':
       return { ...withoutReservation(state, event.data.bot_id), balance: state.balance - event.data.amount };
     case 'TokensReleased': {

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { eventCodec, IsoInstant, TokenAmount } from '../codec-helpers';
+import { TeamLimits } from './team-limits';
 
 export const Permission = t.keyof({ full: null, sending: null });
 export type Permission = t.TypeOf<typeof Permission>;
@@ -50,7 +51,12 @@ export const TokensReleased = eventCodec('TokensReleased', {
 /** How many days the artifacts of the team's bots created from now on are kept after each bot ends. */
 export const RetentionSet = eventCodec('RetentionSet', { team_id: t.string, retention_days: t.number, at: IsoInstant });
 
-export const TeamEvent = t.union([TeamCreated, ApiKeyIssued, ApiKeyRevoked, TokensAdded, TokensReserved, TokensCharged, TokensReleased, RetentionSet]);
+/** The team's limits from now on, all of them (team-limits.ts); what it holds beyond a lowered one stays. */
+export const TeamLimitsSet = eventCodec('TeamLimitsSet', { team_id: t.string, limits: TeamLimits, at: IsoInstant });
+
+export const TeamEvent = t.union([
+  TeamCreated, ApiKeyIssued, ApiKeyRevoked, TokensAdded, TokensReserved, TokensCharged, TokensReleased, RetentionSet, TeamLimitsSet,
+]);
 export type TeamEvent = t.TypeOf<typeof TeamEvent>;
 
 export const teamStreamName = (teamId: string): string => `team-${teamId}`;

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { CreatedBy } from '../bot/bot-events';
 import { eventCodec, IsoInstant, nullableField, Sealed } from '../codec-helpers';
 
 /**
@@ -15,8 +16,17 @@ export const DeliveryTarget = t.union([
 ]);
 export type DeliveryTarget = t.TypeOf<typeof DeliveryTarget>;
 
-/** A callback's URL, method and secret for one message, other than the bot's own (retry-callback may name them). */
-export const CallbackOverride = t.type({ url: t.string, method: t.keyof({ POST: null, PUT: null }), secret: t.union([Sealed, t.null]) });
+/**
+ * A callback's URL, method and secret for one message, other than the bot's own (retry-callback may name
+ * them), and the key that asked: such a delivery carries that key, not the bot's (whoever names where a
+ * message goes receives only their own key there). Absent in events recorded before: no key is sent.
+ */
+export const CallbackOverride = t.type({
+  url: t.string,
+  method: t.keyof({ POST: null, PUT: null }),
+  secret: t.union([Sealed, t.null]),
+  requested_by: nullableField(CreatedBy),
+});
 export type CallbackOverride = t.TypeOf<typeof CallbackOverride>;
 
 /** Every delivery event names its target, subject and team, so that read models need no other event. */

@@ -1,5 +1,6 @@
 import { DEFAULT_RETENTION_DAYS } from '../../domain/bot/bot-config';
 import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../../domain/team/team-decider';
+import { MAX_TEAM_LIMIT, teamLimitNames, type TeamLimits } from '../../domain/team/team-limits';
 import { validationError } from '../api-error';
 
 /** Admin bodies are few and flat; each field is checked by hand so that the error names it. */
@@ -79,4 +80,13 @@ export const decodeSetRetention = (raw: unknown): { retention_days: number } => 
   rejectUnknown(body, ['retention_days']);
   if (body.retention_days === undefined) throw validationError('body/retention_days', 'is required');
   return { retention_days: integerIn(body, 'retention_days', MIN_RETENTION_DAYS, MAX_RETENTION_DAYS, DEFAULT_RETENTION_DAYS) };
+};
+
+/** `PUT /admin/teams/{id}/limits`: the limits given change (at least one), the others stay. */
+export const decodeSetLimits = (raw: unknown): { limits: Partial<TeamLimits> } => {
+  const body = requireObject(raw);
+  rejectUnknown(body, teamLimitNames);
+  const given = teamLimitNames.filter((name) => body[name] !== undefined);
+  if (given.length === 0) throw validationError('body', `must give at least one of ${teamLimitNames.join(', ')}`);
+  return { limits: Object.fromEntries(given.map((name) => [name, integerIn(body, name, 0, MAX_TEAM_LIMIT, 0)])) };
 };

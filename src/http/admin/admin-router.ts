@@ -13,7 +13,7 @@ import { ApiError, notFound, orThrow, unauthorized, validationError } from '../a
 import type { AppState } from '../app-context';
 import { parseUuidParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
-import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetRetention } from './admin-requests';
+import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits, decodeSetRetention } from './admin-requests';
 
 export interface AdminRouterDeps {
   readonly adminToken: string;
@@ -103,6 +103,15 @@ export const adminRouter = (deps: AdminRouterDeps): Router<AppState> => {
     const teamId = teamIdOf(ctx.params.team_id);
     const { retention_days } = decodeSetRetention(await readJsonBody(ctx));
     const set = await handleTeamCommand(deps.commands, teamId, { type: 'SetRetention', retention_days, now: deps.commands.clock().toISOString() });
+    if (E.isLeft(set)) throw teamRefusal(set.left);
+    await deps.projections.waitForPosition(set.right.position);
+    ctx.body = ok(await describeTeam(deps.commands, teamId));
+  });
+
+  router.put('/teams/:team_id/limits', async (ctx) => {
+    const teamId = teamIdOf(ctx.params.team_id);
+    const { limits } = decodeSetLimits(await readJsonBody(ctx));
+    const set = await handleTeamCommand(deps.commands, teamId, { type: 'SetLimits', limits, now: deps.commands.clock().toISOString() });
     if (E.isLeft(set)) throw teamRefusal(set.left);
     await deps.projections.waitForPosition(set.right.position);
     ctx.body = ok(await describeTeam(deps.commands, teamId));

@@ -15,6 +15,9 @@ export interface CalendarPushRouterDeps {
   readonly wake: (calendarId: string) => void;
 }
 
+/** Graph's tokens are about 110 characters ("Validation: Testing client application reachability …"). */
+const MAX_VALIDATION_TOKEN_LENGTH = 1_024;
+
 const refused = (message: string) => new ApiError({ status: 403, code: 'FST_ERR_CALENDAR_PUSH_REFUSED', message, details: message });
 
 /**
@@ -48,15 +51,21 @@ export const calendarPushRouter = (deps: CalendarPushRouterDeps): Router<AppStat
 
   // Microsoft Graph subscriptions: our channel id rides in the notification URL, its token in clientState.
   router.post('/microsoft', async (ctx) => {
-    const validationToken = ctx.query.validationToken;
-    if (typeof validationToken === 'string') {
-      // The handshake of a new subscription: the token echoed as plain text within 10 s.
+    const channelId = typeof ctx.query.channel === 'string' ? ctx.query.channel : '';
+    if (ctx.query.validationToken !== undefined) {
+      // The handshake of a new subscription: the token echoed as plain text within 10 s. Anyone can ask
+      // for it (Graph sends no clientState then), so it is only ever text: capped, on a URL of ours, never sniffed.
+      const validationToken = ctx.query.validationToken;
+      if (typeof validationToken !== 'string' || validationToken.length > MAX_VALIDATION_TOKEN_LENGTH) {
+        throw validationError('querystring/validationToken', `must be given once, at most ${MAX_VALIDATION_TOKEN_LENGTH} characters`);
+      }
+      if (calendarOfChannelId(channelId) === null) throw refused('unknown push channel');
       ctx.status = 200;
-      ctx.type = 'text/plain';
+      ctx.set('x-content-type-options', 'nosniff');
+      ctx.type = 'text/plain; charset=utf-8';
       ctx.body = validationToken;
       return;
     }
-    const channelId = typeof ctx.query.channel === 'string' ? ctx.query.channel : '';
     const body = (await readJsonBody(ctx, { required: true })) as { value?: unknown };
     if (!Array.isArray(body?.value) || body.value.length === 0) throw validationError('body/value', 'must be a non-empty array of change notifications');
     // Every notice must carry the subscription's client state: one that does not is not from our subscription.

@@ -9,6 +9,7 @@ import type { ProjectionRunner } from '../../projections/projection-runner';
 import { CALENDARS, type CalendarView } from '../../projections/calendars/calendar-view';
 import { WEBHOOK_ENDPOINTS } from '../../projections/webhooks/webhook-endpoint-view';
 import { notFound, validationError } from '../api-error';
+import { withinTeamLimit } from '../team-limit-guard';
 import type { Caller } from '../app-context';
 import type { CalendarCredentialsRequest, ConnectCalendarRequest } from '../codecs/calendar-requests';
 import { checkWebhookTarget, type WebhookTargets } from '../v2/webhook-targets';
@@ -86,7 +87,7 @@ export const connectCalendar = async (deps: CalendarApiDeps, caller: Caller, api
   const calendarId = deps.commands.newId();
   const firstRound = deps.calendarSync.nextRound(calendarId, ROUND_WAIT_MS);
   const seal = (plain: string) => deps.secretBox.seal(plain);
-  const result = await handleCalendarCommand(deps.commands, calendarId, {
+  const connect = () => handleCalendarCommand(deps.commands, calendarId, {
     type: 'Connect',
     calendar_id: calendarId,
     team_id: caller.team_id,
@@ -101,9 +102,13 @@ export const connectCalendar = async (deps: CalendarApiDeps, caller: Caller, api
     created_by: { key_id: caller.key_id, api_key: seal(apiKey) },
     now: nowIso(deps.commands),
   });
-  if (E.isLeft(result)) throw calendarNotFound();
+  const held = () => deps.readStore.count(CALENDARS, { team_id: caller.team_id, removed: false });
+  await withinTeamLimit(deps.readStore, caller.team_id, 'calendars', held, async () => {
+    const result = await connect();
+    if (E.isLeft(result)) throw calendarNotFound();
+    await deps.projections.waitForPosition(result.right.position);
+  });
   deps.calendarSync.wake(calendarId);
-  await deps.projections.waitForPosition(result.right.position);
   await waitForRound(deps, firstRound);
   return findCalendarOfCaller(deps.readStore, caller, calendarId);
 };

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '../../adapters/webhook-http/target-policy';
+import { isPublicAddress } from '../../adapters/net/public-addresses';
 import { parseS3Endpoint, type S3Endpoint } from '../../adapters/object-store/s3-location';
 import type { ApiError } from '../api-error';
 import { bool, decodeWith, leaf, lengthOf, str, strictObject, withDefault } from './codec-kit';
@@ -9,9 +9,9 @@ import { bool, decodeWith, leaf, lengthOf, str, strictObject, withDefault } from
 const MAX_ENDPOINT_LENGTH = 2048;
 
 /**
- * The spec's "URI with scheme" of an S3-compatible endpoint. Outside production any host will do (a
- * server on this machine in tests and development); in production only HTTPS, and not a name or literal
- * address of this machine or a private network. Names are checked again on every connection, against the
+ * The spec's "URI with scheme" of an S3-compatible endpoint: only HTTPS, and not a name or literal
+ * address of this machine or a private network; with ALLOW_PRIVATE_STORAGE_ENDPOINTS (tests and
+ * development) any host will do. Names are checked again on every connection, against the
  * address they resolve to then.
  */
 const endpoint = (publicEndpointsOnly: boolean) =>

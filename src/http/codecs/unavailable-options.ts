@@ -15,7 +15,6 @@ interface UnavailableOption {
  * An entry leaves this list in the change that delivers its feature.
  */
 export const unavailableOptions: readonly UnavailableOption[] = [
-  { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
 ];
 
 export const optionNotAvailable = (field: string, feature: string): ApiError => {

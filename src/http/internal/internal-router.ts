@@ -7,7 +7,10 @@ import type { ArtifactStores } from '../../adapters/object-store/artifact-stores
 import { isSafeObjectKey } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
+import { loadBot } from '../../commands/bot-commands';
 import { recordBotReport } from '../../commands/record-bot-report';
+import type { BotState as BotAggregate } from '../../domain/bot/bot-decider';
+import { isTerminal } from '../../domain/bot/bot-status';
 import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
 import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
@@ -19,6 +22,7 @@ import { BotReportCodec } from '../codecs/bot-report';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
+import { storeUpload, type UploadGuards } from './artifact-upload';
 
 export interface InternalRouterDeps {
   readonly commands: CommandDeps;
@@ -27,25 +31,43 @@ export interface InternalRouterDeps {
   readonly signer: Signer;
   readonly projections: ProjectionRunner;
   readonly readStore: ReadStore;
+  readonly uploads: UploadGuards;
 }
 
-/** The bot id of the path, in the one form the event streams use, once its token has been checked. */
-export type BotState = AppState & { botId: string };
+type PresentBot = Extract<BotAggregate, { kind: 'present' }>;
+
+/** The bot id of the path, in the one form the event streams use, and the bot, once its token has been checked. */
+export type BotState = AppState & { botId: string; bot: PresentBot };
 
 const MAX_POLL_SECONDS = 30;
 
 /**
- * Every internal call carries the bot's own token: a bot can only speak for itself. Any such call also
- * tells the service the bot is alive (the dispatcher watches bots it has no process of).
+ * Every internal call carries the bot's own token: a bot can only speak for itself, and only for its
+ * current run, until the token expires. The bot's state is read from its stream (the read models may not
+ * have seen its dispatch yet). Any such call also tells the service the bot is alive (the dispatcher
+ * watches bots it has no process of).
  */
-export const requireBotToken = (signer: Signer, control: BotControlHub): Koa.Middleware<BotState> => async (ctx, next) => {
+export const requireBotToken = (deps: Pick<InternalRouterDeps, 'signer' | 'control' | 'commands'>): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-  if (!token || !signer.isBotToken(botId, token)) throw unauthorized('Missing or invalid bot token (authorization: Bearer <token>)');
+  const claims = token ? deps.signer.botTokenClaims(botId, token) : null;
+  const refused = () => unauthorized('Missing, invalid or expired bot token (authorization: Bearer <token> of this run of the bot)');
+  if (!claims || claims.expiresAtSeconds * 1000 <= deps.commands.clock().getTime()) throw refused();
+  const bot = await loadBot(deps.commands, botId);
+  if (bot.kind !== 'present' || bot.runId !== claims.runId) throw refused();
   ctx.state.botId = botId;
-  control.noteContact(botId);
+  ctx.state.bot = bot;
+  deps.control.noteContact(botId);
   await next();
+};
+
+/**
+ * Once a bot has ended, nothing it sends changes it: its token still reads the control channel (which
+ * only tells it to leave) and a repeated end report is answered as the first was.
+ */
+const refuseAfterEnd = (bot: PresentBot): void => {
+  if (isTerminal(bot.status)) throw conflict('FST_ERR_BOT_ENDED', `The bot has ended (${bot.status}): the service accepts nothing more from it`);
 };
 
 /**
@@ -72,10 +94,11 @@ const isControlResult = (u: unknown): u is ControlResult =>
 /** The bot's side of the service: reports, the control long poll, and artifact uploads. */
 export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id' });
-  router.use(requireBotToken(deps.signer, deps.control));
+  router.use(requireBotToken(deps));
 
   router.post('/reports', async (ctx) => {
     const report = decodeOrThrow(BotReportCodec, await readJsonBody(ctx), 'bot report');
+    if (report.kind !== 'end') refuseAfterEnd(ctx.state.bot);
     if ('key' in report && !isSafeObjectKey(report.key)) throw validationError('body/key', 'is not a safe object key');
     if (report.kind === 'artifact_spilled') {
       const held = await deps.stores.service.get(`${ctx.state.botId}/${report.key}`);
@@ -115,13 +138,22 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
   router.put('/artifacts/:key(.*)', async (ctx) => {
     const key = ctx.params.key ?? '';
     if (!isSafeObjectKey(key)) throw validationError('params/key', 'is not a safe object key');
+    refuseAfterEnd(ctx.state.bot);
+    const was = ctx.state.bot.artifacts[key];
+    if (was === 'stored' || was === 'spilled' || was === 'expired') {
+      throw conflict('FST_ERR_ARTIFACT_EXISTS', `The bot already stored ${key}: a stored artifact is never replaced`);
+    }
     // A bot of a team's own storage writes to the team's bucket; the service takes a copy only to spill.
     const storage = await botStorageOf(deps.readStore, ctx.state.botId);
     if (storage.kind === 'customer' && !storage.settings.allow_transient_spill) {
       throw new ApiError({ status: 403, code: 'FST_ERR_FORBIDDEN', message: "This bot's artifacts go to its team's bucket, and the team does not allow transient spill" });
     }
-    const contentType = ctx.get('content-type') || 'application/octet-stream';
-    await deps.stores.service.put(`${ctx.state.botId}/${key}`, ctx.req, contentType);
+    const upload = { store: deps.stores.service, objectKey: `${ctx.state.botId}/${key}`, key, contentType: ctx.get('content-type'), declaredLength: ctx.get('content-length') };
+    await storeUpload(ctx.req, upload, deps.uploads).catch((err: unknown) => {
+      // The rest of a refused body is not worth reading: the connection ends with the answer.
+      if (err instanceof ApiError && (err.status === 413 || err.status === 507)) ctx.set('connection', 'close');
+      throw err;
+    });
     ctx.status = 204;
   });
 

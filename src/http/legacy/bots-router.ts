@@ -4,7 +4,7 @@ import { handleBotCommand } from '../../commands/bot-commands';
 import { nowIso } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
-import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
+import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -20,6 +20,7 @@ import type { BotsRouterDeps } from '../v2/bots-router';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
 import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
+import { checkVcJoin, legacyVcFieldNames } from '../vc-credentials/vc-join-checks';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
 
@@ -35,13 +36,15 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const request = orThrow(decodeLegacyCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
     if (request.webhook_url !== null) await checkWebhookTarget(deps.webhookTargets, 'body/webhook_url', request.webhook_url);
     const seal = (plain: string) => deps.secretBox.seal(plain);
+    const config = botConfigFromLegacyRequest(request, seal);
+    await checkVcJoin(deps, caller.team_id, config.vc, legacyVcFieldNames);
     const created = await createBot(deps.commands, {
       team_id: caller.team_id,
       meeting_url: request.meeting_url,
       platform: request.platform,
       bot_name: request.bot_name,
       extra: request.extra,
-      config: botConfigFromLegacyRequest(request, seal),
+      config,
       created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
     });
     if (E.isLeft(created)) throw refusalToApiError(created.left);
@@ -59,8 +62,8 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const query = orThrow(decodeMeetingDataQuery(ctx.query));
     const stored = await deps.readStore.get<LegacyBotView>(LEGACY_BOTS, query.bot_id);
     if (!stored || stored.doc.team_id !== caller.team_id) throw notFound('FST_ERR_BOT_NOT_FOUND', 'Bot not found');
-    // Every read is an access: counted in the list, kept in the bot's audit.
-    const accessed = await handleBotCommand(deps.commands, query.bot_id, { type: 'RecordDataAccess', key_id: caller.key_id, now: nowIso(deps.commands) });
+    // Every read is an access: counted in the list, kept in the bot's audit (coalesced: data-access-tally.ts).
+    const accessed = await deps.dataAccess.read(query.bot_id, caller.key_id);
     if (E.isLeft(accessed)) throw refusalToApiError(accessed.left);
     await deps.projections.waitForPosition(accessed.right.position);
     ctx.body = await toMeetingData(stored.doc, deps.links, { includeTranscripts: query.include_transcripts });
@@ -70,7 +73,7 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/retranscribe', async (ctx) => {
     const { bot_uuid, asked } = orThrow(decodeLegacyRetranscribeRequest(await readJsonBody(ctx, { required: true })));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), bot_uuid);
-    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const configured = await transcriptionOfBot(deps.commands, bot.bot_id);
     const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/speech_to_text', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await deps.projections.waitForPosition(requested.right.position);

@@ -32,7 +32,7 @@ const SignInResultBody = t.union([
  */
 export const signInRouter = (deps: SignInRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id/sign-in' });
-  router.use(requireBotToken(deps.signer, deps.control));
+  router.use(requireBotToken(deps));
 
   router.post('/', async (ctx) => {
     const botId = ctx.state.botId;

@@ -1,19 +1,26 @@
 import * as E from 'fp-ts/Either';
 import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { scheduleBot } from '../../commands/schedule-bot';
 import type { CreatedBy } from '../../domain/bot/bot-events';
+import { BOTS } from '../../projections/bot-view';
+import type { ProjectionRunner } from '../../projections/projection-runner';
 import { orThrow } from '../api-error';
 import type { Caller } from '../app-context';
 import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-bot-request';
 import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
+import { withinTeamLimit } from '../team-limit-guard';
 import { refusalToApiError } from './refusal-to-api-error';
+import { checkVcJoin, v2VcFieldNames } from '../vc-credentials/vc-join-checks';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotRequestDeps {
   readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
+  readonly projections: ProjectionRunner;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
@@ -41,6 +48,12 @@ export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTar
   if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
 };
 
+/** What a request names beyond its own fields, checked before anything is reserved: its callback, its vc token URLs and credentials. */
+export const checkRequestTargets = async (deps: Pick<BotRequestDeps, 'webhookTargets' | 'readStore' | 'secretBox'>, teamId: string, request: CreateBotRequest): Promise<void> => {
+  await checkCallbackTarget(deps, request);
+  if (request.vc_config) await checkVcJoin(deps, teamId, definitionOf(deps, request).config.vc, v2VcFieldNames);
+};
+
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
 export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
   meeting_url: request.meeting_url,
@@ -56,7 +69,7 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
  */
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   const created = await createBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),
@@ -66,18 +79,22 @@ export const createBotFromBody = async (deps: BotRequestDeps, requester: Request
   return created.right;
 };
 
-/** One POST /v2/bots/scheduled body, decoded and scheduled (nothing is reserved or checked against caps now). */
+/**
+ * One POST /v2/bots/scheduled body, decoded and scheduled: nothing is reserved or checked against the daily
+ * cap now, but the team may hold only so many bots waiting for their time (its `scheduled_bots` limit).
+ */
 export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const { join_at, request } = orThrow(
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
-  await checkCallbackTarget(deps, request);
-  const scheduled = await scheduleBot(deps.commands, {
-    team_id: requester.caller.team_id,
-    ...definitionOf(deps, request),
-    created_by: requester.createdBy,
-    join_at,
+  await checkRequestTargets(deps, requester.caller.team_id, request);
+  const team_id = requester.caller.team_id;
+  const waiting = () => deps.readStore.count(BOTS, { team_id, status: 'scheduled' });
+  return withinTeamLimit(deps.readStore, team_id, 'scheduled_bots', waiting, async () => {
+    const scheduled = await scheduleBot(deps.commands, { team_id, ...definitionOf(deps, request), created_by: requester.createdBy, join_at });
+    if (E.isLeft(scheduled)) throw refusalToApiError(scheduled.left);
+    // Counted by the next request only once the read models show it.
+    await deps.projections.waitForPosition(scheduled.right.position);
+    return scheduled.right;
   });
-  if (E.isLeft(scheduled)) throw refusalToApiError(scheduled.left);
-  return scheduled.right;
 };

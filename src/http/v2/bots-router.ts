@@ -1,11 +1,12 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type { BotControl } from '../../adapters/bot-control/port';
-import { redactSealed, type SecretBox } from '../../adapters/crypto/secret-box';
+import type { SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
+import type { DataAccessTally } from '../../commands/data-access-tally';
 import { leaveBot } from '../../commands/leave-bot';
-import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
+import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
@@ -17,6 +18,7 @@ import { decodeListQuery } from '../codecs/list-query';
 import { decodeRetranscribeRequest } from '../codecs/transcription-choice';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { readJsonBody } from '../read-json-body';
+import { auditOfBot } from './bot-audit';
 import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
@@ -36,6 +38,8 @@ export interface BotsRouterDeps {
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
+  /** reads of the legacy meeting_data, recorded coalesced */
+  readonly dataAccess: DataAccessTally;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -69,16 +73,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.get('/:bot_id/events', async (ctx) => {
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
     const events = await deps.commands.eventStore.readStream(botStreamName(bot.bot_id));
-    ctx.body = ok({
-      bot_id: bot.bot_id,
-      events: events.map((e) => ({
-        type: e.type,
-        revision: Number(e.revision),
-        position: e.position.toString(),
-        recorded_at: e.recordedAt.toISOString(),
-        data: redactSealed(e.data),
-      })),
-    });
+    ctx.body = ok({ bot_id: bot.bot_id, events: auditOfBot(events) });
   });
 
   router.post('/:bot_id/leave', async (ctx) => {
@@ -107,7 +102,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
     const { transcription: asked } = orThrow(decodeRetranscribeRequest(await readJsonBody(ctx)));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
-    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const configured = await transcriptionOfBot(deps.commands, bot.bot_id);
     const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/transcription', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await visible(deps, requested.right.position);

@@ -4,10 +4,10 @@ import type { SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { finalMessageOfBot, redeliverFinalMessage, type FinalMessage } from '../../commands/redeliver-final-webhook';
-import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadBotFacts } from '../../commands/bot-commands';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
-import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
-import { foldBotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import type { CreatedBy } from '../../domain/bot/bot-events';
+import { isTerminal, type BotStatus } from '../../domain/bot/bot-status';
 import { endpointWants } from '../../domain/webhooks/webhook-event-types';
 import type { CallbackOverride } from '../../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
@@ -17,6 +17,7 @@ import { parseBotIdParam } from '../codecs/path-uuid';
 import { decodeRetryCallback, type RetryCallbackRequest } from '../codecs/webhook-requests';
 import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from './bot-access';
+import { requesterOf } from './bots-from-requests';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface RedeliveryRouterDeps {
@@ -30,22 +31,17 @@ export interface RedeliveryRouterDeps {
 
 const ok = (data: unknown) => ({ success: true, data });
 
-/**
- * What the bot was asked to do (its callback, a legacy bot's webhook_url) as it stands: a scheduled bot's
- * may have been changed before its time, and one that never started has no BotCreated.
- */
-const configOf = async (deps: RedeliveryRouterDeps, botId: string): Promise<RequestedBotConfig | null> => {
-  const history = await deps.commands.eventStore.readStream(botStreamName(botId));
-  return foldBotFacts(history.map((r) => decodeRecordedEvent(BotEvent, r)))?.config ?? null;
-};
+/** What the bot was asked to do (its callback, a legacy bot's webhook_url) as it stands. */
+const configOf = async (deps: RedeliveryRouterDeps, botId: string): Promise<RequestedBotConfig | null> =>
+  (await loadBotFacts(deps.commands, botId))?.config ?? null;
 
 const notEnded = (status: string) => conflict('FST_ERR_BOT_STATUS', `The bot has not ended yet (status: ${status}): it has no final event to send`);
 
 const badRequest = (code: string, message: string) => new ApiError({ status: 400, code, message });
 
 /** The bot's final event, which exists once it has ended (409 while it runs). */
-const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: string): Promise<FinalMessage> => {
-  if (status !== 'completed' && status !== 'failed') throw notEnded(status);
+const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: BotStatus): Promise<FinalMessage> => {
+  if (!isTerminal(status)) throw notEnded(status);
   const final = await finalMessageOfBot(deps.commands, botId);
   if (final === null) throw notEnded(status);
   return final;
@@ -89,7 +85,7 @@ export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> =
     const overrides = orThrow(decodeRetryCallback(await readJsonBody(ctx)));
     const bot = await findBotOfCaller(deps.readStore, caller, botId);
     const final = await finalMessageOf(deps, bot.bot_id, bot.status);
-    const callback = await callbackForRetry(deps, bot.bot_id, overrides);
+    const callback = await callbackForRetry(deps, bot.bot_id, overrides, requesterOf(deps.secretBox, caller, ctx.get('x-service-api-key')).createdBy);
     const queued = await redeliverFinalMessage(deps.commands, final, { kind: 'callback', bot_id: bot.bot_id }, { request_id: randomUUID(), callback });
     deps.queued();
     ctx.body = ok({ message: `The callback (${final.event_type}) is being sent again`, message_id: final.message_id, queued });
@@ -100,17 +96,26 @@ export const redeliveryRouter = (deps: RedeliveryRouterDeps): Router<AppState> =
 
 /**
  * Where a retry goes: the bot's own callback with whatever the body overrides (null: the bot's own,
- * unchanged). A bot created without a callback needs at least a URL.
+ * unchanged). A bot created without a callback needs at least a URL. An override acts for the key that
+ * asked (its delivery carries that key), and the bot's own secret goes only to the bot's own URL: a
+ * retry elsewhere is signed with the secret given in the body, or not at all.
  */
-const callbackForRetry = async (deps: RedeliveryRouterDeps, botId: string, overrides: RetryCallbackRequest): Promise<CallbackOverride | null> => {
+const callbackForRetry = async (
+  deps: RedeliveryRouterDeps,
+  botId: string,
+  overrides: RetryCallbackRequest,
+  requestedBy: CreatedBy,
+): Promise<CallbackOverride | null> => {
   const own = (await configOf(deps, botId))?.callback ?? null;
   const url = overrides.url ?? own?.url;
   if (url === undefined) throw badRequest('FST_ERR_NO_CALLBACK', 'The bot has no callback: give a url in the body');
   if (Object.keys(overrides).length === 0) return null;
   if (overrides.url !== undefined) await checkWebhookTarget(deps.webhookTargets, 'body/url', overrides.url);
+  const ownSecret = own !== null && own.url === url ? own.secret : null;
   return {
     url,
     method: overrides.method ?? own?.method ?? 'POST',
-    secret: overrides.secret !== undefined ? deps.secretBox.seal(overrides.secret) : (own?.secret ?? null),
+    secret: overrides.secret !== undefined ? deps.secretBox.seal(overrides.secret) : ownSecret,
+    requested_by: requestedBy,
   };
 };

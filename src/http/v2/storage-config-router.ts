@@ -19,7 +19,7 @@ export interface StorageConfigRouterDeps {
   readonly readStore: ReadStore;
   readonly projections: ProjectionRunner;
   readonly secretBox: SecretBox;
-  /** customer endpoints must be https and public (NODE_ENV=production); otherwise any endpoint will do */
+  /** customer endpoints must be https and public, unless ALLOW_PRIVATE_STORAGE_ENDPOINTS (development) lets any endpoint do */
   readonly publicStorageEndpointsOnly: boolean;
 }
 

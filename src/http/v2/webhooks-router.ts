@@ -15,6 +15,7 @@ import { decodeListQuery } from '../codecs/list-query';
 import { parseUuidParam } from '../codecs/path-uuid';
 import { decodeCreateWebhook, decodeUpdateWebhook } from '../codecs/webhook-requests';
 import { readJsonBody } from '../read-json-body';
+import { withinTeamLimit } from '../team-limit-guard';
 import { newestFirstPage } from './newest-first-page';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
@@ -83,16 +84,19 @@ export const webhooksRouter = (deps: WebhooksRouterDeps): Router<AppState> => {
     await checkWebhookTarget(deps.webhookTargets, 'body/url', request.url);
     const endpointId = deps.commands.newId();
     const secret = newEndpointSecret();
-    const view = await run(ctx, endpointId, {
-      type: 'AddEndpoint',
-      endpoint_id: endpointId,
-      team_id: caller.team_id,
-      url: request.url,
-      events: request.events,
-      description: request.description,
-      secret: deps.secretBox.seal(secret),
-      now: nowIso(deps.commands),
-    });
+    const held = () => deps.readStore.count(WEBHOOK_ENDPOINTS, { team_id: caller.team_id, deleted: false });
+    const view = await withinTeamLimit(deps.readStore, caller.team_id, 'webhook_endpoints', held, () =>
+      run(ctx, endpointId, {
+        type: 'AddEndpoint',
+        endpoint_id: endpointId,
+        team_id: caller.team_id,
+        url: request.url,
+        events: request.events,
+        description: request.description,
+        secret: deps.secretBox.seal(secret),
+        now: nowIso(deps.commands),
+      }),
+    );
     ctx.status = 201;
     // The only time the secret is shown (and on rotation): it is stored sealed and never returned again.
     ctx.body = ok({ ...toWebhook(view), secret });

@@ -1,20 +1,26 @@
+/** Whose a delivery stream is and where it goes: what its attempts are counted against. */
+export interface StreamRoute {
+  readonly teamId: string;
+  readonly targetKey: string;
+}
+
 /**
  * Which delivery streams are due when, for the delivery worker: a binary heap by due time, so that finding
  * what is due costs log(n) however many streams wait for a retry hours away. A stream has one due time;
  * setting it again replaces the old one (the stale heap entry is skipped when it comes up).
  */
 export class DueStreams {
-  private readonly due = new Map<string, { readonly dueMs: number; readonly targetKey: string }>();
+  private readonly due = new Map<string, { readonly dueMs: number } & StreamRoute>();
   private readonly heap: { readonly stream: string; readonly dueMs: number }[] = [];
 
   get size(): number {
     return this.due.size;
   }
 
-  set(stream: string, dueMs: number, targetKey: string): void {
+  set(stream: string, dueMs: number, route: StreamRoute): void {
     const current = this.due.get(stream);
     if (current && current.dueMs === dueMs) return;
-    this.due.set(stream, { dueMs, targetKey });
+    this.due.set(stream, { dueMs, ...route });
     this.push({ stream, dueMs });
   }
 
@@ -22,16 +28,12 @@ export class DueStreams {
     this.due.delete(stream);
   }
 
-  targetOf(stream: string): string | undefined {
-    return this.due.get(stream)?.targetKey;
-  }
-
   streamsOf(targetKey: string): string[] {
     return [...this.due].filter(([, d]) => d.targetKey === targetKey).map(([stream]) => stream);
   }
 
   /** Takes the stream due soonest if it is due at `nowMs` (it leaves the set); null when none is. */
-  takeDue(nowMs: number): { readonly stream: string; readonly targetKey: string } | null {
+  takeDue(nowMs: number): ({ readonly stream: string } & StreamRoute) | null {
     while (this.heap.length > 0) {
       const top = this.heap[0]!;
       const current = this.due.get(top.stream);
@@ -42,7 +44,7 @@ export class DueStreams {
       if (top.dueMs > nowMs) return null;
       this.pop();
       this.due.delete(top.stream);
-      return { stream: top.stream, targetKey: current.targetKey };
+      return { stream: top.stream, teamId: current.teamId, targetKey: current.targetKey };
     }
     return null;
   }

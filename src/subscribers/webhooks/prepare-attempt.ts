@@ -4,17 +4,19 @@ import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
-import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadBotFacts } from '../../commands/bot-commands';
 import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
-import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
-import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import type { BotFacts } from '../../domain/bot/bot-facts';
+import { keyOfDelivery } from '../../domain/webhooks/delivery-key';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
 import { creatorOfLoginSubject } from './login-subject';
+import { loadVcCredential } from '../../commands/vc-credentials/vc-credential-store';
+import { vcCredentialOfSubject } from '../../domain/webhooks/vc-credential-webhook-messages';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -31,13 +33,17 @@ export type Prepared =
   | { readonly kind: 'abandon'; readonly reason: AbandonReason };
 
 /** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
-const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
-  if (botId === null) return null;
-  return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
+const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> =>
+  botId === null ? null : loadBotFacts({ eventStore }, botId);
+
+/** A vc credential's messages carry the key that stored it (while it exists). */
+const createdByOfVcCredential = async (deps: PrepareDeps, subject: string) => {
+  const credentialId = vcCredentialOfSubject(subject);
+  return credentialId === null ? null : ((await loadVcCredential({ eventStore: deps.eventStore }, credentialId)).current?.created_by ?? null);
 };
 
 /**
- * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that created the bot,
+ * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that defined it (keyOfDelivery),
  * and the Standard Webhooks headers signed with the endpoint's secret(s) at `nowMs`, or with the callback's
  * own secret (also sent as `x-callback-secret`); a legacy bot's own webhook_url gets no signature.
  */
@@ -68,8 +74,13 @@ export const prepareAttempt = async (
     'webhook-id': message.message_id,
     'webhook-timestamp': String(timestamp),
   };
-  const createdBy = created?.created_by ?? (calendar?.kind === 'present' ? calendar.created_by : null) ?? (await creatorOfLoginSubject(deps, subject));
-  if (createdBy) headers['x-service-api-key'] = deps.secretBox.open(createdBy.api_key);
+  const override = target.kind === 'callback' ? message.callback : null;
+  // A vc credential's, a login's or a workspace's messages carry the key that stored it.
+  const subjectKey = botId === null && calendarId === null
+    ? ((await createdByOfVcCredential(deps, subject)) ?? (await creatorOfLoginSubject(deps, subject)))
+    : null;
+  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null }) ?? subjectKey;
+  if (key) headers['x-service-api-key'] = deps.secretBox.open(key.api_key);
 
   if (target.kind === 'endpoint') {
     const view = (await deps.readStore.get<WebhookEndpointView>(WEBHOOK_ENDPOINTS, target.endpoint_id))?.doc ?? null;
