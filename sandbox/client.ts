@@ -7,7 +7,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
+import type { Platform, RecordingPolicy } from './meeting-state';
+import type { ControlMeetingView, MessageView, ParticipantView } from './meeting-views';
 import type { MeetSettings } from './meet/settings';
 import type { TeamsSettings } from './teams/settings';
 import type { ZoomSettings } from './zoom/settings';

@@ -8,18 +8,18 @@ import {
   leave,
   meetingIdPattern,
   openPage,
-  pageView,
   participant,
   postChat,
   requestJoin,
-  requestRecording,
   SandboxError,
   setLayout,
   setMedia,
   touch,
-  type JoinIdentity,
   type Platform,
 } from './meeting-state';
+import type { JoinIdentity } from './identity/organisation-meetings';
+import { pageView } from './meeting-views';
+import { requestRecording } from './recording-permission';
 import { readJson, send, sendHtml, sendJson } from './http-util';
 import { meetingPage, notFoundPage } from './pages/meeting-page';
 import type { MeetingRegistry } from './registry';
