@@ -16,7 +16,9 @@
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
- *   3. memory (PSS) per bot and machine CPU while the N bots record.
+ *   3. memory (PSS) per bot and machine CPU while the N bots record;
+ *   4. the fingerprint mode the bot runs Chromium in (headful on its own display) against new headless:
+ *      the fingerprint checks each trips, and each one's CPU and memory per recording bot (fingerprint-modes.ts).
  *
  * Every figure comes from one run. Nothing here asserts a time: a slow machine gives slower figures,
  * not a failure. Sizes: BENCH_LATENCY_BOTS (10 per flavour), BENCH_RAMP (1,2,4,6,8,12,16; step 1 checks that the
@@ -31,6 +33,7 @@ import type { CreateMeetingRequest } from '../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { apiClient, createTeam } from '../test/support/http-client';
 import { startTestService, type TestService } from '../test/support/test-service';
+import { benchFingerprintModes } from './fingerprint-modes';
 import { TokenServer } from '../test/support/token-server';
 import { durationSeconds, soundSegments, type SilenceSettings } from './lib/audio-check';
 import { busyPercent, CLOCK_TICKS_PER_SECOND, cpuTimes, processTable, processTree, pssKb, stillRunning, sumPssKb, type ProcessEntry } from './lib/proc-stats';
@@ -661,6 +664,8 @@ const main = async () => {
     const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noLatency();
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);
+    // issue 22: the browser a page sees, each mode's fingerprint and cost (a part of its own)
+    await benchFingerprintModes(sandbox);
   } finally {
     await t.stop();
     await tokens.stop();

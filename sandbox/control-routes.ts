@@ -18,6 +18,7 @@ import {
 import { pendingListeners, startUtterance } from './meeting-speech';
 import { controlView, participantView } from './meeting-views';
 import { answerRecording } from './recording-permission';
+import type { FingerprintReports } from './fingerprint/reports';
 import { readJson, send, sendJson } from './http-util';
 import { wavOf } from './participant-media';
 import type { MeetingRegistry } from './registry';
@@ -30,6 +31,8 @@ export interface ControlDeps {
   readonly tts: SpeechSynthesizer;
   readonly certPem: string;
   readonly spkiSha256: string;
+  /** what the `/fingerprint` pages reported */
+  readonly fingerprints: FingerprintReports;
   /** how long `speak` waits for the in-call pages to start playing (default 3 s) */
   readonly speakAckTimeoutMs?: number;
 }
@@ -56,6 +59,11 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
   }
   if (method === 'GET' && path === '/control/certificate.json') {
     sendJson(res, 200, { pem: deps.certPem, spki_sha256: deps.spkiSha256 });
+    return true;
+  }
+  if (method === 'GET' && path === '/control/fingerprints') {
+    const host = new URL(req.url ?? '/', 'https://sandbox.invalid').searchParams.get('host') ?? undefined;
+    sendJson(res, 200, { reports: deps.fingerprints.list(host) });
     return true;
   }
   if (path.startsWith('/control/vc/')) return handleVcControl(registry, req, res, path);

@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { makeCertificate, type SandboxCertificate } from './certificate';
 import { handleControl } from './control-routes';
 import { handleIdentityControl } from './identity/identity-control';
+import { FingerprintReports, handleFingerprint } from './fingerprint/reports';
 import { send, sendError, sendHtml, sendJson } from './http-util';
 import { platforms, type Platform } from './meeting-state';
 import { handlePage } from './page-routes';
@@ -77,7 +78,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   const tts = new SpeechSynthesizer(options.speechDir);
   const identity = new IdentityRegistry(() => registry.now());
-  const deps = { registry, identity, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256 };
+  const fingerprints = new FingerprintReports();
+  const deps = { registry, identity, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256, fingerprints };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://sandbox.invalid');
@@ -101,6 +103,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         res.writeHead(204).end();
         return;
       }
+      if (await handleFingerprint(fingerprints, hostName(req.headers.host), req, res, path)) return;
       const platform = platformOfHost(req.headers.host);
       const replica = platform ? null : replicaForHost(hostName(req.headers.host));
       if (platform) await handlePage(registry, platform, req, res, path, url.searchParams);

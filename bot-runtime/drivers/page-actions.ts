@@ -5,6 +5,7 @@
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
 import { evaluateInChildFrame, framesOf } from './page-scan';
+import { botRealm } from './bot-realm';
 
 export interface Candidate {
   readonly selector: string;
@@ -57,7 +58,7 @@ const finderSource = (candidates: readonly Candidate[], opts: FindOptions) => St
 
 /** The first candidate's first matching element in one frame: its index and the element, or null. */
 const findInFrame = async (frame: Frame, source: string): Promise<{ index: number; element: ElementHandle<Element> } | null> => {
-  const result = await frame.evaluateHandle(source);
+  const result = await botRealm(frame).evaluateHandle(source);
   try {
     const index = (await (await result.getProperty('0')).jsonValue()) as number;
     if (index < 0) return null;
@@ -104,10 +105,21 @@ export const waitForFirst = async (page: Page, candidates: readonly Candidate[],
 };
 
 /**
- * Clicks like a person (the mouse, on the element's centre); an element the page keeps out of sight
- * (an auto-hidden toolbar) is clicked through the DOM instead.
+ * Clicks like a person (the mouse, on the element's centre: a trusted click, which a script's is not).
+ * An element the page keeps out of sight (an auto-hidden toolbar) shows when the pointer moves over the
+ * page, as for a person; only one that still cannot be clicked is clicked through the DOM.
  */
 export const clickElement = async (element: ElementHandle<Element>): Promise<void> => {
+  try {
+    await element.click();
+    return;
+  } catch {
+    // moved over the page below: the toolbar shows
+  }
+  const page = element.frame.page();
+  const [width, height] = (await botRealm(page).evaluate('[innerWidth, innerHeight]')) as [number, number];
+  await page.mouse.move(width / 2, height / 2, { steps: 5 });
+  await page.mouse.move(width / 2, height - 40, { steps: 5 });
   try {
     await element.click();
   } catch {

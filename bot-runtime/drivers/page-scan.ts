@@ -3,7 +3,8 @@
  * render a state, or the whole app, inside one: ScreenApp's `iframe#webclient` on Zoom, 1.5 of the
  * research note) and every closed shadow root, which page scripts cannot reach: they are found
  * through the DevTools protocol (`DOM.getDocument` with `pierce: true`) and scanned through
- * `Runtime.callFunctionOn` on the root itself. Open shadow roots are read by the in-page scan.
+ * `Runtime.callFunctionOn` on the root itself. Open shadow roots are read by the in-page scan. Every
+ * scan runs in an isolated world of its frame (bot-realm.ts), never in the page's own.
  *
  * Each place is scanned with the same ordered rules; the lowest rule that holds anywhere wins, so the
  * ordering (denial, wall, waiting, admitted) holds across frames and roots too. The result says where
@@ -11,6 +12,7 @@
  */
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { stateScanFunction, type RuleVerdict, type ScanConfig, type ScanContext, type ScanResult } from './in-page/state-scan';
+import { botRealm } from './bot-realm';
 
 /** A scan of one place of the page. */
 export interface PlaceScan extends ScanResult {
@@ -31,6 +33,9 @@ interface ClosedRoot {
   readonly objectId: string;
   readonly where: string;
 }
+
+/** The isolated world closed roots are read from (page-scan's own: the page's scripts never see the scan run). */
+const SCAN_WORLD = 'meeting-bot-scan';
 
 /**
  * Searching the document for closed shadow roots costs (the whole tree through the protocol: some
@@ -77,6 +82,8 @@ const shortUrl = (url: string) => url.split(/[?#]/)[0]!.slice(0, 120);
 interface DomNode {
   readonly nodeName?: string;
   readonly backendNodeId: number;
+  /** the frame a frame owner element (an iframe) holds */
+  readonly frameId?: string;
   readonly attributes?: string[];
   readonly children?: DomNode[];
   readonly shadowRoots?: (DomNode & { readonly shadowRootType?: string })[];
@@ -110,7 +117,7 @@ export class PageScanner {
     for (const frame of frames) {
       const main = frame === frames[0];
       try {
-        const evaluate = () => frame.evaluate(expression) as Promise<ScanResult>;
+        const evaluate = () => botRealm(frame).evaluate(expression) as Promise<ScanResult>;
         const result = main ? await evaluate() : await evaluateInChildFrame(frame, evaluate);
         if (result) places.push({ ...result, where: main ? 'main document' : `frame ${shortUrl(frame.url())}`, frame });
       } catch (err) {
@@ -159,19 +166,27 @@ export class PageScanner {
       const session = await this.cdp();
       await session.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
       const { root } = (await session.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
-      const found: { backendNodeId: number; where: string }[] = [];
-      const walk = (node: DomNode, frame: string) => {
+      const { frameTree } = await session.send('Page.getFrameTree');
+      const found: { backendNodeId: number; where: string; frameId: string }[] = [];
+      const walk = (node: DomNode, frame: string, frameId: string) => {
         for (const shadow of node.shadowRoots ?? []) {
-          if (shadow.shadowRootType === 'closed') found.push({ backendNodeId: shadow.backendNodeId, where: `closed shadow root of ${hostName(node)}${frame}` });
-          walk(shadow, frame);
+          if (shadow.shadowRootType === 'closed') found.push({ backendNodeId: shadow.backendNodeId, where: `closed shadow root of ${hostName(node)}${frame}`, frameId });
+          walk(shadow, frame, frameId);
         }
-        for (const child of node.children ?? []) walk(child, frame);
-        if (node.contentDocument) walk(node.contentDocument, ' in a frame');
+        for (const child of node.children ?? []) walk(child, frame, frameId);
+        if (node.contentDocument) walk(node.contentDocument, ' in a frame', node.frameId ?? frameId);
       };
-      walk(root, '');
+      walk(root, '', frameTree.frame.id);
       const roots: ClosedRoot[] = [];
+      const worlds = new Map<string, number>();
       for (const f of found) {
-        const { object } = (await session.send('DOM.resolveNode', { backendNodeId: f.backendNodeId, objectGroup: OBJECT_GROUP })) as { object: { objectId?: string } };
+        if (!worlds.has(f.frameId)) {
+          const { executionContextId } = await session.send('Page.createIsolatedWorld', { frameId: f.frameId, worldName: SCAN_WORLD });
+          worlds.set(f.frameId, executionContextId);
+        }
+        const { object } = (await session.send('DOM.resolveNode', { backendNodeId: f.backendNodeId, objectGroup: OBJECT_GROUP, executionContextId: worlds.get(f.frameId) })) as {
+          object: { objectId?: string };
+        };
         if (object.objectId) roots.push({ objectId: object.objectId, where: f.where });
       }
       // the DOM agent would otherwise report every change of the page from now on

@@ -11,6 +11,7 @@ import { rosterExpression, type HeadCountConfig, type RosterRead, type RosterRea
 import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate } from './page-actions';
 import type { PageReading } from './page-reading';
 import type { RosterWatch } from './roster-watch';
+import { botRealm } from './bot-realm';
 
 export interface RosterPanelParts {
   /** the button that opens the panel */
@@ -77,7 +78,7 @@ export class RosterPanel {
       }
     }
     const { frame } = await this.pageReading.scan();
-    const read = (await frame.evaluate(rosterExpression(this.parts.roster, this.parts.headCount))) as RosterRead;
+    const read = (await botRealm(frame).evaluate(rosterExpression(this.parts.roster, this.parts.headCount))) as RosterRead;
     if (read.names) this.actions.matches.note('roster', this.parts.roster.item);
     this.watch.note(this.names(read) ?? [], Date.now());
   }

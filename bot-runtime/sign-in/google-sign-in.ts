@@ -7,9 +7,9 @@
  * password (its SSO profile does not point at us). The credential is typed, never logged.
  */
 import type { Page } from 'puppeteer-core';
-import type { SignInResult } from '../contract';
+import type { SignInResult } from '../../contract/bot-contract';
 import type { SignInOptions } from './microsoft-sign-in';
-import { hasAnyText, pageFacts, sleep, typeInto } from './page-facts';
+import { clickOn, hasAnyText, pageFacts, sleep, typeInto } from './page-facts';
 import { googleSignIn as google, ourIdentityProvider as idp } from './sign-in-pages';
 
 const failed = (kind: Exclude<SignInResult, { ok: true }>['kind'], message: string): SignInResult => ({ ok: false, kind, message });
@@ -47,7 +47,7 @@ export const signInWithGoogle = async (page: Page, account: { email: string; tic
       steps.email = true;
       options.log.info('google sign-in: account');
       await typeInto(page, google.email, account.email);
-      await page.click(google.next).catch(() => undefined);
+      await clickOn(page, google.next).catch(() => false);
     }
     await sleep(250);
   }

@@ -6,8 +6,8 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
-import type { SignInResult } from '../contract';
-import { hasAnyText, pageFacts, sleep, typeInto } from './page-facts';
+import type { SignInResult } from '../../contract/bot-contract';
+import { clickOn, hasAnyText, pageFacts, sleep, typeInto } from './page-facts';
 import { microsoftSignIn as ms } from './sign-in-pages';
 
 export interface SignInOptions {
@@ -46,17 +46,17 @@ export const signInWithMicrosoft = async (page: Page, account: { email: string; 
     if (staySignedIn && !steps.staySignedIn) {
       steps.staySignedIn = true;
       options.log.info('microsoft sign-in: staying signed in');
-      await page.click(ms.submit).catch(() => undefined);
+      await clickOn(page, ms.submit).catch(() => false);
     } else if (password && !steps.password) {
       steps.password = true;
       options.log.info('microsoft sign-in: password');
       await typeInto(page, ms.password, account.password);
-      await page.click(ms.submit).catch(() => undefined);
+      await clickOn(page, ms.submit).catch(() => false);
     } else if (email && !steps.email) {
       steps.email = true;
       options.log.info('microsoft sign-in: account');
       await typeInto(page, ms.email, account.email);
-      await page.click(ms.submit).catch(() => undefined);
+      await clickOn(page, ms.submit).catch(() => false);
     }
     await sleep(250);
   }

@@ -1,5 +1,12 @@
-/** One look at a sign-in page: where it is, which of some elements show, and its visible text. */
+/**
+ * One look at a sign-in page, and the bot's hands on it: where it is, which of some elements show, its
+ * visible text; typing into a field and clicking a button. Everything is read and found from the bot's
+ * own isolated world (drivers/bot-realm.ts), never the page's: a sign-in page that watches who calls its
+ * DOM sees only itself. Typing and clicks are the keyboard's and the mouse's (trusted input events).
+ */
 import type { Page } from 'puppeteer-core';
+import { botRealm } from '../drivers/bot-realm';
+import { clickElement, findFirst } from '../drivers/page-actions';
 
 export interface PageFacts {
   readonly host: string;
@@ -10,7 +17,7 @@ export interface PageFacts {
 /** Null while the page is between documents (a navigation destroyed the context): look again. */
 export const pageFacts = async (page: Page, selectors: readonly string[]): Promise<PageFacts | null> => {
   try {
-    const facts = (await page.evaluate(
+    const facts = (await botRealm(page).evaluate(
       `(() => {
         const shown = (el) => !!el && !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
         return {
@@ -33,14 +40,27 @@ export const hasAnyText = (facts: PageFacts, texts: readonly string[]): string |
 
 /** Types into the first visible match of `selector` (its old value replaced); false when none shows. */
 export const typeInto = async (page: Page, selector: string, value: string): Promise<boolean> => {
-  const handles = await page.$$(selector);
-  for (const handle of handles) {
-    if (!(await handle.isVisible())) continue;
-    await handle.click({ clickCount: 3 });
-    await handle.type(value);
-    return true;
+  const found = await findFirst(page, [{ selector }], { visible: true });
+  if (!found) return false;
+  try {
+    await found.element.click({ clickCount: 3 });
+    await found.element.type(value);
+  } finally {
+    await found.element.dispose();
   }
-  return false;
+  return true;
+};
+
+/** Clicks the first visible match of `selector` as a person does; false when none shows. */
+export const clickOn = async (page: Page, selector: string): Promise<boolean> => {
+  const found = await findFirst(page, [{ selector }], { visible: true });
+  if (!found) return false;
+  try {
+    await clickElement(found.element);
+  } finally {
+    await found.element.dispose().catch(() => undefined);
+  }
+  return true;
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

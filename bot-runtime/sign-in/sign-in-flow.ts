@@ -7,7 +7,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
-import type { BotJob, SignInResult } from '../contract';
+import type { BotJob, SignInResult } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import { signInWithGoogle } from './google-sign-in';
 import { signInWithMicrosoft } from './microsoft-sign-in';

@@ -2,7 +2,7 @@
  * The bot's side of signing in on the internal bot API (contract.ts): what it signs in with (only for its
  * own run, with its own token), and how it went. Nothing it gets here is logged or stored.
  */
-import { internalPaths, type SignInAnswer, type SignInResult } from '../contract';
+import { internalPaths, type SignInAnswer, type SignInResult } from '../../contract/bot-contract';
 import { callService, type HttpTarget } from '../http-client';
 
 export interface SignInService {

@@ -1,63 +1,43 @@
-import type Router from '@koa/router';
-import type Logger from 'bunyan';
-import type Koa from 'koa';
-import type { BotControlHub } from '../adapters/bot-control/control-hub';
-import type { CheckpointStore } from '../adapters/checkpoint-store/port';
-import type { SecretBox } from '../adapters/crypto/secret-box';
-import type { EventStore } from '../adapters/event-store/port';
-import type { ReadStore } from '../adapters/read-store/port';
-import type { ServiceKeys } from '../adapters/signing/service-keys';
+import { CredentialSealer } from '../adapters/key-vault/credential-sealer';
 import { SignInTickets } from '../adapters/signing/sign-in-tickets';
-import type { Signer } from '../adapters/signing/signer';
-import type { CommandDeps } from '../commands/command-deps';
-import type { AppState } from '../http/app-context';
 import { signedInLoginApiRouters, signedInLoginUnauthenticatedRouters } from '../http/signed-in-logins';
-import type { ProjectionRunner } from '../projections/projection-runner';
-import { signedInLoginSubscribers } from '../subscribers/signed-in-logins';
-import { SubscriberRunner } from '../subscribers/subscriber-runner';
-
-export interface SignedInLoginsDeps {
-  readonly eventStore: EventStore;
-  readonly checkpoints: CheckpointStore;
-  readonly commands: CommandDeps;
-  readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
-  readonly secretBox: SecretBox;
-  readonly keys: ServiceKeys;
-  readonly signer: Signer;
-  readonly control: BotControlHub;
-  /** how bots and Google reach the service (the SSO profile's URLs); known once it listens */
-  readonly publicUrl: () => string;
-  readonly webhooksQueued: () => void;
-  readonly log: Logger;
-}
-
-export interface SignedInLogins {
-  /** the authenticated routers: `/v2/{tm,mt}-workspaces` and `/v2/{tm,mt}-logins` */
-  readonly routers: readonly Router<AppState>[];
-  /** outside the API key: our SAML identity provider and the bots' `POST /internal/bots/{id}/sign-in` */
-  readonly unauthenticatedRouters: readonly Koa.Middleware<AppState, any>[];
-  /** the side effects (sessions released when bots end, the account webhooks), each from its own checkpoint */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+import { signedInLoginProjections } from '../projections/signed-in-logins';
+import { releaseLoginSessions } from '../subscribers/signed-in-logins/release-login-sessions';
+import type { Capability } from './capability';
+import { subscriberPart } from './subscriber-part';
 
 /**
  * Signed-in bots (issue 20): tm and mt workspaces and logins, their pools and sessions, our SAML identity
- * provider for Google, the bots' sign-in calls, and the subscribers that release sessions and tell teams.
+ * provider for Google and the bots' sign-in calls (every api instance), and the release of the sessions of
+ * bots that ended (under the `login-sessions` lease). Passwords and signing keys are sealed with their own
+ * keys from the shared key vault. The account webhooks (`login.invalid`, `workspace.invalid`,
+ * `login.saturated`) are queued by the webhooks' queue under its lease, like every other message. A
+ * worker-only process runs none of it.
  */
-export const signedInLoginsCapability = (deps: SignedInLoginsDeps): SignedInLogins => {
-  const api = { ...deps, tickets: new SignInTickets(deps.keys) };
-  const runners = signedInLoginSubscribers({ ...deps, waitForReadModels: (position) => deps.projections.waitForPosition(position, 30_000) })
-    .map((subscriber) => new SubscriberRunner(deps.eventStore, deps.checkpoints, subscriber, deps.log));
-  return {
-    routers: signedInLoginApiRouters(api),
-    unauthenticatedRouters: signedInLoginUnauthenticatedRouters(api),
-    start: async () => {
-      for (const runner of runners) await runner.start();
-    },
-    stop: async () => {
-      for (const runner of runners) await runner.stop();
-    },
-  };
+export const signedInLogins: Capability = {
+  name: 'signed-in-logins',
+  projections: signedInLoginProjections,
+  build: (context) => {
+    if (!context.roles.api) return { parts: [] };
+    const { commands, readStore } = context;
+    const deps = {
+      commands,
+      readStore,
+      projections: context.readModels,
+      secretBox: context.secretBox,
+      sealer: new CredentialSealer(context.keyVault),
+      signer: context.signer,
+      contacts: context.contacts,
+      tickets: new SignInTickets(context.signer),
+      publicUrl: context.publicUrl,
+    };
+    const release = subscriberPart(context, 'login-sessions', () =>
+      releaseLoginSessions({ commands, readStore, waitForReadModels: (position) => context.readModels.waitForPosition(position, 30_000) }),
+    );
+    return {
+      parts: [release],
+      publicRouters: signedInLoginApiRouters(deps),
+      unauthenticatedRouters: signedInLoginUnauthenticatedRouters(deps),
+    };
+  },
 };

@@ -16,6 +16,7 @@ import { loadVcCredential } from '../commands/vc-credentials/vc-credential-store
 import { subjectOfVcCredential, vcCredentialInvalidMessage } from '../domain/webhooks/vc-credential-webhook-messages';
 import { CalendarRounds } from './webhooks/calendar-rounds';
 import { subjectOfCalendar } from './webhooks/calendar-subject';
+import { loginMessageOf, makesLoginMessage } from './webhooks/login-messages';
 import { subjectOfBot } from './webhooks/render-payload';
 import { teamEndpointsFor } from './webhooks/team-endpoints';
 
@@ -96,12 +97,25 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     if (targets.length > 0) deps.queued();
   };
 
+  /**
+   * Signed-in bots' account messages (`login.invalid`, `workspace.invalid`, `login.saturated`): to the team's
+   * endpoints. A saturation is queued with its bot's messages, so it goes before that bot's `bot.failed`.
+   */
+  const queueLoginMessage = async (event: DomainEvent, recorded: RecordedEvent) => {
+    const outgoing = await loginMessageOf(deps, event, recorded.position);
+    if (outgoing === null) return;
+    const targets = await endpointsFor(outgoing.team_id, outgoing.message.event_type, recorded.position);
+    for (const target of targets) await queue(target, outgoing.subject, outgoing.team_id, messageIdOfEvent(recorded.id), outgoing.message);
+    if (targets.length > 0) deps.queued();
+  };
+
   return {
     name: 'queue-webhook-messages',
     replayFrom: () => rounds.oldestOpen(),
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
       if (isCalendarEvent(event)) return queueCalendarMessages(event, recorded);
       if (event.type === 'VcCredentialInvalidated') return queueVcCredentialMessage(event, recorded);
+      if (makesLoginMessage(event)) return queueLoginMessage(event, recorded);
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.

@@ -89,15 +89,15 @@ describe('service keys: one key per purpose, named by id, rotated without losing
   it('a sign-in ticket names its key: a previous key still reads it, a retired one does not, a changed claim is refused', () => {
     const [a, b] = [secret(), secret()];
     const claims = { bot_id: 'bot', credential_id: 'login', workspace_id: 'ws', ticket_id: 't-1', expires_at_ms: 5000 };
-    const ticket = new SignInTickets(new ServiceKeys([a])).mint(claims);
+    const ticket = new SignInTickets(new Signer(new ServiceKeys([a]))).mint(claims);
     assert.equal(ticket.split('.')[1], new ServiceKeys([a]).current.id);
-    assert.deepEqual(new SignInTickets(new ServiceKeys([b, a])).read(ticket, 1000), claims);
-    assert.equal(new SignInTickets(new ServiceKeys([b])).read(ticket, 1000), null);
-    assert.equal(new SignInTickets(new ServiceKeys([a])).read(ticket, 5000), null, 'expired');
+    assert.deepEqual(new SignInTickets(new Signer(new ServiceKeys([b, a]))).read(ticket, 1000), claims);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([b]))).read(ticket, 1000), null);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([a]))).read(ticket, 5000), null, 'expired');
     const [payload, keyId, mac] = ticket.split('.');
     const forged = Buffer.from(JSON.stringify({ ...claims, bot_id: 'other' })).toString('base64url');
     assert.notEqual(forged, payload);
-    assert.equal(new SignInTickets(new ServiceKeys([a])).read(`${forged}.${keyId}.${mac}`, 1000), null);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([a]))).read(`${forged}.${keyId}.${mac}`, 1000), null);
   });
 
   it('a bot token is for its bot only, and any change to it is refused', () => {

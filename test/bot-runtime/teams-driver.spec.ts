@@ -5,7 +5,6 @@
  * pre-join or after the join click, switches, tiles named by `data-tid`, chat, view menu, app links).
  */
 import assert from 'node:assert/strict';
-import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
 import { divSwitchPrejoin, modelEditor, speakerViewCall, teamsVariantFixtures } from './fixtures/teams-variants';
@@ -129,23 +128,6 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
     await fx.show(`${tile}<button id="hangup-button" aria-label="Leave" onclick="document.body.innerHTML = '<p>Thanks for joining</p>'">x</button>`);
     assert.equal(await fx.driver.leaveCall(), true);
     assert.notEqual((await fx.driver.read(0)).screen, 'in_call');
-  });
-
-  it("blocks the launcher's msteams: deep link before any page script runs [MB]", async () => {
-    const context = await fx.browser.createBrowserContext();
-    try {
-      const fresh = await context.newPage();
-      new TeamsDriver(fresh, fx.log);
-      const html = `<!doctype html><body><iframe id="teamsLauncher" style="display:none" src="msteams:/l/meetup-join/parsed"></iframe>
-        <script>const f = document.createElement('iframe'); f.src = 'msteams:/l/meetup-join/set'; document.body.appendChild(f); window.opened = window.open('msteams:/l/x');</script></body>`;
-      await fresh.goto(`data:text/html,${encodeURIComponent(html)}`);
-      const blocked = (await fresh.evaluate(`window.${BLOCKED_LINKS}`)) as string[];
-      assert.deepEqual([...blocked].sort(), ['msteams:/l/meetup-join/parsed', 'msteams:/l/meetup-join/set', 'msteams:/l/x'].sort());
-      assert.deepEqual(await fresh.evaluate(`Array.from(document.querySelectorAll('iframe')).map((f) => f.getAttribute('src') || '')`), ['about:blank', '']);
-      assert.equal(await fresh.evaluate('window.opened'), null);
-    } finally {
-      await context.close();
-    }
   });
 
   it('keeps chat text and names (tile names too) out of the diagnostic HTML', async () => {

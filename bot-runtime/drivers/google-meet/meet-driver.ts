@@ -15,7 +15,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { rosterExpression, type RosterRead } from '../in-page/roster';
@@ -29,6 +29,7 @@ import { ParticipantIds, RosterWatch } from '../roster-watch';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
 import { admissionNoticeTexts, galleryLayout, speakerLayout } from './meet-texts';
+import { botRealm } from '../bot-realm';
 
 /** Meet truncates longer messages (2.9: MB "meet only allows 516"; 500 to be safe). */
 const MEET_CHAT_LIMIT = 500;
@@ -66,7 +67,7 @@ export class MeetDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const [data, roster] = (await frame.evaluate(`[${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ${rosterExpression(sel.roster, sel.headCount)}]`)) as [TilesAndChat, RosterRead];
+    const [data, roster] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ${rosterExpression(sel.roster, sel.headCount)}]`)) as [TilesAndChat, RosterRead];
     this.actions.matches.noteAll(data.matched);
     const now = Date.now();
     this.roster.watch.note(this.roster.names(roster), now);
@@ -175,14 +176,14 @@ export class MeetDriver implements PageDriver {
   async redactedHtml(names: readonly string[]): Promise<string> {
     const chat = [sel.chat.row, ...sel.chat.sender, 'textarea'];
     const { frame } = await this.reading.scan();
-    return (await frame.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: sel.nameAttributes, names }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: sel.nameAttributes, names }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
 
   /** Recording and transcription notices get their OK; other dialogs (Gemini's consent) are left to people. */
   private async acceptAdmissionNotices(): Promise<void> {
-    const notice = (await this.page.evaluate(
+    const notice = (await botRealm(this.page).evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
     )) as boolean;
     if (!notice) return;
@@ -207,7 +208,7 @@ export class MeetDriver implements PageDriver {
 
   private async readTilesAndChat(since: number): Promise<TilesAndChat> {
     const { frame } = await this.reading.scan();
-    return this.withStableIds((await frame.evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat);
+    return this.withStableIds((await botRealm(frame).evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat);
   }
 
   /** Tile ids, the bot's id and chat senders' ids through the map that keeps roster and tiles one participant. */

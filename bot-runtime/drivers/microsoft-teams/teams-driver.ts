@@ -15,7 +15,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { rosterExpression, type RosterRead } from '../in-page/roster';
@@ -26,10 +26,11 @@ import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type Pag
 import { PageReading } from '../page-reading';
 import { RosterPanel } from '../roster-panel';
 import { RosterWatch } from '../roster-watch';
-import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
+import { blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
 import { nameSuffixes } from './teams-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The note gives no length limit for Teams chat messages; the sandbox's replica takes 4096 characters
@@ -61,7 +62,6 @@ interface TeamsRead {
   readonly roster: RosterRead;
   readonly blueSpeaker: string | null;
   readonly chatOff: boolean;
-  readonly blockedLinks: string[];
 }
 
 export class TeamsDriver implements PageDriver {
@@ -70,7 +70,6 @@ export class TeamsDriver implements PageDriver {
   private readonly actions: DriverActions;
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
-  private readonly blockedLinks = new Set<string>();
   private readonly reading: PageReading;
   private readonly roster: RosterPanel;
 
@@ -96,8 +95,6 @@ export class TeamsDriver implements PageDriver {
       error: async () => null,
       countOwn: async (selfId, botName, text) => countOwnMessages((await this.readPage(0)).chat, selfId, botName, text),
     };
-    // before any Teams page loads (the tab navigates after the driver exists): no msteams: deep link
-    page.evaluateOnNewDocument(appLinkGuardSource).catch((err: Error) => log.warn(`${this.name}: app-link guard not installed: ${err.message}`));
   }
 
   read(chatSince: number): Promise<PageSnapshot> {
@@ -176,31 +173,27 @@ export class TeamsDriver implements PageDriver {
   async redactedHtml(names: readonly string[]): Promise<string> {
     // tile names are attributes (`data-tid`, which elsewhere names controls): collected here, not by attribute
     const { frame } = await this.reading.scan();
-    const tileNames = (await frame.evaluate(
+    const tileNames = (await botRealm(frame).evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.tiles.tile)})).map((t) => t.getAttribute('data-tid'))`,
     )) as string[];
     const all = [...names, ...tileNames.flatMap((n) => [n, teamsDisplayName(n)])];
     const chat = [sel.chat.row, '[data-tid="chat-pane-list"]', ...sel.composerSelectors];
-    return (await frame.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private async readPage(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const { data, roster, blueSpeaker, chatOff, blockedLinks } = (await frame.evaluate(
+    const { data, roster, blueSpeaker, chatOff } = (await botRealm(frame).evaluate(
       `({ data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, roster: ${rosterExpression(sel.roster, sel.headCount)}, ` +
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
-        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
+        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}) })`,
     )) as TeamsRead;
     this.actions.matches.noteAll(data.matched);
     const now = Date.now();
     this.roster.watch.note(this.roster.names(roster), now);
     if (roster.names) this.actions.matches.note('roster', sel.roster.item);
-    for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
-      this.blockedLinks.add(link);
-      this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
-    }
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;

@@ -19,7 +19,9 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { Speakers } from '../../browser/audio-server';
+import { speakersOf } from '../../browser/speakers';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
 import { normaliseText, type ScanResult } from '../in-page/state-scan';
@@ -27,10 +29,11 @@ import { tilesAndChatExpression, type TileReaderConfig, type TilesAndChat } from
 import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
 import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
-import { soundMonitorExpression, webAudioTapSource, zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
+import { zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
 import * as sel from './zoom-selectors';
 import { hostNotStartedPageRule, zoomScan } from './zoom-states';
 import { HOST_NOT_STARTED_RELOAD_MS, nameSuffixPattern, selfMarkPattern } from './zoom-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The longest message sent at once. The note gives no limit for Zoom's chat; 1000 characters is a
@@ -65,6 +68,8 @@ export class ZoomDriver implements PageDriver {
   /** what the bot brings (join): its microphone stays live after computer audio is joined */
   private own: OwnMedia = noOwnMedia;
   private readonly reading: PageReading;
+  /** what the bot's speakers play, once in the call */
+  private speakers: Speakers | null = null;
 
   constructor(
     private readonly page: Page,
@@ -72,8 +77,6 @@ export class ZoomDriver implements PageDriver {
   ) {
     this.actions = new DriverActions(this.name, page, log);
     this.reading = new PageReading(page, zoomScan);
-    // before any Zoom page loads (the tab navigates after the driver exists): the Web Audio tap
-    page.evaluateOnNewDocument(webAudioTapSource).catch((err: Error) => log.warn(`${this.name}: Web Audio tap not installed: ${err.message}`));
     this.chat = {
       maxLength: ZOOM_CHAT_LIMIT,
       disabled: async () => (await this.readChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -86,9 +89,10 @@ export class ZoomDriver implements PageDriver {
 
   async read(chatSince: number): Promise<PageSnapshot> {
     const { result: scan, frame } = await this.reading.scan();
-    const [chat, seen] = (await frame.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     this.actions.matches.noteAll({ ...chat.matched, ...seen.matched });
     this.reloadWhileHostAbsent(scan);
+    if (scan.screen === 'in_call') this.listen();
     return {
       screen: scan.screen,
       wall: scan.wall,
@@ -131,7 +135,6 @@ export class ZoomDriver implements PageDriver {
       await this.joinComputerAudio();
       await this.openPane('participants pane', sel.participantsButton, [{ selector: sel.participantsList }]);
       await this.openPane('chat panel', sel.chatButton, sel.chatComposer);
-      await (await this.reading.scan()).frame.evaluate(soundMonitorExpression);
     });
   }
 
@@ -172,7 +175,7 @@ export class ZoomDriver implements PageDriver {
   async redactedHtml(names: readonly string[]): Promise<string> {
     const chat = [...sel.chatListSelectors, ...sel.chat.composer, sel.chat.row];
     const { frame } = await this.reading.scan();
-    return (await frame.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -265,7 +268,7 @@ export class ZoomDriver implements PageDriver {
 
   private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
     const { frame } = await this.reading.scan();
-    const [chat, seen] = (await frame.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     return countOwnMessages(withIds(chat.chat, seen), selfId, botName, text);
   }
 
@@ -275,12 +278,21 @@ export class ZoomDriver implements PageDriver {
 
   private async readChat(since: number): Promise<TilesAndChat> {
     const { frame } = await this.reading.scan();
-    return (await frame.evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
+    return (await botRealm(frame).evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
   }
 
   /** The main tile's name, while the meeting audio carries sound and two reads agree. */
+  /** From the first read of the call: the meeting's sound, from the bot's speakers (the page may play it through Web Audio only). */
+  private listen(): void {
+    if (this.speakers !== null) return;
+    const speakers = speakersOf(this.page);
+    if (!speakers) this.log.warn(`${this.name}: the meeting's sound cannot be heard (a browser without the bot's sound server): nobody counts as speaking`);
+    this.speakers = speakers ?? { msSinceSound: () => null };
+  }
+
   private speaker(seen: ZoomPeople): string | null {
-    const sounding = seen.msSinceSound !== null && seen.msSinceSound < SPEAKING_GATE_MS;
+    const msSinceSound = this.speakers?.msSinceSound() ?? null;
+    const sounding = msSinceSound !== null && msSinceSound < SPEAKING_GATE_MS;
     const candidate = sounding ? seen.mainTileName : null;
     const agreed = candidate !== null && candidate === this.speakerCandidate ? candidate : null;
     this.speakerCandidate = candidate;

@@ -1,3 +1,5 @@
+import type { Sealed } from '../../domain/codec-helpers';
+
 /**
  * Keys of stored credentials, kept outside the event log (DESIGN.md "vc credentials"): each credential's
  * secrets are sealed in its events with its own key, and deleting the credential destroys the key, which
@@ -13,4 +15,20 @@ export interface KeyVault {
   /** Destroys the key for good: asked for again, it is null. Destroying an unknown or destroyed key is nothing. */
   destroy(keyId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The credential's key was destroyed (the credential was deleted): what it sealed cannot be read any more. */
+export class KeyDestroyedError extends Error {
+  constructor(keyId: string) {
+    super(`the key ${keyId} was destroyed with its credential`);
+    this.name = 'KeyDestroyedError';
+  }
+}
+
+/** A credential's secrets sealed and opened with its own key (credential-sealer.ts); both throw KeyDestroyedError once it is destroyed. */
+export interface CredentialSeals {
+  seal(keyId: string, plain: string): Promise<Sealed>;
+  open(keyId: string, secret: Sealed): Promise<string>;
+  /** crypto-shredding: nothing the key sealed can be opened again */
+  destroy(keyId: string): Promise<void>;
 }

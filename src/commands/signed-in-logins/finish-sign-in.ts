@@ -1,9 +1,7 @@
 import * as E from 'fp-ts/Either';
-import type { ReadStore } from '../../adapters/read-store/port';
 import { effectOf, signInFailureCode, type SignInFailureKind } from '../../domain/signed-in-logins/sign-in-failures';
-import { BOT_LOGIN_SESSIONS, type BotLoginSessionView } from '../../projections/signed-in-logins/bot-login-session-view';
-import { LOGINS, type LoginView } from '../../projections/signed-in-logins/login-view';
 import type { CommandDeps } from '../command-deps';
+import type { LoginLookups } from './login-lookups';
 import { handleLoginCommand, handleWorkspaceCommand } from './login-streams';
 
 export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly kind: SignInFailureKind; readonly message: string };
@@ -22,12 +20,14 @@ const later = (a: bigint | null, b: bigint | null): bigint | null => (a === null
  * failure is recorded with its code, ends the session, and turns the login (or, for a rejected assertion,
  * the mt workspace) invalid as the failure says.
  */
-export const recordSignInResult = async (deps: { commands: CommandDeps; readStore: ReadStore }, botId: string, result: SignInResult): Promise<SignInRecorded> => {
-  const held = (await deps.readStore.get<BotLoginSessionView>(BOT_LOGIN_SESSIONS, botId))?.doc;
-  const credentialId = held?.credential_ids[0];
-  if (!held || credentialId === undefined) return { error_code: null, position: null };
-  const login = (await deps.readStore.get<LoginView>(LOGINS, credentialId))?.doc;
+export const recordSignInResult = async (
+  deps: { readonly commands: CommandDeps; readonly logins: Pick<LoginLookups, 'heldLoginOf'> },
+  botId: string,
+  result: SignInResult,
+): Promise<SignInRecorded> => {
+  const login = await deps.logins.heldLoginOf(botId);
   if (!login) return { error_code: null, position: null };
+  const credentialId = login.credential_id;
   const now = deps.commands.clock().toISOString();
   if (result.ok) {
     const signedIn = await handleLoginCommand(deps.commands, login.platform, credentialId, { type: 'RecordSignIn', bot_id: botId, now });

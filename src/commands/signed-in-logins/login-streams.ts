@@ -35,7 +35,6 @@ export const recordSaturation = (deps: Store, command: RecordSaturation): Promis
 export const sealedPasswordOf = async (deps: Store, platform: LoginPlatform, credentialId: string): Promise<Sealed | null> => {
   let password: Sealed | null = null;
   for (const recorded of await deps.eventStore.readStream(loginStreamName(platform, credentialId))) {
-    if (recorded.type !== 'LoginCreated' && recorded.type !== 'LoginPasswordChanged') continue;
     const event = decodeRecordedEvent(LoginEvent, recorded);
     if (event.type === 'LoginCreated' || event.type === 'LoginPasswordChanged') password = event.data.password;
   }
@@ -45,7 +44,6 @@ export const sealedPasswordOf = async (deps: Store, platform: LoginPlatform, cre
 /** The mt workspace's signing key (private key sealed), from its own stream. */
 export const signingKeyOf = async (deps: Store, workspaceId: string): Promise<SigningKey | null> => {
   const [first] = await deps.eventStore.readStream(workspaceStreamName('mt', workspaceId));
-  if (!first || first.type !== 'WorkspaceCreated') return null;
-  const event = decodeRecordedEvent(WorkspaceEvent, first);
-  return event.type === 'WorkspaceCreated' ? event.data.signing_key : null;
+  const event = first && decodeRecordedEvent(WorkspaceEvent, first);
+  return event?.type === 'WorkspaceCreated' ? event.data.signing_key : null;
 };

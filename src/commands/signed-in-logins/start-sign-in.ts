@@ -1,56 +1,27 @@
 import * as E from 'fp-ts/Either';
-import type { ReadStore } from '../../adapters/read-store/port';
 import { loginUnavailableCode } from '../../domain/signed-in-logins/sign-in-failures';
 import type { LoginPlatform } from '../../domain/signed-in-logins/login-platform';
 import { isActiveLogin, loginsInOrderOfChoice, matchingLogins, type LoginCandidate } from '../../domain/signed-in-logins/pool-selection';
-import { BOT_LOGIN_SESSIONS, type BotLoginSessionView } from '../../projections/signed-in-logins/bot-login-session-view';
-import { LOGINS, type LoginView } from '../../projections/signed-in-logins/login-view';
-import { LOGIN_WORKSPACES, type WorkspaceView } from '../../projections/signed-in-logins/workspace-view';
 import { loadBot } from '../bot-commands';
 import type { CommandDeps } from '../command-deps';
 import { botConfigOf } from './bot-sign-in-config';
+import type { LoginLookups } from './login-lookups';
 import { handleLoginCommand, recordSaturation } from './login-streams';
 
-export interface StartSignInDeps {
+export interface StartSignInDeps<C extends LoginCandidate> {
   readonly commands: CommandDeps;
-  readonly readStore: ReadStore;
+  readonly logins: Pick<LoginLookups<C>, 'candidatesOf' | 'sessionsHeldBy'>;
 }
 
-export type SignInStart =
+export type SignInStart<C extends LoginCandidate> =
   /** the bot holds a session of this login now (`position`: where the read models must be for it to show) */
-  | { readonly kind: 'leased'; readonly login: LoginView; readonly workspace: WorkspaceView; readonly position: bigint | null }
+  | { readonly kind: 'leased'; readonly login: C; readonly position: bigint | null }
   /** no matching login could take it: join as a guest (`anonymous`) or end with `error_code` (`fail`) */
   | { readonly kind: 'saturated'; readonly fallback: 'fail' | 'anonymous'; readonly error_code: string; readonly message: string; readonly position: bigint | null }
   /** the bot may not sign in: it has no sign-in choice, or it is not running */
   | { readonly kind: 'refused'; readonly message: string };
 
-type Candidate = LoginCandidate & { readonly view: LoginView; readonly workspace: WorkspaceView };
-
-const candidatesOf = async (readStore: ReadStore, teamId: string, platform: LoginPlatform): Promise<Candidate[]> => {
-  const [logins, workspaces] = await Promise.all([
-    readStore.find<LoginView>(LOGINS, { where: { team_id: teamId, platform, deleted: false } }),
-    readStore.find<WorkspaceView>(LOGIN_WORKSPACES, { where: { team_id: teamId, platform, deleted: false } }),
-  ]);
-  const byId = new Map(workspaces.map((w) => [w.workspace_id, w]));
-  return logins.flatMap((view) => {
-    const workspace = byId.get(view.workspace_id);
-    if (!workspace) return [];
-    return [{
-      credential_id: view.credential_id,
-      email_group: view.email_group,
-      state: view.state,
-      workspace_state: workspace.state,
-      deleting: view.deleting,
-      sessions: view.active_session_count,
-      capacity: view.capacity,
-      last_used_at: view.last_used_at,
-      view,
-      workspace,
-    }];
-  });
-};
-
-const saturationMessage = (platform: LoginPlatform, matching: readonly Candidate[], active: number): string => {
+const saturationMessage = (platform: LoginPlatform, matching: readonly LoginCandidate[], active: number): string => {
   if (matching.length === 0) return `No ${platform} login matches the bot's ${platform}_config`;
   if (active === 0) return `None of the ${matching.length} matching ${platform} login(s) is active (invalid, of an invalid workspace, or being deleted): re-enable them with PATCH`;
   return `Every matching ${platform} login is in use (${active} active, each at its session capacity): add logins, reduce concurrency or set fallback to anonymous`;
@@ -63,7 +34,7 @@ const saturationMessage = (platform: LoginPlatform, matching: readonly Candidate
  * the last session cannot both get it (the loser tries the next login). Asking again returns the session
  * the bot already holds.
  */
-export const startSignIn = async (deps: StartSignInDeps, botId: string): Promise<SignInStart> => {
+export const startSignIn = async <C extends LoginCandidate>(deps: StartSignInDeps<C>, botId: string): Promise<SignInStart<C>> => {
   const bot = await loadBot(deps.commands, botId);
   if (bot.kind !== 'present' || bot.status === 'completed' || bot.status === 'failed' || bot.status === 'scheduled' || !bot.dispatched) {
     return { kind: 'refused', message: 'Only a running bot signs in, during its own run' };
@@ -72,17 +43,17 @@ export const startSignIn = async (deps: StartSignInDeps, botId: string): Promise
   if (choice === null) return { kind: 'refused', message: 'The bot has no tm_config or mt_config: it joins as a guest' };
   const { platform, login: selector, team_id } = choice;
 
-  const candidates = await candidatesOf(deps.readStore, team_id, platform);
-  const held = (await deps.readStore.get<BotLoginSessionView>(BOT_LOGIN_SESSIONS, botId))?.doc.credential_ids ?? [];
+  const candidates = await deps.logins.candidatesOf(team_id, platform);
+  const held = (await deps.logins.sessionsHeldBy(botId))?.credential_ids ?? [];
   const already = candidates.find((c) => held.includes(c.credential_id));
-  if (already) return { kind: 'leased', login: already.view, workspace: already.workspace, position: null };
+  if (already) return { kind: 'leased', login: already, position: null };
 
   const matching = matchingLogins(candidates, selector);
   for (const candidate of loginsInOrderOfChoice(matching)) {
     const leased = await handleLoginCommand(deps.commands, platform, candidate.credential_id, { type: 'LeaseLogin', bot_id: botId, now: deps.commands.clock().toISOString() });
     // Lost a race for its last session, or it changed meanwhile: the next one.
     if (E.isLeft(leased)) continue;
-    return { kind: 'leased', login: candidate.view, workspace: candidate.workspace, position: leased.right.position };
+    return { kind: 'leased', login: candidate, position: leased.right.position };
   }
 
   const active = matching.filter(isActiveLogin).length;

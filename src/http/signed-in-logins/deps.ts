@@ -1,14 +1,18 @@
 import type { SecretBox } from '../../adapters/crypto/secret-box';
+import type { CredentialSeals } from '../../adapters/key-vault/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { ApiError, conflict, notFound, validationError } from '../api-error';
 
 export interface SignedInLoginRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
+  /** seals the key that created a login or workspace (its webhooks carry it) */
   readonly secretBox: SecretBox;
+  /** passwords and private signing keys: each login's and workspace's own key from the key vault (login-secrets.ts) */
+  readonly sealer: CredentialSeals;
   /** how bots and Google reach the service (the SSO profile's URLs); known once it listens */
   readonly publicUrl: () => string;
 }

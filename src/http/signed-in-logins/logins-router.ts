@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
+import { KeyDestroyedError } from '../../adapters/key-vault/port';
+import { deleteLogin, loginKeyId } from '../../commands/signed-in-logins/login-secrets';
 import { handleLoginCommand } from '../../commands/signed-in-logins/login-streams';
 import type { LoginPlatform } from '../../domain/signed-in-logins/login-platform';
 import { LOGINS, type LoginView } from '../../projections/signed-in-logins/login-view';
@@ -17,7 +19,7 @@ const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') +
 /**
  * `/v2/tm-logins` and `/v2/mt-logins`: create, list, pool utilization, read, PATCH (rename, group,
  * password, extra, re-enable), delete (a login in use finishes its sessions first). Passwords (tm) are
- * sealed before they reach a command and never come back.
+ * sealed with the login's own key before they reach a command and never come back.
  */
 export const loginsRouter = (deps: SignedInLoginRouterDeps, platform: LoginPlatform): Router<AppState> => {
   const router = new Router<AppState>({ prefix: `/v2/${platform}-logins` });
@@ -56,7 +58,7 @@ export const loginsRouter = (deps: SignedInLoginRouterDeps, platform: LoginPlatf
       email_group: request.email_group === null ? null : request.email_group.toLowerCase(),
       name: request.name,
       extra: request.extra,
-      password: request.password === null ? null : deps.secretBox.seal(request.password),
+      password: request.password === null ? null : await deps.sealer.seal(loginKeyId(platform, credentialId), request.password),
       created_by: { key_id: caller.key_id, api_key: deps.secretBox.seal(ctx.get('x-service-api-key')) },
       now: deps.commands.clock().toISOString(),
     });
@@ -89,10 +91,18 @@ export const loginsRouter = (deps: SignedInLoginRouterDeps, platform: LoginPlatf
       throw nothingToChange(['name', 'email_group', 'extra', ...(platform === 'tm' ? ['password'] : []), 'state']);
     }
     await ownLogin(caller.team_id, id);
+    let sealed;
+    try {
+      sealed = password === undefined ? undefined : await deps.sealer.seal(loginKeyId(platform, id), password);
+    } catch (err) {
+      // deleted meanwhile: its key went first
+      if (err instanceof KeyDestroyedError) throw loginNotFound(platform);
+      throw err;
+    }
     const changed = await handleLoginCommand(deps.commands, platform, id, {
       type: 'ChangeLogin',
       ...fields,
-      ...(password !== undefined ? { password: deps.secretBox.seal(password) } : {}),
+      ...(sealed !== undefined ? { password: sealed } : {}),
       reenable,
       now: deps.commands.clock().toISOString(),
     });
@@ -104,7 +114,7 @@ export const loginsRouter = (deps: SignedInLoginRouterDeps, platform: LoginPlatf
     const caller = callerOf(ctx);
     const id = orThrow(parseUuidParam('credential_id', ctx.params.credential_id));
     await ownLogin(caller.team_id, id);
-    const deleted = await handleLoginCommand(deps.commands, platform, id, { type: 'DeleteLogin', now: deps.commands.clock().toISOString() });
+    const deleted = await deleteLogin(deps, platform, id, deps.commands.clock().toISOString());
     if (E.isLeft(deleted)) throw loginRefusal(platform, deleted.left);
     await deps.projections.waitForPosition(deleted.right.position);
     const view = (await deps.readStore.get<LoginView>(LOGINS, id))?.doc;

@@ -4,7 +4,8 @@ import type Koa from 'koa';
 import { idpEndpoints, idpMetadataXml, parseAuthnRequest, signedLoginResponse, type AuthnRequest } from '../../adapters/saml/identity-provider';
 import type { SignInTickets } from '../../adapters/signing/sign-in-tickets';
 import { loadBot } from '../../commands/bot-commands';
-import { handleLoginCommand, signingKeyOf } from '../../commands/signed-in-logins/login-streams';
+import { signingKeyPairOf } from '../../commands/signed-in-logins/login-secrets';
+import { handleLoginCommand } from '../../commands/signed-in-logins/login-streams';
 import { isTerminal } from '../../domain/bot/bot-status';
 import { LOGINS, type LoginView } from '../../projections/signed-in-logins/login-view';
 import { LOGIN_WORKSPACES, type WorkspaceView } from '../../projections/signed-in-logins/workspace-view';
@@ -85,14 +86,9 @@ export const mtSsoRouter = (deps: MtSsoRouterDeps): Router<AppState> => {
       now: deps.commands.clock().toISOString(),
     });
     if (E.isLeft(issued)) return html(ctx, 403, refusalPage('Sign-in refused', `${NOT_A_BOT} (${issued.left.message})`));
-    const key = await signingKeyOf(deps.commands, workspace.workspace_id);
+    const key = await signingKeyPairOf(deps, workspace.workspace_id);
     if (!key) return html(ctx, 404, refusalPage('Unknown workspace', 'No mt workspace has this identity provider.'));
-    const response = await signedLoginResponse(
-      endpointsOf(workspace),
-      { certificatePem: key.certificate_pem, privateKeyPem: deps.secretBox.open(key.private_key) },
-      request,
-      login.email,
-    );
+    const response = await signedLoginResponse(endpointsOf(workspace), key, request, login.email);
     html(ctx, 200, autoPostPage(response));
   };
 

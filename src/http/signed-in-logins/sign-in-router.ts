@@ -1,11 +1,12 @@
 import Router from '@koa/router';
 import * as t from 'io-ts';
-import type { BotControlHub } from '../../adapters/bot-control/control-hub';
 import { TICKET_LIFETIME_MS, type SignInTickets } from '../../adapters/signing/sign-in-tickets';
 import type { Signer } from '../../adapters/signing/signer';
+import type { BotContacts } from '../../commands/bot-contacts';
 import { recordSignInResult } from '../../commands/signed-in-logins/finish-sign-in';
-import { sealedPasswordOf } from '../../commands/signed-in-logins/login-streams';
+import { passwordOf } from '../../commands/signed-in-logins/login-secrets';
 import { startSignIn } from '../../commands/signed-in-logins/start-sign-in';
+import { loginQueries } from '../../projections/signed-in-logins/login-queries';
 import { SignInFailureKind } from '../../domain/signed-in-logins/sign-in-failures';
 import { conflict, orThrow } from '../api-error';
 import { decodeWith } from '../codecs/codec-kit';
@@ -15,7 +16,8 @@ import type { SignedInLoginRouterDeps } from './deps';
 
 export interface SignInRouterDeps extends SignedInLoginRouterDeps {
   readonly signer: Signer;
-  readonly control: BotControlHub;
+  /** the call tells the service the bot is alive, as any of its internal calls does */
+  readonly contacts: BotContacts;
   readonly tickets: SignInTickets;
 }
 
@@ -33,10 +35,11 @@ const SignInResultBody = t.union([
 export const signInRouter = (deps: SignInRouterDeps): Router<BotState> => {
   const router = new Router<BotState>({ prefix: '/internal/bots/:bot_id/sign-in' });
   router.use(requireBotToken(deps));
+  const logins = loginQueries(deps.readStore);
 
   router.post('/', async (ctx) => {
     const botId = ctx.state.botId;
-    const start = await startSignIn(deps, botId);
+    const start = await startSignIn({ commands: deps.commands, logins }, botId);
     if (start.kind === 'refused') throw conflict('FST_ERR_BOT_STATUS', start.message);
     await deps.projections.waitForPosition(start.position);
     if (start.kind === 'saturated') {
@@ -45,10 +48,11 @@ export const signInRouter = (deps: SignInRouterDeps): Router<BotState> => {
         : { outcome: 'fail', error_code: start.error_code, error_message: start.message };
       return;
     }
-    const { login, workspace } = start;
+    const { view: login, workspace } = start.login;
+    ctx.set('cache-control', 'no-store');
     if (login.platform === 'tm') {
-      const sealed = await sealedPasswordOf(deps.commands, 'tm', login.credential_id);
-      ctx.body = { outcome: 'sign_in', platform: 'tm', credential_id: login.credential_id, email: login.email, password: sealed === null ? '' : deps.secretBox.open(sealed) };
+      const password = await passwordOf(deps, 'tm', login.credential_id);
+      ctx.body = { outcome: 'sign_in', platform: 'tm', credential_id: login.credential_id, email: login.email, password: password ?? '' };
       return;
     }
     const ticket = deps.tickets.mint({
@@ -63,7 +67,7 @@ export const signInRouter = (deps: SignInRouterDeps): Router<BotState> => {
 
   router.post('/result', async (ctx) => {
     const result = orThrow(decodeWith(SignInResultBody, 'body', await readJsonBody(ctx)));
-    const recorded = await recordSignInResult(deps, ctx.state.botId, result);
+    const recorded = await recordSignInResult({ commands: deps.commands, logins }, ctx.state.botId, result);
     await deps.projections.waitForPosition(recorded.position);
     ctx.body = { error_code: recorded.error_code };
   });

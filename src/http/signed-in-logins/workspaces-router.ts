@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import { makeSigningKeyPair } from '../../adapters/saml/signing-key-pair';
+import { deleteWorkspace, workspaceKeyId } from '../../commands/signed-in-logins/login-secrets';
 import { handleWorkspaceCommand } from '../../commands/signed-in-logins/login-streams';
 import type { LoginPlatform } from '../../domain/signed-in-logins/login-platform';
 import { LOGINS } from '../../projections/signed-in-logins/login-view';
@@ -37,7 +38,7 @@ export const workspacesRouter = (deps: SignedInLoginRouterDeps, platform: LoginP
     const request = orThrow(decodeWith(WorkspaceRequest, 'body', await readJsonBody(ctx)));
     const workspaceId = deps.commands.newId();
     const now = deps.commands.clock();
-    // mt: our identity provider's key pair for this workspace; the private key is sealed before it is stored
+    // mt: our identity provider's key pair for this workspace; the private key is sealed with the workspace's own key before it is stored
     const keys = platform === 'mt' ? await makeSigningKeyPair(`${request.domain} meeting bots SSO`, now) : null;
     const created = await handleWorkspaceCommand(deps.commands, platform, workspaceId, {
       type: 'CreateWorkspace',
@@ -47,7 +48,7 @@ export const workspacesRouter = (deps: SignedInLoginRouterDeps, platform: LoginP
       domain: request.domain,
       name: request.name ?? DEFAULT_WORKSPACE_NAME[platform],
       extra: request.extra,
-      signing_key: keys && { certificate_pem: keys.certificatePem, private_key: deps.secretBox.seal(keys.privateKeyPem) },
+      signing_key: keys && { certificate_pem: keys.certificatePem, private_key: await deps.sealer.seal(workspaceKeyId(platform, workspaceId), keys.privateKeyPem) },
       created_by: { key_id: caller.key_id, api_key: deps.secretBox.seal(ctx.get('x-service-api-key')) },
       now: now.toISOString(),
     });
@@ -86,7 +87,7 @@ export const workspacesRouter = (deps: SignedInLoginRouterDeps, platform: LoginP
     const id = orThrow(parseUuidParam('workspace_id', ctx.params.workspace_id));
     const view = await ownWorkspace(deps, platform, caller.team_id, id);
     const logins = await deps.readStore.count(LOGINS, { team_id: caller.team_id, workspace_id: id, deleted: false });
-    const deleted = await handleWorkspaceCommand(deps.commands, platform, id, { type: 'DeleteWorkspace', logins, now: deps.commands.clock().toISOString() });
+    const deleted = await deleteWorkspace(deps, platform, id, logins, deps.commands.clock().toISOString());
     if (E.isLeft(deleted)) throw loginRefusal(platform, deleted.left);
     await deps.projections.waitForPosition(deleted.right.position);
     ctx.body = ok({ workspace_id: view.workspace_id, deleted: true });

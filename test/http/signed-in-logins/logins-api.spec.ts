@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { CredentialSealer, KeyDestroyedError } from '../../../src/adapters/key-vault/credential-sealer';
+import { SqliteKeyVault } from '../../../src/adapters/key-vault/sqlite-key-vault';
+import type { Sealed } from '../../../src/domain/codec-helpers';
 import { adminClient, apiClient, createTeam, MEETING } from '../../support/http-client';
 import { startTestService, type TestService } from '../../support/test-service';
 
@@ -35,6 +38,17 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     return created.body.data;
   };
+
+  /** Opens a secret the log holds with the service's key vault, as someone with a copy of both would. */
+  const openFromTheLog = async (keyId: string, sealed: Sealed): Promise<string> => {
+    const vault = new SqliteKeyVault(`${t.dataDir}/keys.sqlite3`, t.secretBox);
+    try {
+      return await new CredentialSealer(vault).open(keyId, sealed);
+    } finally {
+      await vault.close();
+    }
+  };
+  const eventsOf = async (stream: string) => t.service.eventStore.readStream(stream);
 
   it('POST /v2/tm-workspaces answers the spec’s fields, with the default name', async () => {
     const ws = await tmWorkspace({ extra: { env: 'prod' } });
@@ -108,10 +122,16 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.equal((await api.patch(`/v2/tm-logins/${login.credential_id}`, { email_group: null })).body.data.email_group, null);
     assert.equal((await api.patch(`/v2/tm-logins/${login.credential_id}`, {})).status, 400, 'a PATCH that changes nothing is refused');
     assert.equal((await api.patch(`/v2/tm-logins/${login.credential_id}`, { state: 'invalid' })).status, 400, 'only re-enabling is asked for');
+    const stream = `tm-login-${login.credential_id}`;
+    const changed = (await eventsOf(stream)).find((e) => e.type === 'LoginPasswordChanged')!;
+    const keyId = `tm-login-${login.credential_id}`;
+    assert.equal(await openFromTheLog(keyId, changed.data.password as Sealed), 'N3w-pass!', 'sealed with the login’s own key from the vault');
+    assert.ok(!JSON.stringify((await eventsOf(stream)).map((e) => e.data)).includes('N3w-pass!'));
     const deleted = await api.delete(`/v2/tm-logins/${login.credential_id}`);
     assert.equal(deleted.status, 200);
     assert.equal(deleted.body.data.deleted, true);
     assert.equal((await api.get(`/v2/tm-logins/${login.credential_id}`)).status, 404);
+    await assert.rejects(openFromTheLog(keyId, changed.data.password as Sealed), KeyDestroyedError, 'its key went with it: the log’s passwords are unreadable');
   });
 
   it('a workspace with logins cannot be deleted; PATCH renames it', async () => {
@@ -172,6 +192,12 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.deepEqual(Object.keys(login.body.data).sort(), LOGIN_FIELDS);
     assert.equal((await api.get(`/v2/mt-logins/${login.body.data.credential_id}`)).status, 200);
     assert.equal((await api.get(`/v2/tm-logins/${login.body.data.credential_id}`)).status, 404, 'an mt login is not a tm one');
+    const signingKey = (await eventsOf(`mt-workspace-${ws.workspace_id}`))[0]!.data.signing_key as { private_key: Sealed };
+    const keyId = `mt-workspace-${ws.workspace_id}`;
+    assert.match(await openFromTheLog(keyId, signingKey.private_key), /^-----BEGIN PRIVATE KEY-----/);
+    assert.equal((await api.delete(`/v2/mt-logins/${login.body.data.credential_id}`)).status, 200);
+    assert.equal((await api.delete(`/v2/mt-workspaces/${ws.workspace_id}`)).status, 200);
+    await assert.rejects(openFromTheLog(keyId, signingKey.private_key), KeyDestroyedError, 'the private key went with the workspace');
   });
 
   it('utilization of an empty pool is all zeros', async () => {
