@@ -3,7 +3,7 @@
  * fragment `#/l/meetup-join/<thread>/…` or light-meetings' `coords`), the walls, registration and
  * polling, and the screens before and after the call: AV-confirm modal (before the pre-join or after
  * the join click), pre-join, captcha, lobby, and the end screens, as the research note's replica
- * contract says (3.8 items 2-5, 9). Shares one closure with client-call.ts and client-audio.ts
+ * contract says (3.8 items 2-5, 9). Shares one closure with client-account.ts, client-call.ts and client-audio.ts
  * (pages.ts joins them, after the element builder of pages/replica-page.ts and pages/page-session.ts). Plain browser
  * JavaScript: no backticks or dollar-brace sequences.
  */
@@ -67,6 +67,7 @@ export const teamsClientCore = String.raw`
       if (settings.wall === 'login_redirect' || (c.organisation_only && !signedIn)) { location.replace(c.login_url); return; }
       // silent sign-in fails for a guest: Teams goes on to the light-meetings flow (Vexa #226)
       if (!anonymous() && !signedIn) { location.replace(c.light_path); return; }
+      renderMeControl(signedIn);
       if (settings.wall === 'unrecognised') {
         show('unrecognised', page([h('p', { text: 'This replica page shows no state of the Teams contract (wall "unrecognised").' })]));
         return;

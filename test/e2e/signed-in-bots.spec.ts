@@ -46,6 +46,7 @@ describe('signed-in bots through the API on the sign-in replicas (service, bot p
     await client.putMicrosoftAccount({ email: 'typo@contoso.com', password: 'the-real-one', display_name: 'Typo' });
     await client.putMicrosoftAccount({ email: 'locked@contoso.com', password: PASSWORDS.locked, display_name: 'Locked', state: 'locked' });
     await client.putMicrosoftAccount({ email: 'mfa@contoso.com', password: PASSWORDS.mfa, display_name: 'Mfa', mfa: true });
+    await client.putMicrosoftAccount({ email: 'solo@contoso.com', password: PASSWORDS.good, display_name: 'Contoso Solo' });
     tmWorkspace = (await api().post('/v2/tm-workspaces', { domain: 'contoso.com', name: 'Contoso' })).body.data.workspace_id;
   });
   after(() => env?.stop());
@@ -80,6 +81,17 @@ describe('signed-in bots through the API on the sign-in replicas (service, bot p
     }
     const signIns = (await env.sandbox.client.identity()).sign_ins.filter((s) => s.email.endsWith('@contoso.com'));
     assert.deepEqual(signIns.map((s) => s.outcome), ['signed_in', 'signed_in']);
+  });
+
+  it('tm: a signed-in bot knows its own tile by its account’s name (read from Teams’ profile card), not by bot_name: alone in the call -> NO_ATTENDEES', async () => {
+    await tmLogin('solo@contoso.com', PASSWORDS.good, 'solo@contoso.com');
+    const meeting = await env.sandbox.client.createMeeting({ platform: 'tm', replica: 'teams', lobby: false, organisation_only: 'contoso.com' });
+    const bot = await teamBots().create(meeting.url, { bot_name: 'Recorder Bot', recording_mode: 'audio_only', timeout_config: { no_one_joined_timeout: 2 }, tm_config: { email_group: 'solo@contoso.com' } });
+    await teamBots().waitFor(bot, (b) => b.status === 'in_call_recording');
+    const inCall = (await env.sandbox.client.getMeeting(meeting.meeting_id)).participants.filter((p) => p.state === 'in_call');
+    assert.deepEqual(inCall.map((p) => [p.name, p.signed_in_as]), [['Contoso Solo', 'solo@contoso.com']], 'its tile carries the account’s name');
+    // counting its own tile as an attendee, it would wait for ever
+    assert.equal(bots.outcome(await teamBots().ended(bot)), 'completed NO_ATTENDEES');
   });
 
   it('tm: wrong password, locked account and MFA turn their logins invalid (each with its code) and the bots join as guests; PATCH re-enables; no login with room and fallback fail -> TM_LOGIN_UNAVAILABLE', async () => {
