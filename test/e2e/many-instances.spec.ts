@@ -13,7 +13,7 @@ import { configFromEnv } from '../../src/config';
 import { startService } from '../../src/service';
 import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { sharedFerretdb } from '../support/ferretdb';
-import { vcJoinPath } from '../../contract/bot-contract';
+import { internalPaths, vcJoinPath } from '../../contract/bot-contract';
 import { apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { freshPostgresDatabase } from '../support/postgres';
 import { freePort, ServiceProcess } from '../support/service-process';
@@ -58,7 +58,7 @@ describe('many instances on shared stores', function () {
 
     it('each single-owner part runs in one of them: the first holds the leases, the second stands by', () => {
       const held = a.service.parts.heldLeases();
-      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers']) {
+      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers', 'login-sessions']) {
         assert.ok(held.includes(lease), `${lease} in ${held.join(', ')}`);
       }
       assert.deepEqual(b.service.parts.heldLeases(), []);
@@ -141,6 +141,34 @@ describe('many instances on shared stores', function () {
       const afterDelete = await askVcJoin(a);
       assert.equal(afterDelete.status, 200, JSON.stringify(afterDelete.body));
       assert.equal(afterDelete.body.sdk, null, 'nothing left to sign with');
+    });
+
+    it('a tm login stored through one instance hands its password to its bot through the other, and deleting it through the other destroys its one key', async () => {
+      const team = await createTeam(a.url, { tokens: 10 });
+      const onA = apiClient(a.url, team.api_key);
+      const onB = apiClient(b.url, team.api_key);
+      const workspace = (await onA.post('/v2/tm-workspaces', { domain: 'contoso.com' })).body.data.workspace_id as string;
+      const login = await onA.post('/v2/tm-logins', { workspace_id: workspace, email: 'bot@contoso.com', name: 'Bot', password: 'sealed-on-A-1!', email_group: 'bots@contoso.com' });
+      assert.equal(login.status, 201, JSON.stringify(login.body));
+      const meeting = 'https://tm.localhost:8443/l/meetup-join/room-1';
+      const botId = (await onB.post('/v2/bots', { meeting_url: meeting, bot_name: 'Signed', tm_config: { email_group: 'bots@contoso.com' } })).body.data.bot_id as string;
+      const { runId } = await takeBotToRun(b, botId, 'worker-x');
+      const signIn = await request(b.url, 'POST', internalPaths.signIn(botId), { headers: { authorization: `Bearer ${runToken(b, botId, runId)}` } });
+      assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+      assert.equal(signIn.body.password, 'sealed-on-A-1!', 'B opened the password A sealed');
+
+      const credentialId = login.body.data.credential_id as string;
+      const [created] = await a.service.eventStore.readStream(`tm-login-${credentialId}`);
+      const sealed = created!.data.password as { sealed: string };
+      const deleted = await onB.delete(`/v2/tm-logins/${credentialId}`);
+      assert.equal(deleted.status, 202, 'in use: it goes once its session ends');
+      // Its key went at once, where A keeps it too: the password in the log is lost for good.
+      const vault = await openKeyVault({ databaseUrl, dataDir: a.dataDir }, a.secretBox);
+      try {
+        await assert.rejects(new CredentialSealer(vault).open(`tm-login-${credentialId}`, sealed), KeyDestroyedError);
+      } finally {
+        await vault.close();
+      }
     });
 
     it('the rate limit of a team holds across instances (one shared count per window)', async () => {

@@ -15,8 +15,6 @@ interface UnavailableOption {
  * An entry leaves this list in the change that delivers its feature.
  */
 export const unavailableOptions: readonly UnavailableOption[] = [
-  { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
-  { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
 ];
 
 export const optionNotAvailable = (field: string, feature: string): ApiError => {
