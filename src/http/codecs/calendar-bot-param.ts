@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import type { Sealed } from '../../domain/codec-helpers';
-import { ApiError, validationError } from '../api-error';
+import { ApiError, renamedInError, validationError } from '../api-error';
 import { RECORDING_MODES } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
@@ -176,11 +176,7 @@ const withCalendarOnlyFields = (config: RequestedBotConfig, f: Record<string, un
   if (config.transcription === null) return E.left(validationError('body/transcription_custom_parameters', 'needs speech_to_text_provider'));
   const apiKey = typeof f.speech_to_text_api_key === 'string' ? f.speech_to_text_api_key : null;
   const checked = checkTranscriptionChoice('body/speech_to_text', { provider: config.transcription.provider, api_key: apiKey, custom_params: customParams });
-  if (E.isLeft(checked)) {
-    const named = (text: string) => text.replace('body/speech_to_text/custom_params', 'body/transcription_custom_parameters');
-    const err = checked.left;
-    return E.left(new ApiError({ status: err.status, code: err.code, message: named(err.message), details: err.details === undefined ? null : named(err.details) }));
-  }
+  if (E.isLeft(checked)) return E.left(renamedInError(checked.left, 'body/speech_to_text/custom_params', 'body/transcription_custom_parameters'));
   return E.right({ ...config, streaming, transcription: { ...config.transcription, custom_params: customParams } });
 };
 
@@ -195,11 +191,8 @@ const LEGACY_NAMES: readonly (readonly [string, string])[] = [
 ];
 
 const inLegacyTerms = (err: ApiError): ApiError => {
-  const rename = (text: string) => {
-    const found = LEGACY_NAMES.find(([v2]) => text.startsWith(v2));
-    return found ? `${found[1]}${text.slice(found[0].length)}` : text;
-  };
-  return new ApiError({ status: err.status, code: err.code, message: rename(err.message), details: err.details === undefined ? null : rename(err.details) });
+  const found = LEGACY_NAMES.find(([v2]) => err.message.startsWith(v2));
+  return found ? renamedInError(err, found[0], found[1]) : err;
 };
 
 export interface BotMaking {
