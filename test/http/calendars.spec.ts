@@ -107,7 +107,7 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     const kickOff = first.data.find((e) => e.name === 'Kick-off');
     assert.equal(kickOff.meeting_url, MEET);
     assert.deepEqual(kickOff.attendees.map((x: { email: string }) => x.email).includes('guest@example.com'), true);
-    assert.equal(kickOff.raw, undefined, 'lists leave out raw');
+    assert.equal(kickOff.raw.id, kickOff.provider_id, "lists carry the provider's record too (the official client expects it)");
     const detail = await api.get(`/calendar_events/${kickOff.uuid}`);
     assert.equal(detail.status, 200);
     assert.equal(detail.body.calendar_uuid, calendar.uuid);
@@ -284,7 +284,12 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     });
     assert.equal(attached.status, 200, JSON.stringify(attached.body));
     assert.equal(attached.body.length, 4, 'every instance of the series');
-    for (const e of attached.body) assert.deepEqual(e.bot_param, { bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' } });
+    for (const e of attached.body) {
+      assert.deepEqual(e.bot_param, {
+        bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' },
+        transcription_custom_parameters: {},
+      });
+    }
     const detail = await api.get(`/calendar_events/${third.uuid}`);
     assert.equal(detail.body.bot_param.deduplication_key, 'weekly');
 

@@ -10,7 +10,7 @@ import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
 import { checkTranscriptionChoice } from './transcription-choice';
 import { optionNotAvailable } from './unavailable-options';
-import { decodeLegacyCreateBotRequest, type LegacyCreateBotRequest } from './legacy-create-bot-request';
+import { decodeLegacyCreateBotRequest, SpeechToText, type LegacyCreateBotRequest } from './legacy-create-bot-request';
 import { botConfigFromV2Request, type Seal } from './v2-bot-config';
 import { TargetUrl } from './webhook-requests';
 
@@ -21,7 +21,6 @@ const Frequency = leaf<string>('streaming_audio_frequency', (u) =>
   typeof u === 'string' && /^(16|24|32|48)khz$/.test(u) ? E.right(u) : E.left('must be one of 16khz, 24khz, 32khz, 48khz'),
 );
 
-const SpeechToText = strictObject('speech_to_text', { provider: str(1, 100), api_key: nullable(str(1, 1024)) });
 
 /** The spec's `bot_param` fields, plus `silence_timeout` and `speech_to_text` that the request also accepts. */
 const legacyFields = {

@@ -34,8 +34,8 @@ const SpeechToTextObject = strictObject('speech_to_text', {
   api_key: nullable(str(1, 1024)),
 });
 
-/** `{provider, api_key?}`, or the provider's name alone (the official client sends either). */
-const SpeechToText = new t.Type<t.TypeOf<typeof SpeechToTextObject>, unknown, unknown>(
+/** `{provider?, api_key?}` (Default unless named), or the provider's name alone (the official client sends either). */
+export const SpeechToText = new t.Type<t.TypeOf<typeof SpeechToTextObject>, unknown, unknown>(
   'speech_to_text',
   SpeechToTextObject.is,
   (u, c) => (typeof u === 'string' ? E.map((provider: string) => ({ provider, api_key: null }))(str(1, 100).validate(u, c)) : SpeechToTextObject.validate(u, c)),
