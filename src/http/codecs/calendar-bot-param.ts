@@ -230,9 +230,12 @@ export interface V2CalendarBotRequest {
 
 export const decodeV2CalendarBotRequest = (body: unknown): E.Either<ApiError, V2CalendarBotRequest> => {
   if (!isPlainObject(body)) return E.left(validationError('body', 'must be object'));
-  const { event_id, all_occurrences, meeting_url, ...fields } = body;
+  const { event_id, all_occurrences, meeting_url, series_id, ...fields } = body;
+  if (series_id !== undefined && series_id !== null && typeof series_id !== 'string') return E.left(validationError('body/series_id', 'must be string'));
   if (meeting_url !== undefined) return E.left(validationError('body/meeting_url', 'is not an allowed property: the bot joins the event\'s own meeting link'));
-  if (typeof event_id !== 'string') return E.left(validationError('body/event_id', event_id === undefined ? 'is required' : 'must be string'));
+  if (typeof event_id !== 'string') {
+    return E.left(validationError('body/event_id', event_id === undefined ? 'is required (the event names its series; all_occurrences covers the whole series)' : 'must be string'));
+  }
   if (all_occurrences !== undefined && typeof all_occurrences !== 'boolean') return E.left(validationError('body/all_occurrences', 'must be boolean'));
   if (fields.deduplication_key !== undefined && (typeof fields.deduplication_key !== 'string' || fields.deduplication_key.length === 0)) {
     return E.left(validationError('body/deduplication_key', 'must be a non-empty string'));
