@@ -49,6 +49,8 @@ export type BotView = {
   readonly leave_requested: boolean;
   /** the last transcription asked for; null when none was (absent in documents written before it) */
   readonly transcription?: TranscriptionView | null;
+  /** the bot asked for transcription when it was defined (absent in documents written before it) */
+  readonly transcription_wanted?: boolean;
   /** a scheduled bot's time (null for a bot created to join at once) */
   readonly join_at: string | null;
 };
@@ -70,7 +72,9 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
   status_history: [...doc.status_history, { status, created_at: at }],
 });
 
-type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'>;
+type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'> & {
+  readonly config: { readonly transcription: unknown };
+};
 
 /** A bot's first document: scheduled for later, or queued at once. */
 const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' | 'queued'; readonly at: string; readonly join_at: string | null }): BotView => ({
@@ -93,6 +97,7 @@ const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' 
   leave_requested: false,
   join_at: first.join_at,
   transcription: null,
+  transcription_wanted: d.config.transcription !== null,
 });
 
 export const botViewProjection: Projection<BotView> = {
@@ -113,15 +118,15 @@ export const botViewProjection: Projection<BotView> = {
     }
     // A scheduled bot queued at its time keeps its creation time, its join_at and its history.
     if (event.type === 'BotCreated' && doc !== null) {
-      const { meeting_url, bot_name, platform, extra, created_at } = event.data;
-      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra };
+      const { meeting_url, bot_name, platform, extra, created_at, config } = event.data;
+      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra, transcription_wanted: config.transcription !== null };
     }
     if (event.type === 'BotCreated') return newBotView(event.data, { status: 'queued', at: event.data.created_at, join_at: null });
     if (doc === null) return null;
     switch (event.type) {
       case 'BotScheduleChanged': {
-        const { meeting_url, bot_name, platform, extra, join_at } = event.data;
-        return { ...doc, meeting_url, bot_name, platform, extra, join_at };
+        const { meeting_url, bot_name, platform, extra, join_at, config } = event.data;
+        return { ...doc, meeting_url, bot_name, platform, extra, join_at, transcription_wanted: config.transcription !== null };
       }
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };

@@ -20,6 +20,7 @@ import { createDefinedBot, requesterOf, scheduleDefinedBot } from '../v2/bots-fr
 import { refusalToApiError } from '../v2/refusal-to-api-error';
 import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
+import { screenshotsOf } from '../v2/bot-screenshots';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
 
@@ -77,6 +78,12 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     await deps.projections.waitForPosition(requested.right.position);
     ctx.status = 202;
     ctx.body = { ok: true, bot_id: bot.bot_id };
+  });
+
+  /** Meeting BaaS's v1 screenshots: every screenshot of the bot, oldest first, `{date, url}` with a link signed now. */
+  router.get('/:bot_id/screenshots', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    ctx.body = (await screenshotsOf(bot, deps.links)).map((s) => ({ date: s.taken_at, url: s.url }));
   });
 
   router.delete('/:bot_id', async (ctx) => {
