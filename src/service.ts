@@ -48,6 +48,9 @@ import { settleTokensWhenBotEnds } from './subscribers/settle-tokens-when-bot-en
 import { uploadTargetFor } from './subscribers/upload-target';
 import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
 import { expireArtifacts } from './subscribers/expire-artifacts';
+import { botDataDeletion } from './capabilities/bot-data-deletion';
+import { openPersonalDataLog } from './capabilities/personal-data-log';
+import type { DataKeyStore } from './adapters/data-keys/port';
 import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 import { CalendarSyncWorker } from './subscribers/sync-calendars';
@@ -74,6 +77,10 @@ export interface RunningService {
   readonly spillUploader: PeriodicSweep;
   /** deletes artifacts whose retention has ended */
   readonly retention: PeriodicSweep;
+  /** erases the artifacts of bots whose data the team deleted */
+  readonly dataErasure: PeriodicSweep;
+  /** the bots' data keys (their personal fields in the log are sealed with them) */
+  readonly dataKeys: DataKeyStore;
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   readonly calendarSync: CalendarSyncWorker;
@@ -92,6 +99,8 @@ export interface ServiceOverrides {
   readonly spillRetryMs?: number;
   /** how often expired artifacts are looked for (default 1 h) */
   readonly retentionSweepMs?: number;
+  /** how often the artifacts of deleted bots still to erase are looked for (default 60 s) */
+  readonly dataErasureSweepMs?: number;
   /** how webhook targets' host names are resolved (tests pretend a name moved to a private address) */
   readonly resolveHost?: Resolve;
   readonly webhookHttp?: WebhookHttp;
@@ -123,7 +132,14 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // Before anything is opened: a wrong key setting stops the start.
   const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
   for (const warning of keyWarnings) log.warn(warning);
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const secretBox = new SecretBox(keys);
+  // Bots' personal fields are sealed in the log with each bot's own key (issue 25).
+  const { eventStore, dataKeys, close: closeEventLog } = openPersonalDataLog(
+    await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
+    config,
+    secretBox,
+    log,
+  );
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
   await projections.start();
@@ -132,7 +148,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const control = new BotControlHub(() => clock().getTime());
   const signer = new Signer(keys);
-  const secretBox = new SecretBox(keys);
   // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
   const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
   const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
@@ -163,6 +178,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const transcriptions = new SubscriberRunner(eventStore, checkpoints, transcriber, log);
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
+  const botData = botDataDeletion({ commands, readStore, projections, stores, dataKeys, log }, { sweepMs: overrides.dataErasureSweepMs });
 
   const webhookTargets = { policy: { publicHttpsOnly: !config.allowPrivateWebhookTargets }, resolve: overrides.resolveHost ?? resolveWithDns };
   const webhooks = new WebhookDeliveryWorker({
@@ -238,6 +254,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
     ],
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
+    capabilityRouters: [botData.router],
     sandboxHosts: config.sandboxHosts,
     secretBox,
     publicStorageEndpointsOnly: !config.allowPrivateStorageEndpoints,
@@ -306,6 +323,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     scheduler,
     spillUploader,
     retention,
+    dataErasure: botData.erasure,
+    dataKeys,
     botWatch,
     webhooks,
     calendarSync,
@@ -324,6 +343,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await transcriptions.stop();
       await spillUploader.stop();
       await retention.stop();
+      await botData.stop();
       await settler.stop();
       await reconciler.stop();
       await webhookQueue.stop();
@@ -333,7 +353,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await projections.stop();
       await readStore.close();
       await localCheckpoints?.close();
-      await eventStore.close();
+      await closeEventLog();
     },
   };
 };

@@ -1,3 +1,4 @@
+import type Router from '@koa/router';
 import type Logger from 'bunyan';
 import Koa from 'koa';
 import compose from 'koa-compose';
@@ -26,6 +27,8 @@ export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the calendar API (legacy and v2), when the service runs calendar sync */
   readonly calendarApi?: CalendarApiDeps;
+  /** authenticated routers of capabilities wired in their own modules (src/capabilities) */
+  readonly capabilityRouters?: readonly Router<AppState>[];
 }
 
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
@@ -57,6 +60,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const routers = [
     botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
     ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
+    ...(deps.capabilityRouters ?? []),
   ];
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),

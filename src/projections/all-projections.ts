@@ -1,5 +1,6 @@
 import { apiKeyViewProjection } from './api-key-view';
 import { artifactRetentionProjection } from './artifact-retention-view';
+import { botDataErasureProjection } from './bot-data-erasure-view';
 import { botStorageViewProjection } from './bot-storage-view';
 import { botViewProjection } from './bot-view';
 import { calendarBotParamViewProjection } from './calendars/calendar-bot-param-view';
@@ -33,4 +34,5 @@ export const allProjections: readonly Projection<any>[] = [
   calendarEventViewProjection,
   calendarChannelViewProjection,
   calendarBotParamViewProjection,
+  botDataErasureProjection,
 ];

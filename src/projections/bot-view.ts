@@ -1,13 +1,18 @@
 import type { DomainEvent } from '../domain/all-events';
 import { isBotEvent } from '../domain/bot/bot-events';
 import type { BotStatus } from '../domain/bot/bot-status';
+import { DELETED_MEETING_URL, DELETED_TEXT } from '../domain/bot/personal-data';
 import type { Projection } from './projection';
 
 /**
  * stored: in the bot's storage; spilled: the team's bucket refused it and the service holds a copy until an
- * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended.
+ * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended; deleted:
+ * the team deleted the bot's data.
  */
-export type ArtifactStatus = 'stored' | 'spilled' | 'failed' | 'expired';
+export type ArtifactStatus = 'stored' | 'spilled' | 'failed' | 'expired' | 'deleted';
+
+/** What has a link and content: an artifact still kept, in the bot's storage or held by the service. */
+export const isKept = (artifact: Pick<ArtifactView, 'status'>): boolean => artifact.status === 'stored' || artifact.status === 'spilled';
 
 export interface ArtifactView {
   readonly artifact_type: string;
@@ -53,6 +58,9 @@ export type BotView = {
   readonly transcription_wanted?: boolean;
   /** a scheduled bot's time (null for a bot created to join at once) */
   readonly join_at: string | null;
+  /** when the team deleted the bot's data, and when its artifacts were erased (absent before issue 25: null) */
+  readonly data_deleted_at?: string | null;
+  readonly artifacts_erased_at?: string | null;
 };
 
 export interface TranscriptionView {
@@ -161,6 +169,18 @@ export const botViewProjection: Projection<BotView> = {
           error_message: event.data.error_message,
           ended_at: event.data.at,
         };
+      // Its personal fields read as deleted from now on (their key is destroyed); its artifacts have no link.
+      case 'BotDataDeleted':
+        return {
+          ...doc,
+          bot_name: DELETED_TEXT,
+          meeting_url: DELETED_MEETING_URL,
+          extra: null,
+          data_deleted_at: event.data.at,
+          artifacts: doc.artifacts.map((a) => ({ ...a, status: 'deleted' as const, status_message: null })),
+        };
+      case 'BotArtifactsErased':
+        return { ...doc, artifacts_erased_at: event.data.at };
       case 'TranscriptionRequested':
         return {
           ...doc,

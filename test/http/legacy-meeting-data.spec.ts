@@ -14,6 +14,8 @@ const BOT_RECORD_FIELDS = [
   'speech_to_text_api_key', 'speech_to_text_provider', 'streaming_audio_frequency', 'streaming_input', 'streaming_output',
   'transcription_custom_parameters', 'transcription_fails', 'transcription_payloads', 'user_reported_error', 'uuid',
   'waiting_room_timeout', 'webhook_url', 'vc_access_token_url', 'vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id', 'vc_sdk_id', 'vc_sdk_pwd',
+  // beyond the spec: when the team deleted the bot's data
+  'data_deleted_at',
 ].sort();
 
 describe('legacy API: GET /bots/meeting_data', () => {

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { ArtifactStore } from '../../bot-runtime/artifacts';
+import { BotLog } from '../../bot-runtime/bot-log';
+import { HttpReporter } from '../../bot-runtime/reporters/http-reporter';
+import { makeUploader } from '../../bot-runtime/uploaders/make-uploader';
 import { asBot } from './as-bot';
 import type { ScriptedLaunch } from './scripted-launcher';
 
@@ -24,7 +28,8 @@ export type UploadedArtifacts = ReadonlyMap<string, { readonly artifact_type: st
 /**
  * Plays a whole run of a launched bot over the bots' internal API, as the runtime would: joins, records,
  * uploads a recording, two screenshots, an audio chunk, the chat, the participants and its log (real
- * uploads through the service into its store), reports who was there, and ends completed.
+ * uploads by the bot runtime's own uploader, wherever its job says: the service, or a bucket with the
+ * ingest key), reports who was there, and ends completed.
  */
 export const runScriptedMeeting = async (launch: ScriptedLaunch, meeting: ScriptedMeeting = DEFAULT_MEETING): Promise<UploadedArtifacts> => {
   const bot = asBot(launch);
@@ -44,13 +49,9 @@ export const runScriptedMeeting = async (launch: ScriptedLaunch, meeting: Script
     ['bot.log', { artifact_type: 'bot_log', bytes: Buffer.from(`joined as the bot; saw ${meeting.participants.join(', ')}`), content_type: 'text/plain' }],
   ]);
   await ok(bot.status('call_ended'), 'call_ended');
-  for (const [key, artifact] of artifacts) {
-    await ok(bot.upload(key, artifact.bytes, artifact.content_type), `upload ${key}`);
-    await ok(
-      bot.report({ kind: 'artifact', artifact_type: artifact.artifact_type, key, content_type: artifact.content_type, size_bytes: artifact.bytes.length, at: at() }),
-      `report ${key}`,
-    );
-  }
+  const botId = launch.job.bot_id;
+  const store = new ArtifactStore(makeUploader(launch.job.upload, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+  for (const [key, artifact] of artifacts) assert.equal(await store.store(artifact.artifact_type, key, artifact.content_type, artifact.bytes), true, `upload ${key}`);
   await ok(bot.report({ kind: 'participants', participants: meeting.participants, speakers: meeting.speakers, at: at() }), 'participants');
   await ok(
     bot.report({ kind: 'end', outcome: 'completed', error_code: 'NO_ATTENDEES', error_message: '', recorded_seconds: meeting.recordedSeconds, waiting_room_seconds: 0, at: at() }),

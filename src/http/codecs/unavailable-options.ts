@@ -20,8 +20,8 @@ export const unavailableOptions: readonly UnavailableOption[] = [
   { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
 ];
 
-export const optionNotAvailable = (field: string, feature: string): ApiError => {
-  const sentence = `body/${field} is not available yet: this service does not deliver ${feature} yet`;
+export const optionNotAvailable = (field: string, feature: string, location = 'body'): ApiError => {
+  const sentence = `${location}/${field} is not available yet: this service does not deliver ${feature} yet`;
   return new ApiError({ status: 400, code: 'FST_ERR_OPTION_NOT_AVAILABLE', message: sentence, details: sentence });
 };
 

@@ -79,6 +79,8 @@ const botRecord = (bot: LegacyBotView) => {
     vc_obf_token_user_id: s.vc_obf_token_user_id,
     vc_sdk_id: s.vc_sdk_id,
     vc_sdk_pwd: null,
+    /** beyond the spec: when the team deleted the bot's data (null: it did not) */
+    data_deleted_at: bot.data_deleted_at ?? null,
   };
 };
 

@@ -1,5 +1,5 @@
 import type { ArtifactLinks } from '../../adapters/artifact-links/port';
-import type { ArtifactView, BotView } from '../../projections/bot-view';
+import { isKept, type ArtifactView, type BotView } from '../../projections/bot-view';
 import { validationError } from '../api-error';
 import type { ListQuery } from '../codecs/list-query';
 import { decodeCursor, encodeCursor } from './list-cursor';
@@ -15,7 +15,7 @@ export interface Screenshot {
 
 /** The screenshots the bot still has (stored or held for its bucket), oldest first; failed, expired or deleted ones are gone. */
 const keptScreenshots = (view: BotView): readonly ArtifactView[] =>
-  view.artifacts.filter((a) => a.artifact_type === 'screenshot' && (a.status === 'stored' || a.status === 'spilled'));
+  view.artifacts.filter((a) => a.artifact_type === 'screenshot' && isKept(a));
 
 /** Every screenshot of the bot with a link signed now (a link that cannot be made leaves its screenshot out). */
 export const screenshotsOf = async (view: BotView, links: ArtifactLinks): Promise<Screenshot[]> => {
