@@ -63,18 +63,29 @@ describe('data key store: the SQLite file', () => {
     }
   });
 
-  it('a key sealed under a previous service secret opens, and is sealed again under the current one when read (retiring the old secret loses nothing)', async () => {
+  it('keys sealed under a previous service secret are sealed again under the current one when the store opens: retiring the old secret then loses nothing', async () => {
     const before = new SqliteDataKeyStore(file, boxOf(OLD_SECRET));
     const key = await before.keyToSeal('bot-1');
     await before.close();
-    const rotated = new SqliteDataKeyStore(file, boxOf(NEW_SECRET, OLD_SECRET));
-    assert.deepEqual(await rotated.lookup('bot-1'), { state: 'live', key });
-    await rotated.close();
+    // A restart with the new secret first and the old one kept: nothing is read, the keys are sealed again.
+    await new SqliteDataKeyStore(file, boxOf(NEW_SECRET, OLD_SECRET)).close();
     const retired = new SqliteDataKeyStore(file, boxOf(NEW_SECRET));
     try {
       assert.deepEqual(await retired.lookup('bot-1'), { state: 'live', key });
     } finally {
       await retired.close();
+    }
+  });
+
+  it('a key sealed under a secret the service no longer has reads as no key (its fields as deleted), not as an error', async () => {
+    const before = new SqliteDataKeyStore(file, boxOf(OLD_SECRET));
+    await before.keyToSeal('bot-1');
+    await before.close();
+    const lost = new SqliteDataKeyStore(file, boxOf(NEW_SECRET));
+    try {
+      assert.deepEqual(await lost.lookup('bot-1'), { state: 'none' });
+    } finally {
+      await lost.close();
     }
   });
 });

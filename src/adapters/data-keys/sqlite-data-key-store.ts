@@ -15,8 +15,8 @@ interface Row {
 /**
  * The embedded data key store: one small SQLite file beside the event log. Keys are stored sealed with the
  * service's secret box (whose secret lives outside DATA_DIR), so a copy of the data folder alone opens
- * nothing; a key sealed under a previous service secret is sealed again under the current one when it is
- * read, so retiring that secret later loses nothing. A destroyed key's bytes are overwritten in the file
+ * nothing; keys sealed under a previous service secret are sealed again under the current one when the
+ * store opens (and when read), so retiring that secret after a restart loses nothing. A destroyed key's bytes are overwritten in the file
  * (secure_delete) and its write-ahead log is emptied at once.
  */
 export class SqliteDataKeyStore implements DataKeyStore {
@@ -38,10 +38,27 @@ export class SqliteDataKeyStore implements DataKeyStore {
       read: this.db.prepare('SELECT sealed, destroyed_at FROM data_keys WHERE owner = ?'),
       make: this.db.prepare('INSERT INTO data_keys (owner, sealed) VALUES (?, ?) ON CONFLICT (owner) DO NOTHING'),
       reseal: this.db.prepare('UPDATE data_keys SET sealed = ? WHERE owner = ? AND sealed = ?'),
+      sealedElsewhere: this.db.prepare("SELECT owner, sealed FROM data_keys WHERE sealed IS NOT NULL AND sealed NOT LIKE ? ESCAPE '\\'"),
       destroy: this.db.prepare(
         'INSERT INTO data_keys (owner, sealed, destroyed_at) VALUES (?, NULL, ?) ON CONFLICT (owner) DO UPDATE SET sealed = NULL, destroyed_at = COALESCE(destroyed_at, excluded.destroyed_at)',
       ),
     };
+    this.resealUnderCurrentSecret();
+  }
+
+  /**
+   * Seals again under the current service secret every key sealed under another one (a rotation), so that
+   * retiring the previous secret later loses no key; a key no secret of the ring opens is left as it is.
+   */
+  private resealUnderCurrentSecret(): void {
+    const current = `v2.${this.box.currentKeyId.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`;
+    for (const { owner, sealed } of this.statements.sealedElsewhere.all(current) as { owner: string; sealed: string }[]) {
+      try {
+        this.open(owner, sealed);
+      } catch {
+        // sealed under a secret this service no longer has: it reads as having no key
+      }
+    }
   }
 
   async keyToSeal(owner: string): Promise<Buffer | null> {
@@ -55,7 +72,12 @@ export class SqliteDataKeyStore implements DataKeyStore {
     const row = this.statements.read.get(owner) as Row | undefined;
     if (row === undefined) return { state: 'none' };
     if (row.sealed === null) return { state: 'destroyed', destroyedAt: row.destroyed_at ?? '' };
-    return { state: 'live', key: this.open(owner, row.sealed) };
+    try {
+      return { state: 'live', key: this.open(owner, row.sealed) };
+    } catch {
+      // Sealed under a service secret that was retired: what it sealed cannot be opened any more.
+      return { state: 'none' };
+    }
   }
 
   async destroy(owner: string, at: string): Promise<void> {
