@@ -157,6 +157,14 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
       satisfies(joinResponse, dataOf(full, 'joinMeeting with every field'), 'joinMeeting');
       const launched = await launcher.waitForLaunch(full.data!.bot_id);
       assert.deepEqual(launched.job.streaming, { input_url: 'wss://example.com/in', output_url: 'wss://example.com/out', audio_frequency: 24000 }, 'streaming is delivered');
+      const record = dataOf(await v1.getMeetingData({ bot_id: full.data!.bot_id, include_transcripts: false }), 'getMeetingData of a running bot');
+      satisfies(getMeetingDataResponse, record, 'getMeetingData of a running bot');
+      const bot = record.bot_data.bot;
+      assert.deepEqual(
+        [bot.streaming_input, bot.streaming_output, bot.streaming_audio_frequency, bot.transcription_custom_parameters, bot.speech_to_text_provider, bot.deduplication_key],
+        ['wss://example.com/in', 'wss://example.com/out', '24khz', { language: 'en' }, 'Gladia', 'sdk-full'],
+        'the bot record carries what was asked',
+      );
       const later = dataOf(await v1.joinMeeting({ bot_name: 'Later', meeting_url: MEETING, start_time: Math.floor((Date.now() + HOUR) / 1000) }), 'joinMeeting with start_time');
       const scheduled = await v2.getBotStatus({ bot_id: later.bot_id });
       assert.equal(scheduled.success && scheduled.data.status, 'scheduled', 'start_time schedules the bot');
@@ -199,7 +207,10 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
       satisfies(listRawCalendarsResponse, dataOf(await v1.listRawCalendars(credentials), 'listRawCalendars'), 'listRawCalendars');
       const created = dataOf(await v1.createCalendar(credentials), 'createCalendar');
       satisfies(createCalendarResponse, created, 'createCalendar');
-      const events = dataOf(await v1.listCalendarEvents({ calendar_id: created.calendar.uuid }), 'listCalendarEvents');
+      const events = dataOf(
+        await v1.listCalendarEvents({ calendar_id: created.calendar.uuid, status: 'upcoming', start_date_gte: new Date().toISOString(), start_date_lte: new Date(Date.now() + 7 * 24 * HOUR).toISOString() }),
+        'listCalendarEvents',
+      );
       satisfies(listEventsResponse, events, 'listCalendarEvents');
       const eventId = events.data[0]!.uuid;
       satisfies(getEventResponse, dataOf(await v1.getCalendarEvent({ uuid: eventId }), 'getCalendarEvent'), 'getCalendarEvent');
@@ -280,7 +291,11 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
     it('createScheduledBot, and deleteBotData of a bot that ran (refused while it runs)', async () => {
       call('v2', 'createScheduledBot');
       call('v2', 'deleteBotData');
-      const scheduled = await v2.createScheduledBot({ meeting_url: MEETING, bot_name: 'Scheduled V2', join_at: new Date(Date.now() + HOUR).toISOString() });
+      const scheduled = await v2.createScheduledBot({
+        meeting_url: MEETING, bot_name: 'Scheduled V2', join_at: new Date(Date.now() + HOUR).toISOString(), recording_mode: 'audio_only', entry_message: 'hi',
+        timeout_config: { waiting_room_timeout: 600, no_one_joined_timeout: 600, silence_timeout: 600 }, extra: { plan: 'weekly' },
+        transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: 'k' },
+      });
       okV2(scheduled, 'createScheduledBot');
       assert.match(scheduled.success ? scheduled.data.bot_id : '', UUID);
 
