@@ -62,6 +62,9 @@ export class SqliteDataKeyStore implements DataKeyStore {
   }
 
   async keyToSeal(owner: string): Promise<Buffer | null> {
+    const known = await this.lookup(owner);
+    if (known.state === 'live') return known.key;
+    if (known.state === 'destroyed') return null;
     // Two processes asking at once both insert; the first one wins and both read it back.
     this.statements.make.run(owner, this.box.seal(randomBytes(32).toString('base64')).sealed);
     const found = await this.lookup(owner);

@@ -60,9 +60,9 @@ export const botDataRouter = (deps: BotDataRouterDeps): Router<AppState> => {
     const erased = await within(deps.erasureWaitMs ?? 10_000, erasure);
     if (erased === null) erasure.catch((err: Error) => ctx.state.log.warn({ err, bot_id: bot.bot_id }, 'the erasure will be tried again by the sweep'));
     await deps.projections.waitForPosition(erased?.position ?? null);
-    const now = (await deps.readStore.get<BotView>(BOTS, bot.bot_id))!.doc;
-    const outcome: Outcome = deleted.right.alreadyDeleted && now.artifacts_erased_at ? 'alreadyDeleted' : erased?.erased ? 'deleted' : 'partiallyDeleted';
-    return { outcome, bot: now };
+    const afterwards = (await deps.readStore.get<BotView>(BOTS, bot.bot_id))!.doc;
+    const outcome: Outcome = deleted.right.alreadyDeleted && afterwards.artifacts_erased_at ? 'alreadyDeleted' : erased?.erased ? 'deleted' : 'partiallyDeleted';
+    return { outcome, bot: afterwards };
   };
 
   router.delete('/v2/bots/:bot_id/delete-data', async (ctx) => {
