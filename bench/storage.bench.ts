@@ -58,17 +58,20 @@ const main = async () => {
     const customer = await customerStorage(gw, { serviceActions: [...SERVICE_ACTIONS, 's3:ListBucketMultipartUploads', 's3:ListMultipartUploadParts'] });
     const file = path.join(work, 'recording.mp4');
     await writeRandomFile(file, SIZE);
-    const bot = new S3Uploader({
-      kind: 's3',
-      endpoint: gw.endpoint,
-      region: gw.region,
-      force_path_style: true,
-      buckets: { artifacts: customer.artifactsBucket, audio_chunks: customer.audioChunksBucket, logs: customer.logsBucket },
-      access_key_id: customer.ingest.accessKey,
-      secret_access_key: customer.ingest.secretKey,
-      prefix: 'bench-bot',
-      spill: null,
-    });
+    const bot = new S3Uploader(
+      {
+        kind: 's3',
+        endpoint: gw.endpoint,
+        region: gw.region,
+        force_path_style: true,
+        buckets: { artifacts: customer.artifactsBucket, audio_chunks: customer.audioChunksBucket, logs: customer.logsBucket },
+        access_key_id: customer.ingest.accessKey,
+        secret_access_key: customer.ingest.secretKey,
+        prefix: 'bench-bot',
+        spill: null,
+      },
+      false, // the bench's server is on this machine
+    );
     const minio = customer.serviceClient;
     const minioSeconds: number[] = [];
     const botSeconds: number[] = [];

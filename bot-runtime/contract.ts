@@ -82,12 +82,30 @@ export interface BotJob {
   readonly timeout_config: TimeoutConfig;
   readonly ignored_participant_names: readonly string[];
   readonly upload: UploadTarget;
-  /** Trust the sandbox's self-signed certificate (sandbox URLs only). */
+  /** Trust the sandbox's self-signed certificate (sandbox URLs only); only a service set up for development says so. */
   readonly trust_sandbox_certificate: boolean;
+  /**
+   * The customer's endpoints (bot images, streaming sockets, the customer's bucket) may be on private and
+   * loopback addresses (development, tests). Absent or false: public addresses only, as in production.
+   */
+  readonly private_addresses_allowed?: boolean;
   /** absent or null: no streaming */
   readonly streaming?: StreamingJob | null;
   /** absent: cycle every 10 s */
   readonly bot_image_config?: BotImageConfigJob;
+}
+
+/**
+ * What the service writes on a bot's standard input, as one JSON line: the job and how to reach the
+ * service. The token travels here, never in the environment or on the command line, where Chromium and
+ * the user's other processes could read it.
+ */
+export interface BotLaunch {
+  readonly job: BotJob;
+  readonly service_url: string;
+  readonly token: string;
+  /** tests only: a certificate authority the bot also trusts (the service's BOT_TEST_CA_PEM); never in production */
+  readonly test_ca_pem?: string | null;
 }
 
 /** Statuses the bot reports while running, in the spec's v2 vocabulary. */
@@ -159,6 +177,8 @@ export interface EndReport {
   readonly recorded_seconds: number;
   /** seconds spent in the waiting room (charged for BOT_NOT_ACCEPTED / TIMEOUT_WAITING_TO_START) */
   readonly waiting_room_seconds: number;
+  /** vc: seconds the recording-permission request was pending (charged with the waiting room for RECORDING_START_TIMEOUT) */
+  readonly permission_wait_seconds?: number;
   /** seconds each streaming direction was connected while recording (charged per direction); absent: no streaming */
   readonly streaming_seconds?: { readonly input: number; readonly output: number };
   readonly at: string;
@@ -197,3 +217,40 @@ export const internalPaths = {
   controlResult: (botId: string, requestId: string) => `/internal/bots/${botId}/control/${requestId}/result`,
   artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
 } as const;
+
+/**
+ * vc joins with credentials: what the service gives a vc bot at each join (and each retry while the OBF
+ * token's user is absent), from `POST {serviceUrl}/internal/bots/{bot_id}/vc-join`. `sdk` null: the bot
+ * joins through the web client as anyone would (nothing to sign). Otherwise it joins through the
+ * platform's Meeting SDK with these parameters, all short-lived and for this join only. A failure to get
+ * them is answered 422 with `{ error_code, message }` (VC_OBF_TOKEN_ERROR, VC_ACCESS_TOKEN_ERROR,
+ * CANNOT_GET_JWT_TOKEN, CANNOT_JOIN_MEETING), which is the bot's end.
+ */
+export interface VcSdkJoin {
+  /** the Meeting SDK JWT, signed by the service with the app's secret (which never reaches the bot) */
+  readonly signature: string;
+  /** the signing app's key: what the banner's app is, for the bot's log */
+  readonly sdk_key: string;
+  readonly meeting_number: string;
+  /** the meeting URL's `pwd`, the SDK's `passWord` */
+  readonly passcode: string;
+  /** 0: join; 1: start the meeting as its host (with the host's ZAK) */
+  readonly role: 0 | 1;
+  readonly obf_token: string | null;
+  readonly zak: string | null;
+}
+
+export interface VcJoinCredentials {
+  readonly sdk: VcSdkJoin | null;
+  /** seconds between two joins while the authorised user is absent (spec: 30) */
+  readonly retry_seconds: number;
+  /** whether asking again gives a fresh OBF token (a token URL, a stored connection); a token of the request is the only one */
+  readonly renewable: boolean;
+}
+
+export interface VcJoinRefusal {
+  readonly error_code: string;
+  readonly message: string;
+}
+
+export const vcJoinPath = (botId: string): string => `/internal/bots/${botId}/vc-join`;

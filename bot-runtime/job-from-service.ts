@@ -1,24 +1,23 @@
 /**
- * A bot started by the service: its job (JSON of BotJob) is the first line of its standard input, and
- * SERVICE_URL and BOT_TOKEN are in its environment. Not the environment for the job: a long list of
- * ignored names would pass the kernel's limit on one variable and the bot would never start. Pure.
+ * A bot started by the service: the first line of its standard input is a BotLaunch (the job, the service's
+ * address and the bot's token). Not the environment: Chromium and the user's other processes could read
+ * the token there, and a long job would pass the kernel's limit on one variable. Pure.
  */
-import type { BotJob } from './contract';
+import type { BotJob, BotLaunch } from './contract';
 
 export type ServiceJob =
-  | { readonly ok: true; readonly job: BotJob; readonly serviceUrl: string; readonly token: string }
+  | { readonly ok: true; readonly job: BotJob; readonly serviceUrl: string; readonly token: string; readonly testCaPem: string | null }
   | { readonly ok: false; readonly error: string };
 
-export const jobFromService = (rawJob: string, env: NodeJS.ProcessEnv): ServiceJob => {
-  const serviceUrl = env.SERVICE_URL;
-  const token = env.BOT_TOKEN;
-  if (!rawJob.trim() || !serviceUrl || !token) return { ok: false, error: 'a job on standard input, SERVICE_URL and BOT_TOKEN are all required' };
-  let job: BotJob;
+export const jobFromService = (rawLaunch: string): ServiceJob => {
+  let launch: Partial<BotLaunch>;
   try {
-    job = JSON.parse(rawJob) as BotJob;
+    launch = JSON.parse(rawLaunch) as Partial<BotLaunch>;
   } catch (err) {
-    return { ok: false, error: `the job is not JSON: ${(err as Error).message}` };
+    return { ok: false, error: `the launch is not JSON: ${(err as Error).message}` };
   }
+  const { job, service_url: serviceUrl, token } = launch ?? {};
+  if (!job || typeof job !== 'object' || !serviceUrl || !token) return { ok: false, error: 'the launch needs a job, service_url and token' };
   const missing = (['bot_id', 'meeting_url', 'platform', 'bot_name', 'recording_mode', 'timeout_config', 'upload'] as const).filter(
     (k) => job[k] === undefined || job[k] === null,
   );
@@ -34,5 +33,6 @@ export const jobFromService = (rawJob: string, env: NodeJS.ProcessEnv): ServiceJ
     },
     serviceUrl,
     token,
+    testCaPem: typeof launch.test_ca_pem === 'string' ? launch.test_ca_pem : null,
   };
 };

@@ -11,6 +11,7 @@ import type { Platform, TimeoutConfig } from './contract';
 export type Phase =
   | 'joining' // navigating, pre-join screen, clicking join
   | 'waiting_for_host' // vc: the meeting has not started
+  | 'waiting_for_user' // vc: the OBF token's user is not in the meeting (the platform refuses; the bot joins again every 30 s)
   | 'lobby' // waiting room: waiting for a host to admit or deny
   | 'in_call'; // admitted
 
@@ -45,6 +46,8 @@ export interface LeaveClocks {
   readonly silentSince: number | null;
   /** vc: the recording-permission request still pending since then */
   readonly permissionPendingSince: number | null;
+  /** vc: total milliseconds the permission request was pending, up to the last observation */
+  readonly permissionWaitedMs: number;
 }
 
 export const initialClocks: LeaveClocks = {
@@ -57,15 +60,16 @@ export const initialClocks: LeaveClocks = {
   aloneSince: null,
   silentSince: null,
   permissionPendingSince: null,
+  permissionWaitedMs: 0,
 };
 
-const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase === 'lobby';
+const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase === 'lobby' || phase === 'waiting_for_user';
 
 export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
   const waiting = isWaiting(o.phase);
   const inCall = o.phase === 'in_call';
-  const waitedMs =
-    clocks.waitedMs + (isWaiting(clocks.lastPhase) && clocks.lastObservedAt !== null ? Math.max(0, o.now - clocks.lastObservedAt) : 0);
+  const sinceLast = clocks.lastObservedAt !== null ? Math.max(0, o.now - clocks.lastObservedAt) : 0;
+  const waitedMs = clocks.waitedMs + (isWaiting(clocks.lastPhase) ? sinceLast : 0);
   return {
     waitingSince: clocks.waitingSince ?? (waiting ? o.now : null),
     waitedMs,
@@ -77,15 +81,16 @@ export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
     // silence is measured on the recording: it cannot start before the recorder did
     silentSince: inCall && o.attendees > 0 && o.sound === false ? clocks.silentSince ?? Math.max(o.now, o.recordingStartedAt ?? o.now) : null,
     permissionPendingSince: inCall && o.awaitingPermission ? clocks.permissionPendingSince ?? o.now : null,
+    permissionWaitedMs: clocks.permissionWaitedMs + (clocks.permissionPendingSince !== null ? sinceLast : 0),
   };
 };
 
 export type LeaveReason =
-  | 'waiting_room_timeout' // still waiting (host absent or lobby) after waiting_room_timeout
+  | 'waiting_room_timeout' // still waiting (host absent, lobby, or the OBF token's user absent) after waiting_room_timeout
   | 'permission_timeout' // vc: recording permission unanswered after waiting_room_timeout
   | 'no_attendees' // tm/mt: alone in the call for no_one_joined_timeout (+ grace)
   | 'no_speaker' // tm/mt: attendees but silence for silence_timeout (+ grace)
-  | 'recording_timeout'; // recorded for max_recording_duration (tm/mt) or the service's 12 h (all)
+  | 'recording_timeout'; // recorded for max_recording_duration or the service's 12 h (every platform)
 
 export type LeaveDecision =
   | { readonly kind: 'stay' }
@@ -97,24 +102,22 @@ const stay: LeaveDecision = { kind: 'stay' };
 const s = (seconds: number) => seconds * 1000;
 
 /**
- * The recording cap in seconds: the service's 12 h on every platform; on tm/mt the job's
- * max_recording_duration when it is smaller. On vc "only waiting_room_timeout is used" (spec), so the
- * job's max_recording_duration is ignored there like its other in-call timeouts.
+ * The recording cap in seconds, on every platform: the job's max_recording_duration when it is smaller
+ * than the service's 12 h. The spec's "on vc only waiting_room_timeout is used" is about its sequence of
+ * waits (waiting room, no one joined, silence); the cap is a hard limit on the recording, which a vc
+ * bot keeps too (docs/decisions.md, issue 18): an option accepted is an option delivered.
  */
-export const recordingCapSeconds = (platform: Platform, t: TimeoutConfig): number =>
-  platform === 'vc' || t.max_recording_duration === null
-    ? SERVICE_MAX_RECORDING_SECONDS
-    : Math.min(t.max_recording_duration, SERVICE_MAX_RECORDING_SECONDS);
+export const recordingCapSeconds = (t: TimeoutConfig): number =>
+  t.max_recording_duration === null ? SERVICE_MAX_RECORDING_SECONDS : Math.min(t.max_recording_duration, SERVICE_MAX_RECORDING_SECONDS);
 
 /**
- * Which rule applies, in order: the recording cap (no grace; the job's max_recording_duration on tm/mt,
- * the service's 12 h everywhere), then the waiting room (every platform, no grace: the bot is not in the
- * call yet), the vc permission wait, then on tm/mt only the two in-call conditions, each with the grace
- * period. On vc the job's no_one_joined_timeout, silence_timeout, grace_period and
- * max_recording_duration are not used.
+ * Which rule applies, in order: the recording cap (every platform, no grace), then the waiting room (every
+ * platform, no grace: the bot is not in the call yet), the vc permission wait, then on tm/mt only the two
+ * in-call conditions, each with the grace period. On vc the job's no_one_joined_timeout, silence_timeout
+ * and grace_period are not used (spec).
  */
 export const decideLeave = (clocks: LeaveClocks, platform: Platform, t: TimeoutConfig, now: number): LeaveDecision => {
-  const cap = recordingCapSeconds(platform, t);
+  const cap = recordingCapSeconds(t);
   if (clocks.recordingSince !== null && now - clocks.recordingSince >= s(cap)) return { kind: 'leave', reason: 'recording_timeout' };
 
   if (isWaiting(clocks.lastPhase) && clocks.waitingSince !== null && now - clocks.waitingSince >= s(t.waiting_room_timeout)) {
@@ -134,8 +137,18 @@ export const decideLeave = (clocks: LeaveClocks, platform: Platform, t: TimeoutC
   return now >= leaveAt ? { kind: 'leave', reason: met.reason } : { kind: 'grace', reason: met.reason, leaveAt };
 };
 
-/** Seconds spent waiting (host absent or lobby), as measured by the clocks up to `now`. */
-export const waitingRoomSeconds = (clocks: LeaveClocks, now: number): number => {
-  const open = isWaiting(clocks.lastPhase) && clocks.lastObservedAt !== null ? Math.max(0, now - clocks.lastObservedAt) : 0;
-  return Math.round((clocks.waitedMs + open) / 100) / 10;
+/** Counted milliseconds plus, while still counting, those since the last observation: in tenths of seconds. */
+const secondsUpTo = (clocks: LeaveClocks, countedMs: number, stillCounting: boolean, now: number): number => {
+  const open = stillCounting && clocks.lastObservedAt !== null ? Math.max(0, now - clocks.lastObservedAt) : 0;
+  return Math.round((countedMs + open) / 100) / 10;
 };
+
+/** Seconds spent waiting (host absent or lobby), as measured by the clocks up to `now`. */
+export const waitingRoomSeconds = (clocks: LeaveClocks, now: number): number => secondsUpTo(clocks, clocks.waitedMs, isWaiting(clocks.lastPhase), now);
+
+/**
+ * vc: seconds the recording-permission request was pending, up to `now`: with the waiting room, the
+ * "waiting time" a RECORDING_START_TIMEOUT is charged for (spec).
+ */
+export const permissionWaitSeconds = (clocks: LeaveClocks, now: number): number =>
+  secondsUpTo(clocks, clocks.permissionWaitedMs, clocks.permissionPendingSince !== null, now);

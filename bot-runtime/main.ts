@@ -1,7 +1,7 @@
 /**
  * The bot process.
- * - Started by the service (BOT_JOB_ON_STDIN=1): the job on standard input, SERVICE_URL and BOT_TOKEN in
- *   the environment; reports, control and (UploadTarget http) artifacts go through the service's internal
+ * - Started by the service (BOT_JOB_ON_STDIN=1): the job, the service's address and the bot's token on
+ *   standard input (a BotLaunch), never in the environment; reports, control and (UploadTarget http) artifacts go through the service's internal
  *   bot API. SIGTERM/SIGINT end the run with error code SIGTERM after storing what was recorded. The end
  *   of standard input (the service process died) does not: the bot goes on and waits for the service to
  *   come back (a restarted service takes it over); only when the service stays unreachable for
@@ -27,6 +27,8 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { askVcJoin } from './vc-sdk/vc-join-client';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -40,6 +42,10 @@ interface Setup {
   onSignal: (signal: string) => EndCause;
   /** service mode: the end of the service's pipe */
   whenServiceGone: ((onGone: () => void) => void) | null;
+  /** service mode, tests only: the certificate authority the service passed */
+  testCaFromService: string | null;
+  /** service mode: the vc join's credentials, from the service */
+  vcJoin?: () => Promise<VcJoinAnswer>;
 }
 
 /** Service mode: how long to wait for an unreachable service before giving up on it. */
@@ -50,7 +56,7 @@ const servicePatienceMs = (env: NodeJS.ProcessEnv): number => {
 
 const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | null> => {
   if (process.env[SERVICE_MODE_VARIABLE] === '1') {
-    const service = jobFromService(await readJobLine(process.stdin), process.env);
+    const service = jobFromService(await readJobLine(process.stdin));
     if (!service.ok) {
       process.stderr.write(`${service.error}\n`);
       return null;
@@ -65,6 +71,8 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
       options: {},
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
+      testCaFromService: service.testCaPem,
+      vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
   const cli = parseCli(process.argv.slice(2), randomUUID());
@@ -81,6 +89,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
     options: cli.options,
     onSignal: () => ({ kind: 'leave_requested' }),
     whenServiceGone: null,
+    testCaFromService: null,
   };
 };
 
@@ -113,13 +122,15 @@ const main = async (): Promise<number> => {
   try {
     const end = await runBot(s.job, {
       reporter: s.reporter,
-      uploader: makeUploader(s.job.upload, s.job.bot_id, s.patienceMs),
+      uploader: makeUploader(s.job, s.patienceMs),
       spill: makeSpillUploader(s.job.upload, s.job.bot_id, s.patienceMs),
       control: s.control,
       log,
       stop: stop.signal,
       sandboxReplicas: replicas.ok ? replicas.address : null,
+      testCaFromService: s.testCaFromService,
       options: s.options,
+      ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);
     return 0;

@@ -1,5 +1,7 @@
-/** Screenshots of the meeting page every few seconds: `screenshots/1.png`, `screenshots/2.png`, … */
-import type { Page } from 'puppeteer-core';
+/**
+ * Screenshots of the meeting page every few seconds: `screenshots/1.png`, `screenshots/2.png`, … `shoot`
+ * gives null for a page that must not be kept (not the platform's, or over the cap): nothing is stored then.
+ */
 import type { ArtifactStore } from './artifacts';
 import type { BotLog } from './bot-log';
 
@@ -11,7 +13,7 @@ export class Screenshots {
   private taking = false;
 
   constructor(
-    private readonly page: Page,
+    private readonly shoot: () => Promise<Buffer | null>,
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
     private readonly intervalSeconds: number,
@@ -30,7 +32,8 @@ export class Screenshots {
     this.taking = true;
     this.busy = this.busy.then(async () => {
       try {
-        const png = Buffer.from(await this.page.screenshot({ type: 'png' }));
+        const png = await this.shoot();
+        if (!png) return;
         this.count++;
         await this.artifacts.store('screenshot', `screenshots/${this.count}.png`, 'image/png', png);
       } catch (err) {

@@ -1,6 +1,7 @@
 /**
- * The bot's standard input, held open by the service that started it: the first line is the job, and the
- * end of the stream means the service is gone (it stopped or crashed), so the bot must not stay behind.
+ * The bot's standard input, held open by the service that started it: the first line is the launch (job,
+ * address, token), and the end of the stream means the service is gone (it stopped or crashed), so the bot
+ * must not stay behind.
  */
 export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
 

@@ -5,6 +5,7 @@
  *   const client = new SandboxClient('https://localhost:8443', caPem);
  *   const { meeting_id, url } = await client.createMeeting({ platform: 'vc', lobby: true });
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
 import type { MeetSettings } from './meet/settings';
@@ -35,6 +36,24 @@ interface MeetingBasics {
   meeting_id?: string;
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
+  /** vc: the organisation the meeting belongs to, and its host's user id (whose ZAK starts it) */
+  organisation?: string;
+  host_user_id?: string;
+}
+
+/** vc: an SDK app of the platform (POST /control/vc/apps). */
+export interface VcSdkApp {
+  sdk_key: string;
+  sdk_secret: string;
+  name: string;
+  organisation: string;
+  external: boolean;
+}
+
+export interface VcPlatformUser {
+  user_id: string;
+  name: string;
+  organisation: string;
 }
 
 /** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
@@ -96,7 +115,11 @@ export class SandboxClient {
   }
 
   /** GET of a binary resource (a WAV, a JPEG): the bytes, or a SandboxApiError. */
-  getBytes(path: string): Promise<Buffer> {
+  async getBytes(path: string): Promise<Buffer> {
+    return (await this.getBytesAndHeaders(path)).body;
+  }
+
+  private getBytesAndHeaders(path: string): Promise<{ body: Buffer; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       const req = request(new URL(path, this.baseUrl), { method: 'GET', ca: this.caPem }, (res) => {
         const chunks: Buffer[] = [];
@@ -105,7 +128,7 @@ export class SandboxClient {
         res.on('end', () => {
           const body = Buffer.concat(chunks);
           if ((res.statusCode ?? 0) >= 400) reject(new SandboxApiError(res.statusCode ?? 0, `GET ${path}: ${res.statusCode} ${body.toString('utf8')}`));
-          else resolve(body);
+          else resolve({ body, headers: res.headers });
         });
       });
       req.on('error', reject);
@@ -136,6 +159,11 @@ export class SandboxClient {
   videoFrame(meetingId: string, participantId: string): Promise<Buffer> {
     return this.getBytes(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
   }
+  /** The latest camera frame and how many the participant has sent so far (tells a new frame from a read again). */
+  async countedVideoFrame(meetingId: string, participantId: string): Promise<{ jpeg: Buffer; count: number }> {
+    const { body, headers } = await this.getBytesAndHeaders(`${this.m(meetingId)}/participants/${encodeURIComponent(participantId)}/video-frame`);
+    return { jpeg: body, count: Number(headers['x-frame-count']) };
+  }
   getMeeting(meetingId: string): Promise<ControlMeetingView> {
     return this.request('GET', this.m(meetingId));
   }
@@ -154,6 +182,25 @@ export class SandboxClient {
   answerRecording(meetingId: string, participantId: string, grant: boolean): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/participants/${participantId}/recording-permission`, { grant });
   }
+  /** vc: an SDK app of an organisation; `external`: the marketplace lets it join other organisations' meetings */
+  createVcApp(app: { name: string; organisation?: string; external?: boolean; sdk_key?: string; sdk_secret?: string }): Promise<VcSdkApp> {
+    return this.request('POST', '/control/vc/apps', app);
+  }
+  createVcUser(user: { name: string; organisation?: string; user_id?: string }): Promise<VcPlatformUser> {
+    return this.request('POST', '/control/vc/users', user);
+  }
+  /** what the platform's REST API would hand out: a user's OBF token for an app and a meeting, or the user's ZAK */
+  issueVcToken(token: { type: 'onbehalf' | 'zak'; user_id: string; sdk_key?: string; meeting_id?: string; ttl_seconds?: number }): Promise<{ token: string; expires_at: string }> {
+    return this.request('POST', '/control/vc/tokens', token);
+  }
+  revokeVcToken(which: { token: string } | { user_id: string }): Promise<{ revoked: true }> {
+    return this.request('POST', '/control/vc/tokens/revoke', which);
+  }
+  /** vc: a platform user enters the call (an OBF token's user moving in; `simulatedLeave` moves them out) */
+  addSimulatedUser(meetingId: string, name: string, userId: string, voice?: VoiceChoice): Promise<ParticipantView> {
+    return this.request('POST', `/control/meetings/${encodeURIComponent(meetingId)}/simulated-participants`, { name, user_id: userId, ...voiceFields(voice) });
+  }
+
   addSimulated(meetingId: string, name: string, voice?: VoiceChoice): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/simulated-participants`, { name, ...voiceFields(voice) });
   }

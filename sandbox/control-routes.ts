@@ -23,6 +23,7 @@ import {
 import { readJson, send, sendJson } from './http-util';
 import { wavOf } from './participant-media';
 import type { MeetingRegistry } from './registry';
+import { handleVcControl } from './vc-sdk/vc-control-routes';
 import { replicaOptions } from './replicas';
 import { defaultVoice, fliteVoices, isTtsEngine, MAX_SPEECH_TEXT, SpeechSynthesizer, ttsEngines, type SpeakingVoice } from './tts';
 
@@ -59,6 +60,7 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     sendJson(res, 200, { pem: deps.certPem, spki_sha256: deps.spkiSha256 });
     return true;
   }
+  if (path.startsWith('/control/vc/')) return handleVcControl(registry, req, res, path);
   if (path === '/control/meetings') {
     if (method === 'GET') {
       sendJson(res, 200, { meetings: [...registry.meetings.values()].map(view) });
@@ -113,7 +115,9 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
   }
   if (rest === '/simulated-participants') {
     const voice = speakingVoice(body, { tts: 'espeak-ng', voice: defaultVoice('espeak-ng') });
-    const p = addSimulated(meeting, registry.newParticipantId(), body.name, now);
+    // vc: a simulated participant may be a platform user (an OBF token's user moving in and out)
+    const userId = body.user_id === undefined ? null : registry.vc.user(body.user_id).user_id;
+    const p = addSimulated(meeting, registry.newParticipantId(), body.name, now, userId);
     registry.voices.set(p.participant_id, voice);
     sendJson(res, 201, participantView(p));
     return true;

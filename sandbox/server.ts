@@ -20,6 +20,10 @@ import { MeetingRegistry } from './registry';
 import { replicaForHost } from './replicas';
 import { SpeechSynthesizer } from './tts';
 import { SandboxClient } from './client';
+import { meetingSdkStandIn } from './vc-sdk/meeting-sdk-standin';
+
+/** Where the vc Meeting SDK stand-in is served (CONTRACT.md). */
+export const MEETING_SDK_PATH = '/meetingsdk/zoom-meeting.js';
 
 export interface SandboxOptions {
   /** 0: any free port (default: SANDBOX_PORT or 8443) */
@@ -80,6 +84,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
       if (path.startsWith('/media/speech/')) {
         await serveSpeech(tts, req, res, path.slice('/media/speech/'.length));
+        return;
+      }
+      if (path === MEETING_SDK_PATH) {
+        // the vc Meeting SDK stand-in, on every host (the sandbox's vc pages and the Zoom replica's)
+        send(res, 200, 'text/javascript; charset=utf-8', meetingSdkStandIn);
         return;
       }
       if (path === '/favicon.ico') {

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bots and tests need when any is missing: Chromium, ffmpeg, espeak-ng, sox,
 # flite and PocketSphinx with its US English model (speech and transcription), and Ceph (one mon, one OSD,
-# radosgw) for the S3 tests.
-# Runs before `npm start` and `npm test`, so a fresh machine needs no manual step.
+# radosgw) for the S3 tests; then makes the unprivileged user bots run as (see "Security" in README.md).
+# Runs before `npm start` and `npm test`, so a fresh machine needs no manual step. Idempotent.
 set -euo pipefail
+
+# The database servers of the store tests (PostgreSQL 15, FerretDB): a script of their own.
+bash "$(dirname "$0")/install-test-servers.sh"
+
 packages=(chromium ffmpeg espeak-ng sox flite pocketsphinx pocketsphinx-en-us)
 missing=()
 for cmd in chromium ffmpeg espeak-ng sox flite pocketsphinx_continuous; do
@@ -16,13 +20,39 @@ missing_ceph=()
 for cmd in ceph-mon ceph-osd radosgw; do
   command -v "$cmd" >/dev/null 2>&1 || missing_ceph+=("$cmd")
 done
-[ ${#missing[@]} -eq 0 ] && [ ${#missing_ceph[@]} -eq 0 ] && exit 0
-echo "installing system packages for: ${missing[*]} ${missing_ceph[*]}" >&2
-if [ "$(id -u)" -ne 0 ]; then
-  echo "not root: run 'sudo apt-get install -y ${packages[*]} && sudo apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw' once, then retry" >&2
-  exit 1
+
+# Bots (Node and Chromium) run as this user, never as the service's: no home, no shell, no groups.
+bot_user="${BOT_USER:-meetbot}"
+# Chromium's sandbox, as a non-root user, is its namespace sandbox: Debian's chromium ships no SUID helper,
+# so unprivileged user namespaces must be allowed (Debian 12's default; some machines turn them off).
+userns_sysctl=/proc/sys/kernel/unprivileged_userns_clone
+userns_off() { [ -r "$userns_sysctl" ] && [ "$(cat "$userns_sysctl")" = "0" ]; }
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_ceph[@]} -eq 0 ] && id -u "$bot_user" >/dev/null 2>&1 && ! userns_off; then
+  exit 0
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-[ ${#missing[@]} -eq 0 ] || apt-get install -y -qq "${packages[@]}" >/dev/null
-[ ${#missing_ceph[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends ceph-mon ceph-osd radosgw >/dev/null
+if [ "$(id -u)" -ne 0 ]; then
+  [ ${#missing[@]} -eq 0 ] && [ ${#missing_ceph[@]} -eq 0 ] ||
+    echo "not root: run 'sudo apt-get install -y ${packages[*]} && sudo apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw' once, then retry" >&2
+  id -u "$bot_user" >/dev/null 2>&1 ||
+    echo "not root: bots need their own user; run 'sudo bash scripts/install-system-packages.sh' once (or, for development only, BOT_SAME_USER=1)" >&2
+  ! userns_off || echo "unprivileged user namespaces are off: Chromium's sandbox needs 'sudo sysctl -w kernel.unprivileged_userns_clone=1'" >&2
+  [ ${#missing[@]} -eq 0 ] && [ ${#missing_ceph[@]} -eq 0 ] || exit 1
+  exit 0
+fi
+if [ ${#missing[@]} -gt 0 ] || [ ${#missing_ceph[@]} -gt 0 ]; then
+  echo "installing system packages for: ${missing[*]} ${missing_ceph[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq "${packages[@]}" >/dev/null
+  [ ${#missing_ceph[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends ceph-mon ceph-osd radosgw >/dev/null
+fi
+if ! id -u "$bot_user" >/dev/null 2>&1; then
+  echo "creating the user bots run as: $bot_user" >&2
+  useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$bot_user"
+fi
+if userns_off; then
+  echo "allowing unprivileged user namespaces (Chromium's sandbox)" >&2
+  sysctl -qw kernel.unprivileged_userns_clone=1
+  echo 'kernel.unprivileged_userns_clone = 1' >/etc/sysctl.d/60-meeting-bot-chromium-sandbox.conf
+fi

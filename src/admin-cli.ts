@@ -27,7 +27,7 @@ const usage = `usage: npm run admin -- <command> [options]
   show-team --team <team_id>
   rebuild-projections
   export-events [--stream <name>]    the event log as JSON lines (a bot's deleted personal data reads as deleted)
-Reads DATA_DIR, EVENTSTORE_URL, MONGO_URL and the service's secret like the service; prints JSON.`;
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL and the service's secret like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 
@@ -77,7 +77,7 @@ const main = async () => {
   // The log as the service reads it: bots' personal fields opened with their keys, deleted ones as deleted.
   const { keys } = loadServiceKeys(config, config.dataDir);
   const { eventStore, close: closeEventLog } = openPersonalDataLog(
-    await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
+    await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
     config,
     new SecretBox(keys),
   );

@@ -3,6 +3,7 @@ import { realCalendarProviders, type CalendarProviderSettings } from './adapters
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
 import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -10,6 +11,8 @@ export interface ServiceConfig {
   readonly dataDir: string;
   readonly adminToken: string | undefined;
   readonly eventstoreUrl: string | undefined;
+  /** PostgreSQL for the event log, checkpoints and leases (the multi-machine path); exclusive with eventstoreUrl. */
+  readonly databaseUrl?: string | undefined;
   readonly mongoUrl: string | undefined;
   readonly mongoDatabase: string;
   /**
@@ -38,6 +41,10 @@ export interface ServiceConfig {
    * this machine or a private network. Off: https and public addresses only.
    */
   readonly allowPrivateStorageEndpoints?: boolean;
+  /** The unprivileged user bots run as when the service runs as root (default meetbot, made by the install script). */
+  readonly botUser?: string | undefined;
+  /** Development convenience (BOT_SAME_USER=1): a service that cannot switch user (not root) runs bots as itself; otherwise it refuses to run them. */
+  readonly botSameUser?: boolean;
   /** Development convenience (SANDBOX_REPLICAS): `<host>:<port>` of a sandbox whose replicas the bots reach under the real platform hosts. */
   readonly sandboxReplicas?: string | undefined;
   /**
@@ -55,6 +62,8 @@ export interface ServiceConfig {
   readonly calendarProviders?: CalendarProviderSettings;
   /** How often every connected calendar is read again, push notices or not. */
   readonly calendarResyncMs?: number;
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
 /** A switch is on or off, said plainly: anything else stops the start rather than be taken for off. */
@@ -114,6 +123,13 @@ const minutesFrom = (name: string, value: string | undefined): number | undefine
   return minutes * 60_000;
 };
 
+/** One event log: two stores named at once would split it, whichever one the service picked. */
+const databaseUrlFrom = (databaseUrl: string | undefined, eventstoreUrl: string | undefined): string | undefined => {
+  if (!databaseUrl) return undefined;
+  if (eventstoreUrl) throw new Error('DATABASE_URL (PostgreSQL) and EVENTSTORE_URL (EventStoreDB) both name the event store: set only one of them');
+  return databaseUrl;
+};
+
 /** Long enough that guessing it over the network is hopeless (32 random hex characters are 128 bits). */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -142,6 +158,7 @@ export const conveniencesOn = (config: ServiceConfig): string[] => [
   ...(config.allowPrivateWebhookTargets ? ['ALLOW_PRIVATE_WEBHOOK_TARGETS'] : []),
   ...(config.allowPrivateStorageEndpoints ? ['ALLOW_PRIVATE_STORAGE_ENDPOINTS'] : []),
   ...(config.botTestCaPem ? ['BOT_TEST_CA_PEM'] : []),
+  ...(config.botSameUser ? ['BOT_SAME_USER'] : []),
 ];
 
 /** NODE_ENV=production says this is no developer's machine: a development convenience there is a mistake. */
@@ -165,6 +182,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       dataDir: path.resolve(env.DATA_DIR || './data'),
       adminToken: adminTokenFrom(env.ADMIN_TOKEN),
       eventstoreUrl: env.EVENTSTORE_URL || undefined,
+      databaseUrl: databaseUrlFrom(env.DATABASE_URL, env.EVENTSTORE_URL),
       mongoUrl: env.MONGO_URL || undefined,
       mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
       sandboxHosts: flag('SANDBOX_HOSTS', env.SANDBOX_HOSTS),
@@ -182,10 +200,13 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS),
       allowPrivateWebhookTargets: flag('ALLOW_PRIVATE_WEBHOOK_TARGETS', env.ALLOW_PRIVATE_WEBHOOK_TARGETS),
       botTestCaPem: env.BOT_TEST_CA_PEM || undefined,
+      botUser: env.BOT_USER || undefined,
+      botSameUser: flag('BOT_SAME_USER', env.BOT_SAME_USER),
       artifactSizeLimits: artifactSizeLimitsFrom(env.ARTIFACT_SIZE_LIMITS_MB),
       minFreeDiskBytes: mebibytesFrom('MIN_FREE_DISK_MB', env.MIN_FREE_DISK_MB),
       calendarProviders: calendarProvidersFrom(env),
       calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
+      vc: vcSettingsFromEnv(env),
     },
     env.NODE_ENV,
   );

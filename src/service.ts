@@ -6,13 +6,12 @@ import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import os from 'node:os';
 import { BotControlHub } from './adapters/bot-control/control-hub';
-import type { CheckpointStore } from './adapters/checkpoint-store/port';
-import { SqliteCheckpointStore } from './adapters/checkpoint-store/sqlite-checkpoint-store';
+import { checkpointStoreKind, openCheckpointStore } from './adapters/checkpoint-store';
 import { NodeWebhookHttp } from './adapters/webhook-http/node-webhook-http';
 import type { WebhookHttp } from './adapters/webhook-http/port';
 import { resolveWithDns, type Resolve } from './adapters/webhook-http/target-policy';
 import { openCalendarProviders, realCalendarProviders, type CalendarProviders } from './adapters/calendar-providers';
-import { ChildProcessLauncher } from './adapters/bot-launcher/child-process-launcher';
+import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
 import type { BotLauncher } from './adapters/bot-launcher/port';
 import { openObjectStore } from './adapters/object-store';
 import { artifactStores } from './adapters/object-store/artifact-stores';
@@ -21,7 +20,7 @@ import { freeSpaceGuard } from './adapters/disk/free-space';
 import { privateFolder } from './adapters/disk/private-files';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
-import { openEventStore } from './adapters/event-store';
+import { eventStoreKind, openEventStore } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
 import { openReadStore } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
@@ -60,6 +59,7 @@ import { botMakingOf } from './http/calendars/calendar-bot-operations';
 import type { CalendarSyncOptions } from './subscribers/calendars/calendar-sync-deps';
 import { transcribeRecordings } from './subscribers/transcribe-recordings';
 import { providerUrlsFromEnv, transcriptionProviders, type ProviderSettings } from './adapters/transcription/providers';
+import { vcJoinsCapability, type VcJoinsDeps } from './capabilities/vc-joins';
 
 export interface RunningService {
   readonly url: string;
@@ -115,6 +115,8 @@ export interface ServiceOverrides {
   readonly transcription?: Partial<ProviderSettings>;
   /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
   readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
+  /** vc joins: another platform client (tests) */
+  readonly vcPlatform?: VcJoinsDeps['platform'];
 }
 
 /** What fits this machine: one Chromium is ~420 MB PSS and an audio-only bot ~5 % of a core (ENVIRONMENT.md). */
@@ -128,19 +130,24 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const log = overrides.log ?? createLogger(config.logLevel);
   const conveniences = conveniencesOn(config);
   if (conveniences.length > 0) log.warn({ conveniences }, `development conveniences on: ${conveniences.join(', ')} (never in production)`);
-  privateFolder(config.dataDir);
-  // Before anything is opened: a wrong key setting stops the start.
+  const wider = privateFolder(config.dataDir);
+  if (wider !== null) log.warn({ data_dir: config.dataDir, mode: wider.toString(8) }, 'DATA_DIR was open to other users: closed (0700)');
+  // Before anything is opened: a wrong key setting stops the start, and so does a service that would run bots it cannot isolate.
   const { keys, warnings: keyWarnings } = loadServiceKeys(config, config.dataDir);
   for (const warning of keyWarnings) log.warn(warning);
+  const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, config.botSlots ?? defaultBotSlots());
   const secretBox = new SecretBox(keys);
   // Bots' personal fields are sealed in the log with each bot's own key (issue 25).
   const { eventStore, dataKeys, close: closeEventLog } = openPersonalDataLog(
-    await openEventStore({ eventstoreUrl: config.eventstoreUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
+    await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
     config,
     secretBox,
     log,
   );
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
+  const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
+  const checkpoints = await openCheckpointStore(checkpointStoreConfig);
   const projections = new ProjectionRunner(eventStore, readStore, allProjections, log);
   await projections.start();
 
@@ -148,9 +155,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const control = new BotControlHub(() => clock().getTime());
   const signer = new Signer(keys);
-  // Subscribers' progress outlives a restart: in MongoDB beside the read models, else in a file of its own.
-  const localCheckpoints = config.mongoUrl ? null : new SqliteCheckpointStore(path.join(config.dataDir, 'checkpoints.sqlite3'));
-  const checkpoints: CheckpointStore = localCheckpoints ?? readStore;
   const settler = new SubscriberRunner(eventStore, checkpoints, settleTokensWhenBotEnds(eventStore), log);
   await settler.start();
   const orphanReservations = releaseOrphanReservations({ ...commands, log }, overrides.orphanReservationGraceMs);
@@ -227,6 +231,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
   const dataAccess = recordDataAccess(commands, log, overrides.dataAccess);
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
@@ -252,15 +257,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       ...(objectStore.local ? [artifactsRouter(objectStore.store, signer, nowMs).routes()] : []),
       calendarPushRouter({ commands, signer, wake: (calendarId) => calendarSync.wake(calendarId) }).routes(),
+      vcJoins.internalRouter.routes(),
     ],
     calendarApi: { commands, readStore, projections, secretBox, webhookTargets, calendarProviders, calendarSync, sandboxHosts: config.sandboxHosts },
-    capabilityRouters: [botData.router],
     sandboxHosts: config.sandboxHosts,
     secretBox,
     publicStorageEndpointsOnly: !config.allowPrivateStorageEndpoints,
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,
+    capabilityRouters: [botData.router, ...vcJoins.routers],
     rebuildProjections: async () => {
       await projections.stop();
       const report = await rebuildProjections(eventStore, readStore, allProjections);
@@ -281,12 +287,13 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     commands,
     eventStore,
     readStore,
-    launcher: overrides.launcher ?? new ChildProcessLauncher(log, { sandboxReplicas: config.sandboxReplicas, botTestCaPem: config.botTestCaPem }),
+    launcher,
     signer,
     serviceUrl: publicUrl,
     uploadTarget: uploadTargetFor(secretBox, publicUrl, objectStore.botUploads),
+    // Bots' own connections (images, streaming sockets, buckets) may reach private addresses only under a development switch.
+    botHost: { sandboxHosts: config.sandboxHosts, privateAddressesAllowed: (config.allowPrivateStorageEndpoints ?? false) || (config.allowPrivateWebhookTargets ?? false) },
     slots: config.botSlots ?? defaultBotSlots(),
-    sandboxHosts: config.sandboxHosts,
     workerId: config.instanceId ?? os.hostname(),
     forgetControl: (botId) => control.forget(botId),
     log,
@@ -307,7 +314,16 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   await scheduler.start(projections.position);
   // After listening: the push channels it opens name the service's public address.
   await calendarSync.start(projections.position);
-  log.info({ port, event_store: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', read_store: config.mongoUrl ? 'mongodb' : 'memory', object_store: objectStore.local ? 'folder' : 's3' }, 'service listening');
+  log.info(
+    {
+      port,
+      event_store: eventStoreKind(config),
+      read_store: config.mongoUrl ? 'mongodb' : 'memory',
+      checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
+      object_store: objectStore.local ? 'folder' : 's3',
+    },
+    'service listening',
+  );
 
   return {
     url,
@@ -351,8 +367,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
+      await vcJoins.stop();
       await readStore.close();
-      await localCheckpoints?.close();
+      await checkpoints.close();
       await closeEventLog();
     },
   };

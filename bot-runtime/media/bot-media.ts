@@ -5,9 +5,11 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
+import type { PageBindings } from '../browser/top-frame-bindings';
 import type { BotImageConfigJob } from '../contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
+import { InputFlow } from '../streaming/input-flow';
 import { inPageMediaSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';
 import { speakerStateMessage, type SpeakerState } from '../streaming/wire';
 
@@ -24,6 +26,7 @@ export class BotMedia {
   private playing: Promise<unknown> = Promise.resolve();
   private lastSpeakers = '';
   private inputFrames = 0;
+  private readonly inputFlow = new InputFlow((held) => this.opts.streaming?.holdInput(held));
 
   constructor(private readonly opts: BotMediaOptions) {}
 
@@ -38,12 +41,12 @@ export class BotMedia {
   }
 
   /** Before navigating: the binding and the script then exist in every document of the page. */
-  async install(page: Page): Promise<void> {
+  async install(page: Page, bindings: PageBindings): Promise<void> {
     this.page = page;
     const { streaming, images, imageConfig } = this.opts;
     if (!streaming && images.length === 0) return;
     const rate = streaming?.sampleRate ?? 16000;
-    if (streaming?.hasOutput) await page.exposeFunction(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
+    if (streaming?.hasOutput) await bindings.expose(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
     await page.evaluateOnNewDocument(inPageMediaSource({ rate, tap: this.tapsAudio, microphone: streaming?.hasInput ?? false, camera: images.length > 0 }));
     if (images.length > 0) {
       const intervalMs = imageConfig.interval_seconds * 1000;
@@ -54,15 +57,23 @@ export class BotMedia {
     }
   }
 
-  /** An input frame from the customer: played into the microphone after the ones before it. */
+  /**
+   * An input frame from the customer: played into the microphone after the ones before it. When the page
+   * falls behind (frames waiting to be handed over, or seconds of audio waiting to be played), the bot stops
+   * reading the socket until it catches up (input-flow.ts).
+   */
   playInput(frame: Buffer): void {
     const page = this.page;
     if (!page || page.isClosed()) return;
     this.inputFrames++;
+    this.inputFlow.handing();
     const b64 = frame.toString('base64');
     this.playing = this.playing
-      .then(() => page.evaluate((data: string) => (window as unknown as { __botMedia?: { play(d: string): void } }).__botMedia?.play(data), b64))
-      .catch(() => undefined);
+      .then(() => page.evaluate((data: string) => (window as unknown as { __botMedia?: { play(d: string): number } }).__botMedia?.play(data) ?? 0, b64))
+      .then(
+        (aheadSeconds) => this.inputFlow.handed(Number(aheadSeconds) || 0),
+        () => this.inputFlow.handed(0),
+      );
   }
 
   /** Who is there and who speaks, sent only when it changed. */
@@ -77,6 +88,7 @@ export class BotMedia {
   }
 
   close(): void {
+    this.inputFlow.close();
     if (this.inputFrames > 0) this.opts.log.info(`streaming: ${this.inputFrames} input frames played`);
   }
 }

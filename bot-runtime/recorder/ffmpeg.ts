@@ -7,6 +7,24 @@ export interface FfmpegRun {
   readonly timeoutMs?: number;
 }
 
+/**
+ * ffmpeg's input arguments for media someone else could have written (the page feeds the bot's work file; a
+ * team can replace a recording in its bucket): only the protocols and demuxers named. A protocol list alone
+ * is not enough: a file that is an HLS playlist in disguise reads other local files through `file:`; only
+ * the demuxer list keeps ffmpeg from following it.
+ */
+export const guardedInput = (input: string, allowed: { readonly protocols: readonly string[]; readonly formats: readonly string[] }): string[] => [
+  '-protocol_whitelist',
+  allowed.protocols.join(','),
+  '-format_whitelist',
+  allowed.formats.join(','),
+  '-i',
+  input,
+];
+
+/** What MediaRecorder writes: WebM, or Matroska (H.264); nothing else is ever read back. */
+const WORK_FILE = { protocols: ['file'], formats: ['matroska', 'webm'] } as const;
+
 /** How long converting a recording may take: 60 s plus twice the recorded time. */
 export const conversionTimeoutMs = (recordedMs: number): number => 60_000 + 2 * Math.max(0, recordedMs);
 
@@ -43,8 +61,9 @@ export const runFfmpeg = (args: readonly string[], run: FfmpegRun = {}): Promise
 
 /** The ffmpeg arguments that turn the concatenated MediaRecorder output into the final recording. */
 export const finalRecordingArgs = (input: string, output: string, kind: 'mp4' | 'mp3', sourceMime: string): string[] => {
-  if (kind === 'mp3') return ['-y', '-i', input, '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', output];
+  const from = guardedInput(input, WORK_FILE);
+  if (kind === 'mp3') return ['-y', ...from, '-vn', '-c:a', 'libmp3lame', '-b:a', '128k', output];
   const h264 = /avc1|h264/i.test(sourceMime);
   const video = h264 ? ['-c:v', 'copy'] : ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p'];
-  return ['-y', '-i', input, '-map', '0:v:0?', '-map', '0:a:0?', ...video, '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', output];
+  return ['-y', ...from, '-map', '0:v:0?', '-map', '0:a:0?', ...video, '-c:a', 'aac', '-b:a', '128k', '-movflags', '+faststart', output];
 };

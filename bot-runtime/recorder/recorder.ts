@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
+import type { PageBindings } from '../browser/top-frame-bindings';
 import type { RecordingMode } from '../contract';
 import { conversionTimeoutMs, finalRecordingArgs, runFfmpeg } from './ffmpeg';
 import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
@@ -63,8 +64,8 @@ export class Recorder {
   }
 
   /** Call before navigating: the binding and the script then exist in every document of the page. */
-  async install(): Promise<void> {
-    await this.page.exposeFunction(RECORDER_BINDING, (stream: string, seq: number, b64: string) => this.onChunk(stream, seq, b64));
+  async install(bindings: PageBindings): Promise<void> {
+    await bindings.expose(RECORDER_BINDING, (stream: string, seq: number, b64: string) => this.onChunk(stream, seq, b64));
     await this.page.evaluateOnNewDocument(inPageRecorderSource);
   }
 

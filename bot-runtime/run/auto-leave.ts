@@ -4,7 +4,7 @@
  */
 import type { BotLog } from '../bot-log';
 import type { Platform, TimeoutConfig } from '../contract';
-import { decideLeave, initialClocks, observe, waitingRoomSeconds, type LeaveClocks, type LeaveReason, type Observation } from '../leave-rules';
+import { decideLeave, initialClocks, observe, permissionWaitSeconds, waitingRoomSeconds, type LeaveClocks, type LeaveReason, type Observation } from '../leave-rules';
 
 export class AutoLeave {
   private clocks: LeaveClocks = initialClocks;
@@ -35,5 +35,9 @@ export class AutoLeave {
 
   waitingRoomSeconds(now: number): number {
     return waitingRoomSeconds(this.clocks, now);
+  }
+
+  permissionWaitSeconds(now: number): number {
+    return permissionWaitSeconds(this.clocks, now);
   }
 }

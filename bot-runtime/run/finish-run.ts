@@ -31,6 +31,7 @@ export interface EndOfRun {
   readonly recordingStartedAt: number | null;
   readonly entryMessage: Promise<void> | null;
   readonly waitingRoomSeconds: (now: number) => number;
+  readonly permissionWaitSeconds: (now: number) => number;
   readonly notes: MeetingNotes;
   /** null when the run ended before opening them */
   readonly browser: BotBrowser | null;
@@ -56,6 +57,7 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
   const endAt = Date.now();
   const verdict = endVerdict(end.cause, { platform: job.platform, phase: end.phase, recordingStarted: end.recordingStartedAt !== null });
   const waited = end.waitingRoomSeconds(endAt);
+  const waitedForPermission = end.permissionWaitSeconds(endAt);
 
   await end.entryMessage?.catch(() => undefined);
   const recordingEnd = tab && end.recordingStartedAt !== null ? await tab.recorder.stop() : null;
@@ -85,6 +87,7 @@ export const finishRun = async (end: EndOfRun, deps: FinishDeps): Promise<EndRep
     error_message: verdict.error_message.slice(0, 2000),
     recorded_seconds: end.recordingStartedAt !== null ? seconds((recordingEnd ?? endAt) - end.recordingStartedAt) : 0,
     waiting_room_seconds: waited,
+    permission_wait_seconds: waitedForPermission,
     ...(end.streaming ? { streaming_seconds: end.streaming.connectedSeconds() } : {}),
     at: new Date(Date.now()).toISOString(),
   };

@@ -6,6 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
+import { TopFrameBindings } from '../browser/top-frame-bindings';
 import type { RecordingMode } from '../contract';
 import type { EndCause } from '../end-codes';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';
@@ -14,6 +15,7 @@ import { ChatSender } from '../meeting/chat-sender';
 import { pageWatcherSource, WAKE_BINDING } from '../meeting/page-watcher';
 import { Recorder } from '../recorder/recorder';
 import { Screenshots } from '../screenshots';
+import { isPlatformPage, MAX_PAGE_IMAGE_BYTES } from './diagnostics';
 
 export interface MeetingTabOptions {
   readonly botName: string;
@@ -34,7 +36,7 @@ export class MeetingTab {
 
   constructor(
     readonly page: Page,
-    family: DriverFamily,
+    private readonly family: DriverFamily,
     private readonly options: MeetingTabOptions,
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
@@ -55,11 +57,13 @@ export class MeetingTab {
 
   /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
   async prepare(onPageChange: () => void): Promise<void> {
-    await this.media?.install(this.page);
-    await this.recorder.install();
-    await this.page.exposeFunction(WAKE_BINDING, onPageChange);
+    // the bot's functions answer the page's top frame only, never an iframe
+    const bindings = await TopFrameBindings.open(this.page, this.log);
+    await this.media?.install(this.page, bindings);
+    await this.recorder.install(bindings);
+    await bindings.expose(WAKE_BINDING, onPageChange);
     await this.page.evaluateOnNewDocument(pageWatcherSource);
-    this.screenshots = new Screenshots(this.page, this.artifacts, this.log, this.options.screenshotSeconds);
+    this.screenshots = new Screenshots(() => this.screenshot(), this.artifacts, this.log, this.options.screenshotSeconds);
   }
 
   startScreenshots(): void {
@@ -70,9 +74,19 @@ export class MeetingTab {
     return !this.page.isClosed();
   }
 
-  /** One screenshot now, whether or not periodic ones are on (a diagnostic needs it). */
-  async screenshot(): Promise<Buffer> {
-    return Buffer.from(await this.page.screenshot({ type: 'png' }));
+  /** The page shown is one of the platform's own (diagnostics.ts): only those are ever kept. */
+  onPlatformPage(): boolean {
+    return isPlatformPage(this.page.url(), this.family);
+  }
+
+  /**
+   * One screenshot now, whether or not periodic ones are on (a diagnostic needs it); null when the page is
+   * not the platform's, or the image is over the cap.
+   */
+  async screenshot(): Promise<Buffer | null> {
+    if (!this.onPlatformPage()) return null;
+    const png = Buffer.from(await this.page.screenshot({ type: 'png' }));
+    return png.length <= MAX_PAGE_IMAGE_BYTES ? png : null;
   }
 
   /** Stops the periodic screenshots and takes a last one while the page still shows the meeting. */

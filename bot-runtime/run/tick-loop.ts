@@ -13,11 +13,17 @@ export class TickLoop {
   private wakePending = false;
   private announceEnd: () => void = () => undefined;
   private readonly ended = new Promise<void>((resolve) => (this.announceEnd = resolve));
+  private readonly endSignal = new AbortController();
 
   constructor(private readonly log: BotLog) {}
 
   get endCause(): EndCause | null {
     return this.cause;
+  }
+
+  /** Aborted when the run must end: work that can be stopped (a fetch) stops then, instead of going on unwatched. */
+  get signal(): AbortSignal {
+    return this.endSignal.signal;
   }
 
   requestEnd(cause: EndCause): void {
@@ -26,6 +32,7 @@ export class TickLoop {
     this.log.info(`ending: ${cause.kind}${'reason' in cause ? ` (${cause.reason})` : ''}${'message' in cause ? `: ${cause.message}` : ''}`);
     this.wakeUp();
     this.announceEnd();
+    this.endSignal.abort();
   }
 
   /**

@@ -11,6 +11,8 @@ import { frameBytes, socketPlan, type Direction } from './wire';
 export interface AudioStreamingOptions {
   readonly botId: string;
   readonly extraCa: string | null;
+  /** the sockets may connect to public addresses only (net/customer-connections.ts) */
+  readonly publicOnly: boolean;
   readonly log: BotLog;
   readonly onInput: (frame: Buffer) => void;
   readonly setupTimeoutMs?: number;
@@ -35,6 +37,7 @@ export class AudioStreaming {
           sampleRate: job.audio_frequency,
           offsetSeconds: () => (this.recordingStartedAt === null ? 0 : (Date.now() - this.recordingStartedAt) / 1000),
           extraCa: opts.extraCa,
+          publicOnly: opts.publicOnly,
           onInput: directions.includes('input') ? opts.onInput : null,
           log: opts.log,
           setupTimeoutMs: opts.setupTimeoutMs ?? 10_000,
@@ -89,6 +92,15 @@ export class AudioStreaming {
     }
     this.framesSent++;
     for (const s of this.carrying('output')) s.send(frame);
+  }
+
+  /** The page falls behind playing the input: stop reading it (true), or read on (false). */
+  holdInput(held: boolean): void {
+    for (const s of this.carrying('input')) s.holdInput(held);
+  }
+
+  get inputPaused(): boolean {
+    return this.carrying('input').some((s) => s.inputPaused);
   }
 
   sendSpeakers(message: string): void {

@@ -4,7 +4,8 @@
  * - `startTap(stream)`: the captured meeting audio into an AudioContext at the streaming rate and an
  *   AudioWorklet that cuts exact 100 ms S16LE mono frames, each handed to node through the exposed
  *   function `__botStreamAudio(base64)` in order; `stopTap()`.
- * - `play(base64)`: S16LE mono at the streaming rate, scheduled gap-free into the bot's microphone.
+ * - `play(base64)`: S16LE mono at the streaming rate, scheduled gap-free into the bot's microphone; answers
+ *   how many seconds of audio now wait to be played (node reads less while that grows).
  * - `setImages(dataUrls, mode, intervalMs)`: the bot's camera shows them (cycled or the first one).
  * and makes `navigator.mediaDevices.getUserMedia` answer with the bot's microphone and camera when it has
  * them (the meeting then sends them like a person's), the browser's own devices otherwise.
@@ -132,7 +133,7 @@ export const inPageMediaSource = (config: InPageMediaConfig): string => String.r
       microphone();
       const ctx = st.micCtx;
       const pcm = new Int16Array(fromBase64(b64));
-      if (pcm.length === 0) return;
+      if (pcm.length === 0) return Math.max(0, st.nextPlay - ctx.currentTime);
       const buffer = ctx.createBuffer(1, pcm.length, cfg.rate);
       const data = buffer.getChannelData(0);
       for (let i = 0; i < pcm.length; i++) data[i] = pcm[i] / 0x8000;
@@ -143,6 +144,7 @@ export const inPageMediaSource = (config: InPageMediaConfig): string => String.r
       const at = Math.max(ctx.currentTime + 0.05, st.nextPlay);
       source.start(at);
       st.nextPlay = at + buffer.duration;
+      return st.nextPlay - ctx.currentTime;
     },
     async setImages(urls, mode, intervalMs) {
       const loaded = await Promise.all(urls.map((u) => new Promise((resolve) => {

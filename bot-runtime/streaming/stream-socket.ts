@@ -6,16 +6,19 @@
 import * as tls from 'node:tls';
 import WebSocket from 'ws';
 import type { BotLog } from '../bot-log';
+import { customerFacingReason, socketOptionsFor } from '../net/customer-connections';
 import { ConnectedTime } from './connected-time';
-import { handshake, reconnectDelayMs, type Direction } from './wire';
+import { handshake, MAX_MESSAGE_BYTES, reconnectDelayMs, type Direction } from './wire';
 
 export interface StreamSocketOptions {
   readonly botId: string;
   readonly sampleRate: number;
   /** seconds of recording so far: the handshake's offset */
   readonly offsetSeconds: () => number;
-  /** PEM of an extra certificate authority (test-only setting, see test-trust.ts); null: the system's */
+  /** PEM of an extra certificate authority (test-only setting, see test-ca.ts); null: the system's */
   readonly extraCa: string | null;
+  /** public addresses only (net/customer-connections.ts) */
+  readonly publicOnly: boolean;
   /** binary frames received (input direction only) */
   readonly onInput: ((frame: Buffer) => void) | null;
   readonly log: BotLog;
@@ -30,6 +33,7 @@ export class StreamSocket {
   readonly connectedTime = new ConnectedTime();
   /** the first connection succeeded: from then on a drop reconnects */
   private established = false;
+  private inputHeld = false;
 
   constructor(
     readonly url: string,
@@ -41,10 +45,15 @@ export class StreamSocket {
     return `streaming ${this.directions.join('+')} ${redacted(this.url)}`;
   }
 
-  /** The first connection; rejects with the reason when it cannot be set up. */
+  /** The first connection; rejects with the reason (in words safe to show the customer) when it cannot be set up. */
   open(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const socket = this.connect();
+      let socket: WebSocket;
+      try {
+        socket = this.connect();
+      } catch (err) {
+        return reject(new Error(`${this.label}: ${customerFacingReason(err)}`));
+      }
       const timer = setTimeout(() => {
         socket.terminate();
         reject(new Error(`${this.label}: no connection within ${this.opts.setupTimeoutMs} ms`));
@@ -55,7 +64,7 @@ export class StreamSocket {
       });
       socket.once('error', (err) => {
         clearTimeout(timer);
-        reject(new Error(`${this.label}: ${err.message}`));
+        reject(new Error(`${this.label}: ${customerFacingReason(err)}`));
       });
       socket.once('unexpected-response', (_req, res) => {
         clearTimeout(timer);
@@ -67,6 +76,20 @@ export class StreamSocket {
 
   get isOpen(): boolean {
     return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Stops reading what the customer sends (the page cannot play it as fast): the kernel's buffers fill and
+   * the sender is slowed down, instead of the bot queueing without end. Kept across reconnections.
+   */
+  holdInput(held: boolean): void {
+    this.inputHeld = held;
+    if (held) this.socket?.pause();
+    else this.socket?.resume();
+  }
+
+  get inputPaused(): boolean {
+    return this.socket?.isPaused ?? this.inputHeld;
   }
 
   send(data: Buffer | string): boolean {
@@ -94,9 +117,12 @@ export class StreamSocket {
     this.connectedTime.disconnected();
   }
 
+  /** Throws when the URL's host is a literal address the policy refuses. */
   private connect(): WebSocket {
     const ca = this.opts.extraCa ? [...tls.rootCertificates, this.opts.extraCa] : undefined;
-    const socket = new WebSocket(this.url, { ca, handshakeTimeout: this.opts.setupTimeoutMs, perMessageDeflate: false });
+    const socketOptions = socketOptionsFor(new URL(this.url).hostname, this.opts.publicOnly);
+    const socket = new WebSocket(this.url, { ca, handshakeTimeout: this.opts.setupTimeoutMs, perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES, ...socketOptions });
+    if (this.inputHeld) socket.pause();
     this.socket = socket;
     socket.binaryType = 'nodebuffer';
     let opened = false;
@@ -119,7 +145,7 @@ export class StreamSocket {
       this.scheduleReconnect();
     });
     // errors after the first connection end in 'close'; the first one is open()'s to report
-    socket.on('error', (err) => this.opts.log.warn(`${this.label}: ${err.message}`));
+    socket.on('error', (err) => this.opts.log.warn(`${this.label}: ${customerFacingReason(err)}`));
     return socket;
   }
 
@@ -127,7 +153,13 @@ export class StreamSocket {
     const delay = reconnectDelayMs(this.attempt++);
     this.retry = setTimeout(() => {
       this.retry = null;
-      if (!this.closing) this.connect();
+      if (this.closing) return;
+      try {
+        this.connect();
+      } catch (err) {
+        this.opts.log.warn(`${this.label}: ${customerFacingReason(err)}`);
+        this.scheduleReconnect();
+      }
     }, delay);
   }
 }

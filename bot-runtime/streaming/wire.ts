@@ -13,6 +13,16 @@ export type Direction = 'input' | 'output';
 /** bytes of one 100 ms frame: rate / 10 samples of 2 bytes (4,800 at 24 kHz) */
 export const frameBytes = (sampleRate: number): number => (sampleRate / (1000 / FRAME_MS)) * 2;
 
+/** The highest rate a bot streams at (16, 24, 32 or 48 kHz). */
+export const MAX_SAMPLE_RATE = 48_000;
+
+/**
+ * The largest message the bot takes from a customer's socket: four 100 ms frames at the highest rate
+ * (38,400 bytes), room for a sender that batches a little. A larger one closes the connection (1009, then
+ * the usual reconnection) instead of being buffered whole, as the socket library's 100 MiB default would.
+ */
+export const MAX_MESSAGE_BYTES = 4 * frameBytes(MAX_SAMPLE_RATE);
+
 /** `offset`: seconds of recording before this connection's first frame (0 before the recording starts). */
 export const handshake = (botId: string, offsetSeconds: number, sampleRate: number): string =>
   JSON.stringify({ protocol_version: PROTOCOL_VERSION, bot_id: botId, offset: Math.round(offsetSeconds * 1000) / 1000, sample_rate: sampleRate });

@@ -1,7 +1,9 @@
 import type * as E from 'fp-ts/Either';
 import { botDecider, type BotCommand, type BotRejection, type BotState } from '../domain/bot/bot-decider';
 import { BotEvent, botStreamName } from '../domain/bot/bot-events';
+import { botFactsOf, type BotFacts } from '../domain/bot/bot-facts';
 import type { CommandDeps } from './command-deps';
+import { decodeRecordedEvent } from './decode-recorded-event';
 import { handleCommand, loadState, type Handled } from './handle-command';
 
 export type BotCommandResult = E.Either<BotRejection, Handled<BotEvent, BotState>>;
@@ -12,6 +14,14 @@ export const handleBotCommand = (deps: Pick<CommandDeps, 'eventStore'>, botId: s
 
 export const loadBot = (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotState> =>
   loadState(deps.eventStore, botStreamName(botId), botDecider, BotEvent);
+
+/** The bot's events, decoded, oldest first (none for an unknown bot). */
+export const readBotEvents = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotEvent[]> =>
+  (await deps.eventStore.readStream(botStreamName(botId))).map((recorded) => decodeRecordedEvent(BotEvent, recorded));
+
+/** What the bot is (bot-facts.ts), for every reader outside the decider; null for an unknown bot. */
+export const loadBotFacts = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotFacts | null> =>
+  botFactsOf(await readBotEvents(deps, botId));
 
 const noUsage = { recorded_seconds: 0, waiting_room_seconds: 0 };
 

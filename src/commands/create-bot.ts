@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import { DEFAULT_RETENTION_DAYS, type RequestedBotConfig, type TeamSettingsOfBot } from '../domain/bot/bot-config';
 import type { DeduplicationKeyRejection } from '../domain/deduplication-key/deduplication-key-decider';
-import { botStreamName, type CreatedBy } from '../domain/bot/bot-events';
+import type { CreatedBy } from '../domain/bot/bot-events';
+import { wasQueued } from '../domain/bot/bot-facts';
 import { meetingLockDecider, type MeetingLockRejection } from '../domain/meeting-lock/meeting-lock-decider';
 import { MeetingLockEvent, meetingLockStreamName } from '../domain/meeting-lock/meeting-lock-events';
 import { normaliseMeetingUrl } from '../domain/meeting-url';
 import { teamDecider, type TeamRejection } from '../domain/team/team-decider';
 import { TeamEvent, teamStreamName } from '../domain/team/team-events';
 import { nowIso, type CommandDeps } from './command-deps';
-import { handleBotCommand } from './bot-commands';
+import { handleBotCommand, loadBotFacts } from './bot-commands';
 import { claimDeduplicationKey, releaseDeduplicationKey } from './claim-deduplication-key';
 import { handleCommand } from './handle-command';
 import { storageForNewBot } from './storage-commands';
@@ -83,7 +84,7 @@ export const abandonCreation = async (
  */
 const botWasCreated = async (deps: CommandDeps, botId: string): Promise<boolean | null> => {
   try {
-    return (await deps.eventStore.readStream(botStreamName(botId))).some((e) => e.type === 'BotCreated');
+    return wasQueued(await loadBotFacts(deps, botId));
   } catch {
     return null;
   }

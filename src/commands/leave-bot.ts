@@ -20,7 +20,7 @@ export const leaveBot = async (deps: CommandDeps, control: BotControl, botId: st
   if (E.isLeft(result)) return result;
   const { events, position, state } = result.right;
   if (events.some((e) => e.type === 'BotFailed')) {
-    const cancelled = state.kind === 'present' && !state.queued;
+    const cancelled = state.kind === 'present' && state.status === 'cancelled';
     return E.right({ message: cancelled ? 'The scheduled bot was cancelled before its time' : 'The bot left before joining the meeting', position });
   }
   const answer = await control.send(botId, { kind: 'leave' }, LEAVE_ANSWER_TIMEOUT_MS);

@@ -43,6 +43,7 @@ export const botCommandForReport = (report: BotReport): BotCommand => {
           recorded_seconds: report.recorded_seconds,
           waiting_room_seconds: report.waiting_room_seconds,
           ...(report.streaming_seconds ? { streaming_seconds: { ...report.streaming_seconds } } : {}),
+          ...(report.permission_wait_seconds ? { permission_wait_seconds: report.permission_wait_seconds } : {}),
         },
         now: report.at,
       };

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { BotEvent, botStreamName } from '../domain/bot/bot-events';
-import { botMessages, foldBotFacts, messageIdOfEvent, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
+import { botMessages, botWebhookFactsOf, messageIdOfEvent, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type CallbackOverride, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { nowIso, type CommandDeps } from './command-deps';
 import { decodeRecordedEvent } from './decode-recorded-event';
@@ -24,7 +24,7 @@ export const finalMessageOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, b
   const ended = history.findIndex(({ event }) => event.type === 'BotCompleted' || event.type === 'BotFailed');
   if (ended < 0) return null;
   for (let at = ended; at < history.length; at++) {
-    const facts = foldBotFacts(history.slice(0, at + 1).map(({ event }) => event));
+    const facts = botWebhookFactsOf(history.slice(0, at + 1).map(({ event }) => event));
     // The final event is the end's main message (a legacy end sends a status before it).
     const message = facts && botMessages(facts, history[at]!.event).find((m) => m.id_suffix === undefined && finalEventTypes.includes(m.event_type));
     if (facts && message) return { ...message, message_id: messageIdOfEvent(history[at]!.recorded.id), team_id: facts.team_id, subject: `bot-${botId}` };

@@ -1,11 +1,9 @@
 import * as E from 'fp-ts/Either';
 import type { BotConfig } from '../domain/bot/bot-config';
 import type { BotRejection } from '../domain/bot/bot-decider';
-import { BotCreated, botStreamName } from '../domain/bot/bot-events';
 import type { Sealed } from '../domain/codec-helpers';
-import { handleBotCommand } from './bot-commands';
+import { handleBotCommand, loadBotFacts } from './bot-commands';
 import { nowIso, type CommandDeps } from './command-deps';
-import { decodeRecordedEvent } from './decode-recorded-event';
 
 /** A re-transcribe's provider and options, the key sealed. */
 export interface TranscriptionOrder {
@@ -14,11 +12,12 @@ export interface TranscriptionOrder {
   readonly custom_params: Record<string, unknown> | null;
 }
 
-/** The bot's configuration, to fill in what a re-transcribe leaves out; null for an unknown bot. */
-export const configOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotConfig | null> => {
-  const [first] = await deps.eventStore.readStream(botStreamName(botId));
-  return first ? decodeRecordedEvent(BotCreated, first).data.config : null;
-};
+/**
+ * The transcription the bot asked for, to fill in what a re-transcribe leaves out: the one it ran with
+ * (every bot that can be transcribed has been queued); null when it asked for none.
+ */
+export const transcriptionOfBot = async (deps: Pick<CommandDeps, 'eventStore'>, botId: string): Promise<BotConfig['transcription']> =>
+  (await loadBotFacts(deps, botId))?.run_config?.transcription ?? null;
 
 export interface RetranscribeAccepted {
   readonly request_id: string;

@@ -27,7 +27,7 @@ export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the calendar API (legacy and v2), when the service runs calendar sync */
   readonly calendarApi?: CalendarApiDeps;
-  /** authenticated routers of capabilities wired in their own modules (src/capabilities) */
+  /** public (authenticated) routers of capabilities wired in their own modules (src/capabilities/) */
   readonly capabilityRouters?: readonly Router<AppState>[];
 }
 

@@ -13,6 +13,7 @@ import type { Projection } from './projection';
 import { spilledArtifactsProjection } from './spilled-artifact-view';
 import { storageConfigViewProjection } from './storage-config-view';
 import { teamViewProjection } from './team-view';
+import { vcCredentialViewProjection } from './vc-credential-view';
 import { webhookAttemptViewProjection } from './webhooks/webhook-attempt-view';
 import { webhookEndpointViewProjection } from './webhooks/webhook-endpoint-view';
 import { webhookQueueViewProjection } from './webhooks/webhook-queue-view';
@@ -35,4 +36,5 @@ export const allProjections: readonly Projection<any>[] = [
   calendarChannelViewProjection,
   calendarBotParamViewProjection,
   botDataErasureProjection,
+  vcCredentialViewProjection,
 ];

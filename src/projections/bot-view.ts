@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../domain/all-events';
 import { isBotEvent } from '../domain/bot/bot-events';
 import type { BotStatus } from '../domain/bot/bot-status';
+import { failedStatus } from '../domain/bot/end-codes';
 import { DELETED_MEETING_URL, DELETED_TEXT } from '../domain/bot/personal-data';
 import type { Projection } from './projection';
 
@@ -164,7 +165,7 @@ export const botViewProjection: Projection<BotView> = {
         return { ...withStatus(doc, 'completed', event.data.at), error_code: event.data.end_reason, ended_at: event.data.at };
       case 'BotFailed':
         return {
-          ...withStatus(doc, 'failed', event.data.at),
+          ...withStatus(doc, failedStatus(doc.status, event.data.error_code), event.data.at),
           error_code: event.data.error_code,
           error_message: event.data.error_message,
           ended_at: event.data.at,

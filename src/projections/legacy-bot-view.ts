@@ -92,9 +92,9 @@ const settingsOf = (config: BotConfig): LegacyBotSettings => ({
   streaming_output: config.streaming?.output_url ?? null,
   // The legacy form of a frequency: `16khz`.
   streaming_audio_frequency: config.streaming ? `${config.streaming.audio_frequency / 1000}khz` : null,
-  vc_obf_token_url: config.vc?.obf_token_url ?? null,
-  vc_obf_token_user_id: config.vc?.credential_user_id ?? null,
-  vc_sdk_id: config.vc?.sdk_id ?? null,
+  vc_obf_token_url: config.vc?.obf?.kind === 'token_url' ? config.vc.obf.url : null,
+  vc_obf_token_user_id: config.vc?.obf?.kind === 'credential_user' ? config.vc.obf.vc_user_id : null,
+  vc_sdk_id: config.vc?.sdk?.sdk_id ?? null,
   vc_access_token_url: config.vc?.zak_token_url ?? null,
 });
 

@@ -6,14 +6,15 @@ import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
 import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
-import { failUnreportedBot, handleBotCommand } from '../commands/bot-commands';
+import { failUnreportedBot, handleBotCommand, loadBotFacts } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
 import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { BotCreated, botStreamName } from '../domain/bot/bot-events';
+import { BotCreated } from '../domain/bot/bot-events';
+import { wasQueued } from '../domain/bot/bot-facts';
 import { BOTS, type BotView } from '../projections/bot-view';
 import type { UploadTarget } from '../../bot-runtime/contract';
 import type { BotStorage } from '../domain/bot/bot-config';
-import { botJobFrom } from './bot-job';
+import { botJobFrom, type BotHostPolicy } from './bot-job';
 
 /**
  * How long a bot's token holds: beyond the longest run there can be (up to 12 h in a waiting room, 12 h
@@ -31,9 +32,9 @@ export interface DispatcherDeps {
   readonly serviceUrl: string;
   /** where a bot uploads its artifacts, from the storage fixed at its creation */
   readonly uploadTarget: (storage: BotStorage, botId: string, token: string) => UploadTarget;
+  /** what the service's settings let its bots do on their host */
+  readonly botHost: BotHostPolicy;
   readonly slots: number;
-  /** the sandbox hosts are accepted (SANDBOX_HOSTS, development): bots sent there trust its certificate */
-  readonly sandboxHosts: boolean;
   /** this instance, recorded on the bots it runs */
   readonly workerId: string;
   /** drops what the control channel holds for a bot whose process is gone */
@@ -141,13 +142,11 @@ export class BotDispatcher {
   }
 
   private async launch(botId: string, runId: string): Promise<LaunchedBot> {
-    // A scheduled bot's stream starts with its schedule: its BotCreated (at its time) holds what it runs.
-    const created = (await this.deps.eventStore.readStream(botStreamName(botId))).find((e) => e.type === 'BotCreated');
-    if (!created) throw new Error(`bot ${botId} has no BotCreated`);
+    const bot = await loadBotFacts(this.deps.commands, botId);
+    if (!wasQueued(bot)) throw new Error(`bot ${botId} was never queued`);
     const expiresAtSeconds = Math.floor(this.deps.commands.clock().getTime() / 1000) + BOT_TOKEN_LIFETIME_SECONDS;
     const token = this.deps.signer.botToken(botId, runId, expiresAtSeconds);
-    const decoded = decodeRecordedEvent(BotCreated, created);
-    const job = botJobFrom(decoded, this.deps.uploadTarget(decoded.data.config.storage, botId, token), { sandboxHosts: this.deps.sandboxHosts });
+    const job = botJobFrom(bot, this.deps.uploadTarget(bot.run_config.storage, botId, token), this.deps.botHost);
     return this.deps.launcher.launch(job, { serviceUrl: this.deps.serviceUrl, botToken: token });
   }
 

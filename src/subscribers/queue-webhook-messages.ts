@@ -7,11 +7,14 @@ import { handleDeliveryCommand } from '../commands/webhook-commands';
 import type { DomainEvent } from '../domain/all-events';
 import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
 import { isCalendarEvent, type CalendarEvent } from '../domain/calendar/calendar-events';
-import { botMessages, foldBotFacts, messageIdOf, messageIdOfEvent, type BotFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
+import { botMessages, botWebhookFactsOf, messageIdOf, messageIdOfEvent, type BotWebhookFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
 import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
 import type { Subscriber } from './subscriber-runner';
+import type { VcCredentialEvent } from '../domain/vc-credentials/vc-credential-events';
+import { loadVcCredential } from '../commands/vc-credentials/vc-credential-store';
+import { subjectOfVcCredential, vcCredentialInvalidMessage } from '../domain/webhooks/vc-credential-webhook-messages';
 import { CalendarRounds } from './webhooks/calendar-rounds';
 import { subjectOfCalendar } from './webhooks/calendar-subject';
 import { subjectOfBot } from './webhooks/render-payload';
@@ -45,7 +48,7 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
       .map((e) => ({ kind: 'endpoint', endpoint_id: e.id }));
   };
 
-  const callbackFor = (facts: BotFacts, eventType: string): DeliveryTarget[] =>
+  const callbackFor = (facts: BotWebhookFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
 
   const queue = async (target: DeliveryTarget, subject: string, teamId: string, messageId: string, message: OutgoingMessage) =>
@@ -86,9 +89,18 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     if (messages.length > 0) deps.queued();
   };
 
-  const targetsFor = async (facts: BotFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
+  const targetsFor = async (facts: BotWebhookFacts, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
     if (facts.config.api === 'legacy' && facts.config.webhook_url !== null) return [{ kind: 'bot_webhook', bot_id: facts.bot_id }];
     return [...(await endpointsFor(facts.team_id, eventType, position)), ...callbackFor(facts, eventType)];
+  };
+
+  /** A vc credential the platform refused: to the team's endpoints (the credential has no URL of its own). */
+  const queueVcCredentialMessage = async (event: Extract<VcCredentialEvent, { type: 'VcCredentialInvalidated' }>, recorded: RecordedEvent) => {
+    const { current } = await loadVcCredential(deps.commands, event.data.credential_id);
+    const message = vcCredentialInvalidMessage(event.data, current?.kind === 'oauth' ? current.vc_user_id : null);
+    const targets = await endpointsFor(event.data.team_id, message.event_type, recorded.position);
+    for (const target of targets) await queue(target, subjectOfVcCredential(event.data.credential_id), event.data.team_id, messageIdOfEvent(recorded.id), message);
+    if (targets.length > 0) deps.queued();
   };
 
   return {
@@ -96,10 +108,11 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     replayFrom: () => rounds.oldestOpen(),
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
       if (isCalendarEvent(event)) return queueCalendarMessages(event, recorded);
+      if (event.type === 'VcCredentialInvalidated') return queueVcCredentialMessage(event, recorded);
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.
-      const facts = foldBotFacts(history.filter((r) => r.revision <= recorded.revision).map((r) => decodeRecordedEvent(BotEvent, r)));
+      const facts = botWebhookFactsOf(history.filter((r) => r.revision <= recorded.revision).map((r) => decodeRecordedEvent(BotEvent, r)));
       if (facts === null) return;
       const subject = subjectOfBot(facts.bot_id);
       let queuedAny = false;

@@ -9,12 +9,12 @@ import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
 import { ObjectStoreError, type ObjectStore } from '../adapters/object-store/port';
 import { TranscriptionFailed, type AudioSource, type ProviderName, type TranscriptionProvider } from '../adapters/transcription/port';
 import { providerNameOf } from '../adapters/transcription/providers';
-import { handleBotCommand } from '../commands/bot-commands';
+import { handleBotCommand, loadBotFacts, readBotEvents } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import type { BotConfig } from '../domain/bot/bot-config';
 import type { BotCommand } from '../domain/bot/bot-decider';
-import { BotEvent, botStreamName, INITIAL_TRANSCRIPTION } from '../domain/bot/bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent } from '../domain/bot/bot-events';
+import { botFactsOf, wasQueued } from '../domain/bot/bot-facts';
 import { attributeSpeakers } from '../domain/transcription/attribute-speakers';
 import { speakerTimeline, type SpeakerTurn } from '../domain/transcription/speaker-timeline';
 import {
@@ -94,9 +94,9 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
   };
 
   const transcribe = async (request: Requested, history: readonly BotEvent[], workDir: string) => {
-    const created = history.find((e) => e.type === 'BotCreated');
-    if (created?.type !== 'BotCreated') throw new Error(`bot ${request.bot_id} has no BotCreated`);
-    const config = created.data.config;
+    const facts = botFactsOf(history);
+    if (!wasQueued(facts)) throw new Error(`bot ${request.bot_id} was never queued: it has no recording to transcribe`);
+    const config = facts.run_config;
     const name = providerNameOf(request.provider);
     if (name === null) throw new NoTranscript(`unknown provider "${request.provider}"`);
     const provider = deps.providers[name];
@@ -143,7 +143,7 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
   };
 
   const carryOut = async (request: Requested) => {
-    const history = (await deps.commands.eventStore.readStream(botStreamName(request.bot_id))).map((r) => decodeRecordedEvent(BotEvent, r));
+    const history = await readBotEvents(deps.commands, request.bot_id);
     const ended = history.some((e) => (e.type === 'TranscriptionCompleted' || e.type === 'TranscriptionFailed') && e.data.request_id === request.request_id);
     if (ended) return;
     const log = deps.log.child({ bot_id: request.bot_id, request_id: request.request_id, provider: request.provider });
@@ -169,17 +169,16 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
     name: 'transcribe-recordings',
     handle: async (event, recorded) => {
       if (event.type === 'BotCompleted') {
-        const [first] = await deps.commands.eventStore.readStream(botStreamName(event.data.bot_id));
-        const created = first && decodeRecordedEvent(BotEvent, first);
-        if (created?.type !== 'BotCreated' || created.data.config.transcription === null) return;
-        const { provider, api_key, custom_params } = created.data.config.transcription;
+        // What the bot runs with, whichever way it was created (at once, scheduled, from a calendar).
+        const wanted = (await loadBotFacts(deps.commands, event.data.bot_id))?.run_config?.transcription ?? null;
+        if (wanted === null) return;
+        const { provider, api_key, custom_params } = wanted;
         const command: BotCommand = { type: 'RequestTranscription', request_id: INITIAL_TRANSCRIPTION, provider, api_key, custom_params, retranscribe: false, now: event.data.at };
         await record(event.data.bot_id, command);
       } else if (event.type === 'TranscriptionRequested') {
         const request = event.data;
-        const history = await deps.commands.eventStore.readStream(botStreamName(request.bot_id));
-        const teamId = history.map((r) => (r.data as { team_id?: unknown }).team_id).find((team) => typeof team === 'string') as string | undefined;
-        queue.add({ key: `${request.bot_id}/${request.request_id}`, teamId: teamId ?? '', position: recorded.position, run: () => carryOut(request) });
+        const teamId = (await loadBotFacts(deps.commands, request.bot_id))?.team_id ?? '';
+        queue.add({ key: `${request.bot_id}/${request.request_id}`, teamId, position: recorded.position, run: () => carryOut(request) });
       }
     },
     replayFrom: () => queue.oldestPosition(),

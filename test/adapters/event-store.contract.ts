@@ -9,6 +9,7 @@ import {
   type Subscription,
   WrongExpectedRevision,
 } from '../../src/adapters/event-store/port';
+import { storePerTest } from '../support/store-per-test';
 
 /** Unique per test, so that the suite can run against a shared server. */
 export const uniqueStream = (prefix = 'contract'): string => `${prefix}-${randomUUID()}`;
@@ -18,6 +19,14 @@ export const newEvent = (type: string, data: Record<string, unknown> = {}): NewE
 export const waitUntil = async (condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+};
+
+export const waitUntilAsync = async (condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
@@ -49,18 +58,32 @@ const rejectsWithWrongRevision = async (
   });
 };
 
-export function eventStoreContract(name: string, make: () => Promise<EventStore>, cleanup?: () => Promise<void>): void {
-  describe(`event store contract: ${name}`, function () {
-    let store: EventStore;
+/**
+ * How to make appends of one event type commit late: they take their position, then wait before they
+ * commit, like a transaction that does slow work after its insert. Only a store whose appends can overlap
+ * has it (SQLite takes its write lock before it hands out a position, so none can).
+ */
+export interface SlowCommits {
+  /** The event type whose appends commit late. */
+  readonly type: string;
+  /** True while such an append has taken its position and not committed. */
+  committing(): Promise<boolean>;
+}
 
-    beforeEach(async () => {
-      store = await make();
-    });
-    afterEach(async () => {
-      await store.close();
-    });
-    after(async () => {
-      await cleanup?.();
+export interface EventStoreContractOptions {
+  readonly cleanup?: () => Promise<void>;
+  /** Another connection to the same store as `store`: another process, in production. */
+  readonly openAgain: (store: EventStore) => Promise<EventStore>;
+  readonly slowCommits?: SlowCommits;
+}
+
+export function eventStoreContract(name: string, make: () => Promise<EventStore>, options: EventStoreContractOptions): void {
+  describe(`event store contract: ${name}`, function () {
+    const stores = storePerTest(make, options.openAgain, options.cleanup);
+    const again = stores.another;
+    let store: EventStore;
+    beforeEach(() => {
+      store = stores.current();
     });
 
     describe('appendToStream', () => {
@@ -154,6 +177,26 @@ export function eventStoreContract(name: string, make: () => Promise<EventStore>
         assert.deepEqual((await store.readStream(stream)).map((e) => e.type), ['A', 'B', 'C']);
       });
 
+      it('treats a retry as done even after later appends, and refuses the same ids with another expected revision', async () => {
+        const stream = uniqueStream();
+        const created = [newEvent('A'), newEvent('B')];
+        const first = await store.appendToStream(stream, created, 'no_stream');
+        await store.appendToStream(stream, [newEvent('C')], first.nextExpectedRevision);
+        const retry = await store.appendToStream(stream, created, 'no_stream');
+        assert.deepEqual(retry, first);
+        await rejectsWithWrongRevision(store.appendToStream(stream, created, 1n), 1n, 2n);
+        assert.deepEqual((await store.readStream(stream)).map((e) => e.type), ['A', 'B', 'C']);
+      });
+
+      it('treats a retry through another connection as done (a process that lost the answer and asks again)', async () => {
+        const stream = uniqueStream();
+        const batch = [newEvent('A')];
+        const first = await store.appendToStream(stream, batch, 'any');
+        const retry = await (await again()).appendToStream(stream, batch, 'any');
+        assert.deepEqual(retry, first);
+        assert.equal((await store.readStream(stream)).length, 1);
+      });
+
       it('refuses an empty append', async () => {
         await assert.rejects(store.appendToStream(uniqueStream(), [], 'any'));
       });
@@ -223,6 +266,30 @@ export function eventStoreContract(name: string, make: () => Promise<EventStore>
         assert.deepEqual(read.data, data);
         const [fromAll] = await store.readAll({ fromPosition: before.position, maxCount: 1 });
         assert.deepEqual(fromAll?.data, data);
+      });
+
+      it('returns data byte for byte: key order, number forms and escapes as written', async () => {
+        const stream = uniqueStream();
+        // Key orders a store that normalises JSON (PostgreSQL jsonb: shorter keys first) would change.
+        const data = {
+          zeta: 1,
+          a: { later: true, earlier: false, mm: [3, 2, 1] },
+          mid: 0.1,
+          big: 12345678901234567000,
+          tiny: 5e-324,
+          fraction: 1.5,
+          control: 'nul \u0000 bell \u0007 tab \t',
+          lone: '\ud800 alone',
+          '': 'an empty key',
+          'dotted.key': 'kept',
+          $dollar: 'kept too',
+        };
+        await store.appendToStream(stream, [newEvent('Data', data)], 'no_stream');
+        const [read] = await store.readStream(stream);
+        assert.equal(JSON.stringify(read.data), JSON.stringify(data));
+        assert.deepEqual(Object.keys(read.data.a as object), ['later', 'earlier', 'mm']);
+        const [fromAll] = await store.readAll({ fromPosition: read.position - 1n, maxCount: 1 });
+        assert.equal(JSON.stringify(fromAll?.data), JSON.stringify(data));
       });
 
       it('stamps recordedAt as a Date from the store clock', async () => {
@@ -301,6 +368,56 @@ export function eventStoreContract(name: string, make: () => Promise<EventStore>
         await sleep(500);
         assert.deepEqual(seen, ['First']);
       });
+
+      it('delivers the appends of several connections racing each other once each, in position order', async () => {
+        const writers = [store, await again(), await again()];
+        const reader = await again();
+        const prefix = uniqueStream('race');
+        const seen: RecordedEvent[] = [];
+        const subscription = reader.subscribeToAll({}, async (event) => {
+          if (event.streamName.startsWith(prefix)) seen.push(event);
+        });
+        const appended = await Promise.all(
+          writers.flatMap((writer, w) =>
+            Array.from({ length: 15 }, (_, i) => writer.appendToStream(`${prefix}-${w}-${i}`, [newEvent('Raced'), newEvent('Raced')], 'no_stream')),
+          ),
+        );
+        const last = appended.reduce((max, result) => (result.position > max ? result.position : max), 0n);
+        await waitUntil(() => seen.some((e) => e.position === last), 'the last appended event', 10_000);
+        await subscription.stop();
+        assert.equal(seen.length, writers.length * 15 * 2, 'every event exactly once');
+        assert.equal(new Set(seen.map((e) => e.id)).size, seen.length, 'no event twice');
+        for (let i = 1; i < seen.length; i += 1) assert.ok(seen[i].position > seen[i - 1].position, `delivered in position order at ${i}`);
+      });
+
+      const slowCommits = options.slowCommits;
+      if (slowCommits) {
+        it('never lets a subscriber pass an append that took its position and committed late', async function () {
+          this.timeout(30_000);
+          const [slowWriter, fastWriter, reader] = [store, await again(), await again()];
+          const prefix = uniqueStream('late');
+          const seen: RecordedEvent[] = [];
+          const subscription = reader.subscribeToAll({}, async (event) => {
+            if (event.streamName.startsWith(prefix)) seen.push(event);
+          });
+          const slow = slowWriter.appendToStream(`${prefix}-slow`, [newEvent(slowCommits.type)], 'no_stream');
+          await waitUntilAsync(() => slowCommits.committing(), 'the slow append to take its position');
+          // These run while the slow one is uncommitted: on a plain sequence they take greater positions and
+          // commit first, and a subscriber reading `position > last` moves past the slow one for good.
+          const fast = await Promise.all(Array.from({ length: 5 }, (_, i) => fastWriter.appendToStream(`${prefix}-fast-${i}`, [newEvent('Fast')], 'no_stream')));
+          const late = await slow;
+          const all = [late, ...fast];
+          const last = all.reduce((max, result) => (result.position > max ? result.position : max), 0n);
+          await waitUntil(() => seen.some((e) => e.position === last), 'the last appended event', 10_000);
+          await subscription.stop();
+          assert.deepEqual(
+            seen.map((e) => e.position).sort((x, y) => (x < y ? -1 : 1)),
+            all.map((r) => r.position).sort((x, y) => (x < y ? -1 : 1)),
+            'the subscriber saw every append, the slow one included',
+          );
+          for (let i = 1; i < seen.length; i += 1) assert.ok(seen[i].position > seen[i - 1].position, `delivered in position order at ${i}`);
+        });
+      }
 
       it('reports a failing handler through onError and delivers nothing more', async () => {
         const stream = uniqueStream();

@@ -13,10 +13,19 @@ const temporaryDir = () => mkdtempSync(path.join(tmpdir(), 'event-store-contract
 const fileIn = (dir: string) => path.join(dir, `${randomUUID()}.sqlite3`);
 
 const contractDir = temporaryDir();
+const fileOf = new WeakMap<object, string>();
 eventStoreContract(
   'SQLite',
-  async () => new SqliteEventStore(fileIn(contractDir)),
-  async () => rmSync(contractDir, { recursive: true, force: true }),
+  async () => {
+    const file = fileIn(contractDir);
+    const store = new SqliteEventStore(file);
+    fileOf.set(store, file);
+    return store;
+  },
+  {
+    cleanup: async () => rmSync(contractDir, { recursive: true, force: true }),
+    openAgain: async (store) => new SqliteEventStore(fileOf.get(store)!),
+  },
 );
 
 describe('SQLite event store: live delivery', () => {
@@ -99,7 +108,9 @@ describe('SQLite event store: two instances on one file (two processes in produc
 
 const eventstoreUrl = process.env.EVENTSTORE_URL;
 if (eventstoreUrl) {
-  eventStoreContract('EventStoreDB', async () => new EventStoreDbEventStore(eventstoreUrl));
+  eventStoreContract('EventStoreDB', async () => new EventStoreDbEventStore(eventstoreUrl), {
+    openAgain: async () => new EventStoreDbEventStore(eventstoreUrl),
+  });
 } else {
   describe('event store contract: EventStoreDB', function () {
     before(function () {

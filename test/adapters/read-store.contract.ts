@@ -96,6 +96,58 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
       });
     });
 
+    describe('values a MongoDB wire-protocol server may refuse', () => {
+      // NUL (FerretDB on PostgreSQL refuses it), the escape character U+0001 and its neighbour U+0002,
+      // keys with dots, a leading $ or NUL (users' keys, as in a bot's `extra`), arrays inside arrays.
+      const odd = [
+        { id: 'o1', text: 'a\u0000b', order: 1 },
+        { id: 'o2', text: 'a\u0001b', order: 2 },
+        { id: 'o3', text: 'a\u0002b', order: 3 },
+        { id: 'o4', text: 'a\u0001\u0002', order: 4 },
+        { id: 'o5', text: 'ab', order: 5 },
+        { id: 'o6', text: 'a', order: 6 },
+        { id: 'id\u0000with nul', text: '\u0000', order: 7 },
+      ];
+      beforeEach(async () => {
+        for (const [i, doc] of odd.entries()) await store.upsert(collection, doc, BigInt(i + 1));
+      });
+
+      it('round-trips them exactly', async () => {
+        const doc = {
+          id: 'keys',
+          extra: { 'dotted.key': 1, $dollar: 'x', 'nul\u0000key': true, 'esc\u0001key': 'y', a$: 'inner dollar', nested: [[1, 2], ['a', [null]]], '': 'empty key' },
+          list: [{ 'a.b': [[0]] }],
+        };
+        await store.upsert(collection, doc, 100n);
+        assert.deepEqual((await store.get(collection, 'keys'))?.doc, doc);
+        for (const one of odd) assert.deepEqual((await store.get(collection, one.id))?.doc, one, one.id);
+      });
+
+      it('matches, orders, bounds and pages them as the plain strings', async () => {
+        const query = (q: FindQuery) => store.find(collection, { between: [{ field: 'order', lte: 7 }], ...q });
+        assert.deepEqual(ids(await query({ where: { text: 'a\u0000b' } })), ['o1']);
+        assert.deepEqual(ids(await query({ where: { text: 'a\u0001b' } })), ['o2']);
+        assert.deepEqual(ids(await query({ where: { id: 'id\u0000with nul' } })), ['id\u0000with nul']);
+        const textOrder: SortKey[] = [{ field: 'text', direction: 'asc' }];
+        const { compare } = compileQuery({ orderBy: textOrder });
+        const expected = [...odd].sort(compare).map((d) => d.id);
+        assert.deepEqual(ids(await query({ orderBy: textOrder })), expected, 'code point order');
+        assert.deepEqual(ids(await query({ orderBy: [{ field: 'text', direction: 'desc' }] })), [...expected].reverse());
+        assert.deepEqual(ids(await query({ greaterThan: { field: 'text', value: 'a\u0001b' }, orderBy: textOrder })), expected.slice(expected.indexOf('o2') + 1));
+        assert.deepEqual(await readAllPages(store, collection, { orderBy: textOrder }, 2), expected);
+      });
+
+      it('finds substrings only where a character starts', async () => {
+        const found = async (text: string) => ids(await store.find(collection, { contains: [{ field: 'text', text }] })).sort();
+        assert.deepEqual(await found('\u0000'), ['id\u0000with nul', 'o1']);
+        assert.deepEqual(await found('\u0001'), ['o2', 'o4']);
+        assert.deepEqual(await found('\u0002'), ['o3', 'o4'], 'the second half of an escaped U+0001 is not a U+0002');
+        assert.deepEqual(await found('\u0002b'), ['o3']);
+        assert.deepEqual(await found('a\u0001'), ['o2', 'o4']);
+        assert.deepEqual(await found('\u0001\u0002'), ['o4']);
+      });
+    });
+
     describe('find and count', () => {
       const bots = [
         { id: 'b1', team: 't1', status: 'done', created: 10, name: 'delta' },
@@ -335,10 +387,12 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
         assert.deepEqual(ids(await store.find(collection, { where: { team: 't1' } })), ['q1'], 'nothing left from before the drop');
       });
 
-      it('accepts index definitions, twice', async () => {
+      it('accepts index definitions, twice and at the same time (processes starting together)', async () => {
         const indexes = [[{ field: 'team', direction: 'asc' as const }, { field: 'at', direction: 'desc' as const }, { field: 'id', direction: 'desc' as const }]];
         await store.ensureIndexes(collection, indexes);
         await store.ensureIndexes(collection, indexes);
+        const fresh = uniqueName('fresh');
+        await Promise.all([store.ensureIndexes(fresh, indexes), store.ensureIndexes(fresh, indexes), store.ensureIndexes(fresh, indexes)]);
         assert.equal(await store.count(collection), people.length);
       });
     });
@@ -422,6 +476,17 @@ export function readStoreContract(name: string, make: () => Promise<ReadStore>, 
         await store.saveCheckpoint(name, 41n);
         await store.saveCheckpoint(name, 42n);
         assert.equal(await store.loadCheckpoint(name), 42n);
+      });
+
+      it('never moves backwards: an older save, even racing a newer one, changes nothing', async () => {
+        const name = uniqueName('forward');
+        await store.saveCheckpoint(name, 42n);
+        await store.saveCheckpoint(name, 41n);
+        assert.equal(await store.loadCheckpoint(name), 42n);
+        await Promise.all([50n, 44n, 49n, 43n, 48n, 45n, 47n, 46n].map((position) => store.saveCheckpoint(name, position)));
+        assert.equal(await store.loadCheckpoint(name), 50n);
+        await store.saveCheckpoint(name, 50n);
+        assert.equal(await store.loadCheckpoint(name), 50n);
       });
 
       it('round-trips positions beyond 2^53 exactly', async () => {

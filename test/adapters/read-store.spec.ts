@@ -1,32 +1,40 @@
-import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import { MongoReadStore } from '../../src/adapters/read-store/mongo-read-store';
+import { sharedFerretdb } from '../support/ferretdb';
 import { readStoreContract } from './read-store.contract';
 
 readStoreContract('memory', async () => new MemoryReadStore());
 
-const mongoUrl = process.env.MONGO_URL;
-if (mongoUrl) {
-  const database = `read_store_contract_${randomBytes(6).toString('hex')}`;
+/**
+ * Against FerretDB (a MongoDB wire-protocol server, started by the tests) in every run, and against a real
+ * MongoDB as well when MONGO_URL names one.
+ */
+const mongoContract = (name: string, server: () => Promise<{ url: string; database: string }>) => {
+  let target: { url: string; database: string } | null = null;
+  const resolved = async () => (target ??= await server());
   readStoreContract(
-    'MongoDB',
-    async () => MongoReadStore.connect(mongoUrl, database),
+    name,
     async () => {
-      const client = new MongoClient(mongoUrl);
+      const { url, database } = await resolved();
+      return MongoReadStore.connect(url, database);
+    },
+    async () => {
+      if (target === null) return;
+      const client = new MongoClient(target.url);
       try {
-        await client.db(database).dropDatabase();
+        await client.db(target.database).dropDatabase();
       } finally {
         await client.close();
       }
     },
   );
-} else {
-  describe('read store contract: MongoDB', function () {
-    before(function () {
-      console.log('  skipped: MONGO_URL is not set');
-      this.skip();
-    });
-    it('runs the read store contract against MongoDB', () => undefined);
-  });
-}
+};
+
+mongoContract('MongoDB wire protocol on FerretDB', async () => {
+  const ferretdb = await sharedFerretdb();
+  return { url: ferretdb.url, database: ferretdb.databaseName('read_store') };
+});
+
+const mongoUrl = process.env.MONGO_URL;
+if (mongoUrl) mongoContract('MongoDB at MONGO_URL', async () => ({ url: mongoUrl, database: `read_store_contract_${Date.now().toString(36)}` }));

@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import type { SandboxClient } from '../../sandbox/client';
+import { readUntil } from '../support/read-until';
 
 const run = promisify(execFile);
 
@@ -96,3 +98,22 @@ export const fliteWav = async (text: string, file: string): Promise<string> => {
 };
 
 export const hasFlite = (): boolean => fs.existsSync('/usr/bin/flite');
+
+/** 20 ms windows louder than this hold speech (flite's speech is well above it, a silent microphone well below). */
+const SPEECH_RMS = 0.02;
+
+/**
+ * Waits until what `listenerId` hears holds speech and then at least `quietSeconds` of quiet: the sentence
+ * has been played out in the meeting, at the machine's pace (bounded), instead of after a fixed wait.
+ * Returns whether it came; the checks after it say what was heard.
+ */
+export const speechPlayedOut = async (client: SandboxClient, meetingId: string, listenerId: string, { quietSeconds = 1, timeoutMs = 30_000 } = {}): Promise<boolean> => {
+  const playedOut = async () => {
+    const wav = await client.heardWav(meetingId, listenerId);
+    const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 2)));
+    const windows = envelope(pcm);
+    const lastLoud = windows.reduce((last, rms, i) => (rms > SPEECH_RMS ? i : last), -1);
+    return lastLoud >= 0 && (windows.length - 1 - lastLoud) * 0.02 >= quietSeconds;
+  };
+  return readUntil(playedOut, (done) => done, { timeoutMs, everyMs: 250 });
+};

@@ -187,6 +187,16 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.deepEqual(bot.reporter.statuses(), ['joining_call', 'in_waiting_room']);
     });
 
+    it('vc host never answers the recording request -> RECORDING_START_TIMEOUT, reporting how long it waited for the permission', async () => {
+      const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'ask' });
+      const bot = track(startBot(m.url, 'vc', { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, waiting_room_timeout: 3 } }));
+      const end = await bot.done;
+      assertEnd(end, 'failed', 'RECORDING_START_TIMEOUT');
+      assert.equal(end.recorded_seconds, 0);
+      assert.ok(end.permission_wait_seconds! >= 2.5 && end.permission_wait_seconds! < 8, `waited ${end.permission_wait_seconds} s for the permission`);
+      assert.ok(end.waiting_room_seconds < 1, `no waiting room: ${end.waiting_room_seconds} s`);
+    });
+
     it('vc host refuses the recording -> RECORDING_RIGHTS_NOT_GRANTED', async () => {
       const m = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'deny' });
       const bot = track(startBot(m.url, 'vc'));
@@ -210,7 +220,7 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.ok(fs.existsSync(path.join(bot.out, 'recording.mp4')));
     });
 
-    it('the meeting ends while recording -> completed BOT_REMOVED; before recording on vc -> MEETING_ENDED_PREMATURELY', async () => {
+    it('the meeting ends while recording -> completed BOT_REMOVED; on vc before admission -> EXITING_MEETING_BEFORE_RECORD, awaiting the permission -> MEETING_ENDED_PREMATURELY', async () => {
       const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
       await sb.client.addSimulated(m.meeting_id, 'Host');
       const bot = track(startBot(m.url, 'mt', { recording_mode: 'audio_only' }));
@@ -219,14 +229,19 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       await sb.client.end(m.meeting_id);
       const vc = await sb.client.createMeeting({ platform: 'vc', host_present: false });
       const vcBot = track(startBot(vc.url, 'vc'));
+      const asking = await sb.client.createMeeting({ platform: 'vc', lobby: false, recording_permission: 'ask' });
+      const askingBot = track(startBot(asking.url, 'vc', { recording_mode: 'audio_only' }));
       await vcBot.reporter.waitForStatus('in_waiting_room');
       await sb.client.end(vc.meeting_id);
+      await sb.client.waitFor(asking.meeting_id, (v) => v.participants.some((p) => p.recording_permission === 'pending'), 30_000, 'the recording request');
+      await sb.client.end(asking.meeting_id);
 
       const end = await bot.done;
       assertEnd(end, 'completed', 'BOT_REMOVED');
       assert.match(end.error_message, /meeting ended/);
       assert.ok(fs.existsSync(path.join(bot.out, 'recording.mp3')));
-      assertEnd(await vcBot.done, 'failed', 'MEETING_ENDED_PREMATURELY');
+      assertEnd(await vcBot.done, 'failed', 'EXITING_MEETING_BEFORE_RECORD');
+      assertEnd(await askingBot.done, 'failed', 'MEETING_ENDED_PREMATURELY');
     });
 
     it('nobody joins -> NO_ATTENDEES; ignored names do not count', async () => {
@@ -255,12 +270,17 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
       assert.ok(end.recorded_seconds >= 1.5 + spoken.duration_seconds + 2.5, `recorded ${end.recorded_seconds} s`);
     });
 
-    it('max recording duration -> RECORDING_TIMEOUT (tm/mt; vc ignores it, leave-rules.spec)', async () => {
-      const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
-      const bot = track(startBot(m.url, 'mt', { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, max_recording_duration: 3 } }));
-      const end = await bot.done;
-      assertEnd(end, 'completed', 'RECORDING_TIMEOUT');
-      assert.ok(end.recorded_seconds >= 3 && end.recorded_seconds < 5, `recorded ${end.recorded_seconds}`);
+    it('max recording duration -> RECORDING_TIMEOUT, on vc too', async () => {
+      const ends = await Promise.all(
+        (['mt', 'vc'] as const).map(async (platform) => {
+          const m = await sb.client.createMeeting({ platform, lobby: false, recording_permission: 'grant' });
+          return track(startBot(m.url, platform, { recording_mode: 'audio_only', timeout_config: { ...smallTimeouts, max_recording_duration: 3 } })).done;
+        }),
+      );
+      for (const end of ends) {
+        assertEnd(end, 'completed', 'RECORDING_TIMEOUT');
+        assert.ok(end.recorded_seconds >= 3 && end.recorded_seconds < 5, `recorded ${end.recorded_seconds}`);
+      }
     });
 
     it('leave requested in the lobby -> EXITING_MEETING_BEFORE_RECORD; chat there -> not_in_call', async () => {

@@ -1,6 +1,6 @@
 /**
  * The bot as a process (bot-runtime/main.ts), against the sandbox:
- * - started by the service: the job on standard input, SERVICE_URL, BOT_TOKEN; reports, long-polled
+ * - started by the service: the job, the service's address and the token on standard input; reports, long-polled
  *   control and artifact uploads over the real HTTP classes, against a tiny local server playing the
  *   service; the end of standard input (the service died) ends the run;
  * - standalone through `npm run bot`: command line arguments, artifacts in a folder, Ctrl-C to leave.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob, EndReport } from '../../bot-runtime/contract';
+import type { BotJob, BotLaunch, EndReport } from '../../bot-runtime/contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { completeJsonLines } from '../support/json-lines';
 import { FakeService } from './fake-service';
@@ -38,14 +38,15 @@ const mtJob = (service: FakeService, meetingUrl: string, job: Pick<BotJob, 'bot_
   ...job,
 });
 
-/** As the service starts a bot: the job on standard input, which stays open until `child.stdin.end()`. */
+/** As the service starts a bot: the launch on standard input, which stays open until `child.stdin.end()`. */
 const startServiceBot = (job: BotJob, service: FakeService, env: Record<string, string> = {}) => {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', path.join(root, 'bot-runtime/main.ts')], {
     cwd: root,
-    env: { ...process.env, BOT_JOB_ON_STDIN: '1', SERVICE_URL: service.url, BOT_TOKEN: service.token, ...env },
+    env: { ...process.env, BOT_JOB_ON_STDIN: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stdin!.write(`${JSON.stringify(job)}\n`);
+  const launch: BotLaunch = { job, service_url: service.url, token: service.token };
+  child.stdin!.write(`${JSON.stringify(launch)}\n`);
   return watchProcess(child);
 };
 

@@ -43,8 +43,10 @@ describe('bot-runtime end codes', () => {
     assert.equal(code({ kind: 'auto_leave', reason: 'no_speaker' }, inCallNotRecording), 'completed NO_SPEAKER');
   });
 
-  it('the meeting ending before recording: MEETING_ENDED_PREMATURELY on vc, EXITING_MEETING_BEFORE_RECORD on tm/mt', () => {
-    assert.equal(code({ kind: 'meeting_ended' }, ctx('vc', 'waiting_for_host', false)), 'failed MEETING_ENDED_PREMATURELY');
+  it('the meeting ending before admission is the spec\'s pre-recording stop on every platform; on vc, once admitted and awaiting the recording permission, MEETING_ENDED_PREMATURELY', () => {
+    for (const phase of ['joining', 'waiting_for_host', 'lobby'] as const) {
+      assert.equal(code({ kind: 'meeting_ended' }, ctx('vc', phase, false)), 'failed EXITING_MEETING_BEFORE_RECORD', phase);
+    }
     assert.equal(code({ kind: 'meeting_ended' }, ctx('vc', 'in_call', false)), 'failed MEETING_ENDED_PREMATURELY');
     assert.equal(code({ kind: 'meeting_ended' }, ctx('tm', 'lobby', false)), 'failed EXITING_MEETING_BEFORE_RECORD');
     assert.equal(code({ kind: 'meeting_ended' }, ctx('mt', 'lobby', false)), 'failed EXITING_MEETING_BEFORE_RECORD');

@@ -73,15 +73,24 @@ export const startImageServer = async (dir: string, files: Record<string, { type
   };
 };
 
-/** The colours of a participant's video the sandbox shows, one read a second for `seconds` (none while it sent no frame). */
-export const coloursSeen = async (client: SandboxClient, meetingId: string, participantId: string, seconds: number, dir: string): Promise<string[]> => {
+/**
+ * The colours of the next `frames` frames of a participant's video the sandbox shows (a frame a second),
+ * read until that many came: at the machine's pace, bounded (fewer when the bound passes first).
+ */
+export const coloursOfFrames = async (client: SandboxClient, meetingId: string, participantId: string, frames: number, dir: string): Promise<string[]> => {
   const seen: string[] = [];
-  for (let i = 0; i < seconds; i++) {
-    await sleep(1000);
-    try {
-      seen.push(named(await middleColour(await client.videoFrame(meetingId, participantId), dir)));
-    } catch (err) {
-      if (!(err instanceof SandboxApiError && err.status === 404)) throw err;
+  const deadline = Date.now() + frames * 1000 + 20_000;
+  let lastCount = 0;
+  while (seen.length < frames && Date.now() < deadline) {
+    const frame = await client.countedVideoFrame(meetingId, participantId).catch((err: unknown) => {
+      if (err instanceof SandboxApiError && err.status === 404) return null;
+      throw err;
+    });
+    if (frame !== null && frame.count > lastCount) {
+      lastCount = frame.count;
+      seen.push(named(await middleColour(frame.jpeg, dir)));
+    } else {
+      await sleep(250);
     }
   }
   return seen;

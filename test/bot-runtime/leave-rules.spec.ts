@@ -4,6 +4,7 @@ import {
   decideLeave,
   initialClocks,
   observe,
+  permissionWaitSeconds,
   SERVICE_MAX_RECORDING_SECONDS,
   waitingRoomSeconds,
   type LeaveClocks,
@@ -139,25 +140,25 @@ describe('bot-runtime leave rules', () => {
   describe('max recording duration', () => {
     const recordFor = (until: number) => run(run(initialClocks, 0, s(1), inCall(1, true, null)), s(1.5), until, inCall(1, true, s(1.2)));
 
-    it('leaves at max_recording_duration on tm and mt, without grace', () => {
+    it('leaves at max_recording_duration on every platform, without grace', () => {
       const t = { ...T, max_recording_duration: 8, grace_period: 60 };
       const c = recordFor(s(9.5));
-      for (const p of ['tm', 'mt'] as const) {
+      for (const p of ['tm', 'mt', 'vc'] as const) {
         assert.deepEqual(decide(c, s(9.1), p, t), { kind: 'stay' }, p);
         assert.deepEqual(decide(c, s(9.2), p, t), { kind: 'leave', reason: 'recording_timeout' }, p);
       }
     });
 
-    it('ignores max_recording_duration on vc (only waiting_room_timeout is used there)', () => {
+    it('on vc the cap is the one in-call rule (the spec\'s "only waiting_room_timeout" is about waiting, attendees and silence)', () => {
       const t = { ...T, max_recording_duration: 8, no_one_joined_timeout: 1, silence_timeout: 1, grace_period: 0 };
-      const c = recordFor(s(100));
-      assert.deepEqual(decide(c, s(100), 'vc', t), { kind: 'stay' });
-      assert.deepEqual(decide(c, s(100), 'mt', t), { kind: 'leave', reason: 'recording_timeout' });
+      const alone = run(run(initialClocks, 0, s(1), inCall(0, false, null)), s(1.5), s(5), inCall(0, false, s(1.2)));
+      assert.deepEqual(decide(alone, s(5), 'vc', t), { kind: 'stay' }, 'alone and silent: vc stays');
+      assert.deepEqual(decide(recordFor(s(100)), s(100), 'vc', t), { kind: 'leave', reason: 'recording_timeout' });
     });
 
-    it('caps at 12 hours on every platform: when null, and on vc whatever the job says', () => {
+    it('caps at 12 hours on every platform when null, and when the job asks for more', () => {
       const c = observe(initialClocks, { ...inCall(1, true), now: 0 });
-      for (const [p, t] of [['vc', T], ['tm', T], ['mt', T], ['vc', { ...T, max_recording_duration: 8 }], ['tm', { ...T, max_recording_duration: 24 * 3600 }]] as const) {
+      for (const [p, t] of [['vc', T], ['tm', T], ['mt', T], ['vc', { ...T, max_recording_duration: 24 * 3600 }], ['tm', { ...T, max_recording_duration: 24 * 3600 }]] as const) {
         assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS) - 1, p, t), { kind: 'stay' }, `${p} ${t.max_recording_duration}`);
         assert.deepEqual(decide(c, s(SERVICE_MAX_RECORDING_SECONDS), p, t), { kind: 'leave', reason: 'recording_timeout' }, `${p} ${t.max_recording_duration}`);
       }
@@ -165,11 +166,22 @@ describe('bot-runtime leave rules', () => {
   });
 
   describe('vc recording permission', () => {
+    const pending = { ...inCall(1, null, null), awaitingPermission: true };
+
     it('gives up when the host does not answer within waiting_room_timeout', () => {
-      const pending = { ...inCall(1, null, null), awaitingPermission: true };
       const c = run(initialClocks, s(5), s(15), pending);
       assert.deepEqual(decide(c, s(14.5), 'vc'), { kind: 'stay' });
       assert.deepEqual(decide(c, s(15), 'vc'), { kind: 'leave', reason: 'permission_timeout' });
+    });
+
+    it('counts the time spent waiting for the permission (charged with the waiting room on RECORDING_START_TIMEOUT), apart from the waiting room', () => {
+      let c = run(initialClocks, 0, s(2), lobby);
+      c = run(c, s(2.5), s(12), pending);
+      assert.equal(permissionWaitSeconds(c, s(12.3)), 9.8, 'from the first pending observation to now');
+      assert.equal(waitingRoomSeconds(c, s(12.3)), 2.5, 'the lobby alone');
+      c = run(c, s(12.5), s(20), inCall(1, true, s(12.5)));
+      assert.equal(permissionWaitSeconds(c, s(30)), 10, 'answered: the wait stops');
+      assert.equal(permissionWaitSeconds(run(initialClocks, 0, s(5), inCall(1, true)), s(5)), 0, 'never asked');
     });
   });
 

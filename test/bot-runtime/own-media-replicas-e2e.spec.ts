@@ -11,8 +11,8 @@ import * as fs from 'node:fs';
 import type { Platform } from '../../bot-runtime/contract';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { fliteWav, hasFlite, hasPocketsphinx, pcm16k, wordRecall, wordsInWav } from './audio-checks';
-import { coloursSeen, solidImage, startImageServer, type ImageServer } from './image-checks';
+import { fliteWav, hasFlite, hasPocketsphinx, pcm16k, speechPlayedOut, wordRecall, wordsInWav } from './audio-checks';
+import { coloursOfFrames, solidImage, startImageServer, type ImageServer } from './image-checks';
 import { sendAtRealTime, StreamReceiver } from './stream-receiver';
 import { endBots, endOutcome, startReplicaBot, tmpDir, type StartedBot } from './support';
 
@@ -84,10 +84,11 @@ describe("the bot's own voice and picture on the replicas (in-process, Chromium)
       const pcm = Buffer.from((await pcm16k(await fliteWav(sentence, `${dir}/said-${c.platform}.wav`))).buffer);
       await sendAtRealTime(receiver.on('/in')[0]!, pcm, 16_000);
       // meanwhile the camera went on sending: the picture is checked while the speech drains
-      const seen = await coloursSeen(sb.client, m.meeting_id, waiting.participant_id, 3, dir);
+      const seen = await coloursOfFrames(sb.client, m.meeting_id, waiting.participant_id, 3, dir);
       console.log(`      ${c.name}: the bot's video as Alice sees it: ${seen.join(', ')}`);
-      assert.ok(seen.length >= 2 && seen.every((colour) => colour === 'red'), seen.join(', '));
+      assert.ok(seen.length === 3 && seen.every((colour) => colour === 'red'), seen.join(', '));
 
+      await speechPlayedOut(sb.client, m.meeting_id, alice.participant_id);
       const heard = await sb.client.heard(m.meeting_id, alice.participant_id);
       console.log(`      ${c.name}: Alice heard ${heard.seconds.toFixed(1)} s from ${heard.from.join(', ')}, peak RMS ${heard.peak_rms_100ms.toFixed(3)}`);
       assert.deepEqual(heard.from, [waiting.participant_id], 'what Alice heard came from the bot');

@@ -151,11 +151,7 @@ describe('bot-runtime pure parts', () => {
   });
 
   describe('job from the service', () => {
-    it('needs a job, SERVICE_URL and BOT_TOKEN and fills optional fields', () => {
-      assert.equal(jobFromService('{}', {}).ok, false);
-      assert.equal(jobFromService('', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
-      assert.equal(jobFromService('nope', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
-      assert.equal(jobFromService('{"bot_id":"b"}', { SERVICE_URL: 'http://s', BOT_TOKEN: 't' }).ok, false);
+    it('needs a launch line with a job, service_url and token, and fills optional fields', () => {
       const job = {
         bot_id: 'b',
         meeting_url: 'https://mt.localhost/abc-defg-hij',
@@ -165,11 +161,17 @@ describe('bot-runtime pure parts', () => {
         timeout_config: { waiting_room_timeout: 1, no_one_joined_timeout: 1, silence_timeout: 1, grace_period: 0, max_recording_duration: null },
         upload: { kind: 'http', baseUrl: 'http://s', token: 't' },
       };
-      const r = jobFromService(JSON.stringify(job), { SERVICE_URL: 'http://s', BOT_TOKEN: 't' });
+      assert.equal(jobFromService('{}').ok, false);
+      assert.equal(jobFromService('').ok, false);
+      assert.equal(jobFromService('nope').ok, false);
+      assert.equal(jobFromService(JSON.stringify({ job, service_url: 'http://s' })).ok, false, 'no token');
+      assert.equal(jobFromService(JSON.stringify({ job: { bot_id: 'b' }, service_url: 'http://s', token: 't' })).ok, false);
+      const r = jobFromService(JSON.stringify({ job, service_url: 'http://s', token: 't' }));
       assert.ok(r.ok);
       assert.deepEqual(r.job.ignored_participant_names, []);
       assert.equal(r.job.entry_message, null);
-      assert.equal(r.token, 't');
+      assert.equal(r.job.trust_sandbox_certificate, false, 'the sandbox certificate is trusted only when the service says so');
+      assert.deepEqual([r.serviceUrl, r.token, r.testCaPem], ['http://s', 't', null]);
     });
   });
 });

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'puppeteer-core';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
+import type { PageBindings } from '../../bot-runtime/browser/top-frame-bindings';
 import type { ArtifactReport, RecordingMode } from '../../bot-runtime/contract';
 import { conversionTimeoutMs, runFfmpeg } from '../../bot-runtime/recorder/ffmpeg';
 import { Recorder } from '../../bot-runtime/recorder/recorder';
@@ -21,10 +22,12 @@ const exec = promisify(execFile);
 /** A page that answers the recorder's calls like the in-page recorder and lets the test send chunks. */
 const standInPage = (mainMime: string | null) => {
   let binding: ((stream: string, seq: number, b64: string) => Promise<void>) | null = null;
-  const page = {
-    exposeFunction: async (_name: string, fn: (stream: string, seq: number, b64: string) => Promise<void>) => {
-      binding = fn;
+  const bindings: PageBindings = {
+    expose: async (_name, fn) => {
+      binding = fn as unknown as typeof binding;
     },
+  };
+  const page = {
     evaluateOnNewDocument: async () => undefined,
     evaluate: async (src: string) => {
       if (src.startsWith('window.__botRecorder.start(')) return { mainMime, audioMime: 'audio/webm;codecs=opus', startedAt: Date.now() };
@@ -32,7 +35,7 @@ const standInPage = (mainMime: string | null) => {
       return undefined;
     },
   };
-  return { page: page as unknown as Page, send: (stream: string, seq: number, data: Buffer) => binding!(stream, seq, data.toString('base64')) };
+  return { page: page as unknown as Page, bindings, send: (stream: string, seq: number, data: Buffer) => binding!(stream, seq, data.toString('base64')) };
 };
 
 const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: string) => {
@@ -40,9 +43,9 @@ const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: 
   const out = path.join(root, 'out');
   const reporter = new MemoryReporter();
   const log = new BotLog(null);
-  const { page, send } = standInPage(mainMime);
+  const { page, bindings, send } = standInPage(mainMime);
   const recorder = new Recorder(page, { mode, chunkSeconds: 1, workDir: path.join(root, 'work'), ffmpegPath }, new ArtifactStore(new FolderUploader(out), reporter, log), log);
-  await recorder.install();
+  await recorder.install(bindings);
   await recorder.start();
   const recordings = () => reporter.reports.filter((r): r is ArtifactReport => r.kind === 'artifact' && r.artifact_type === 'recording');
   return { root, out, reporter, log, recorder, send, recordings };
@@ -84,6 +87,20 @@ describe('bot-runtime recorder (node side)', function () {
     assert.deepEqual(fs.readFileSync(path.join(t.out, 'recording.webm')), garbage, 'the raw bytes, in order');
     assert.ok(!fs.existsSync(path.join(t.out, 'recording.mp3')));
     assert.match(t.log.text(), /converting the recording to mp3 failed: ffmpeg exited with \d+: .*storing the raw capture as recording\.webm/s);
+  });
+
+  it('a capture the page made into a playlist in disguise makes ffmpeg read no other file: the raw bytes are kept instead', async () => {
+    const t = await setUp('audio_only', null);
+    roots.push(t.root);
+    // a file of this machine that decodes as audio, and a "chunk" that is an HLS playlist pointing at it
+    const elsewhere = path.join(t.root, 'elsewhere.mp3');
+    await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', elsewhere]);
+    const playlist = Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nfile://${elsewhere}\n#EXT-X-ENDLIST\n`);
+    await t.send('audio', 0, playlist);
+    await t.recorder.stop();
+    await t.recorder.finish();
+    assert.deepEqual(t.recordings().map((r) => [r.key, r.size_bytes]), [['recording.webm', playlist.length]], 'no recording.mp3 made of the other file');
+    assert.match(t.log.text(), /converting the recording to mp3 failed: .*not on whitelist/s);
   });
 
   it('stores the raw video capture (.mkv for H.264 in Matroska, .webm otherwise) when ffmpeg cannot run', async () => {

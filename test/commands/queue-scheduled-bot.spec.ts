@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, StreamName } from '../../src/adapters/event-store/port';
-import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
+import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
 import { loadBot } from '../../src/commands/bot-commands';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { claimDeduplicationKey, deduplicationKeyStreamFor } from '../../src/commands/claim-deduplication-key';
@@ -230,7 +230,7 @@ describe('queueing a scheduled bot at its time (commands)', () => {
       await crashAfterRegistration(botId);
       now = new Date(DUE.getTime() + 60 * 60_000); // long past the grace period
       const reconciler = releaseOrphanReservations({ ...deps, log }, 50);
-      const runner = new SubscriberRunner(deps.eventStore, new MemoryReadStore(), reconciler, log);
+      const runner = new SubscriberRunner(deps.eventStore, new SqliteCheckpointStore(':memory:'), reconciler, log);
       await runner.start();
       try {
         await new Promise((r) => setTimeout(r, 300));

@@ -33,7 +33,7 @@ const botCreated: BotEvent = {
 };
 const dispatched: BotEvent = { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'worker-1', at: at(T0, { s: 1 }) } };
 /** Every status a bot that was created at once goes through (scheduled bots: scheduled-bot-decider.spec.ts). */
-type RunStatus = Exclude<BotStatus, 'scheduled'>;
+type RunStatus = Exclude<BotStatus, 'scheduled' | 'cancelled'>;
 
 const statusChanged = (status: RunStatus, minute: number): BotEvent => ({
   type: 'StatusChanged',

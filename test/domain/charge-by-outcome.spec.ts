@@ -89,6 +89,15 @@ describe('token charging by outcome (thousandths of a token)', () => {
     it('recorded time does not count', () => {
       assert.equal(charge('RECORDING_START_TIMEOUT', 120, 900, allFeatures), 250);
     });
+    it('the time waiting for the recording permission is waiting time too: 300 s in the waiting room and 600 s for the permission = 250', () => {
+      const usage = { recorded_seconds: 0, waiting_room_seconds: 300, permission_wait_seconds: 600 };
+      assert.equal(chargeForOutcome({ error_code: 'RECORDING_START_TIMEOUT', usage }, { transcription: false }), 250);
+    });
+    it('the permission wait is charged on RECORDING_START_TIMEOUT only (a recorded meeting is charged by its recording)', () => {
+      const usage = { recorded_seconds: 3600, waiting_room_seconds: 0, permission_wait_seconds: 600 };
+      assert.equal(chargeForOutcome({ error_code: 'API_REQUEST', usage }, { transcription: false }), 1000);
+      assert.equal(chargeForOutcome({ error_code: 'BOT_NOT_ACCEPTED', usage: { ...usage, recorded_seconds: 0 } }, { transcription: false }), 0);
+    });
   });
 
   describe('5. other errors: nothing charged (the reservation is released)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import type { BotEvent } from '../../src/domain/bot/bot-events';
-import { botMessages, foldBotFacts, messageIdOf } from '../../src/domain/webhooks/bot-webhook-messages';
+import { botMessages, botWebhookFactsOf, messageIdOf } from '../../src/domain/webhooks/bot-webhook-messages';
 import { artifactLink } from '../../src/domain/webhooks/artifact-link';
 import { endpointWants } from '../../src/domain/webhooks/webhook-event-types';
 import { at } from './given-when-then';
@@ -27,7 +27,7 @@ const completed = (end_reason: string): BotEvent => ({ type: 'BotCompleted', dat
 const failed = (error_code: string, error_message = 'it went wrong'): BotEvent => ({ type: 'BotFailed', data: { bot_id: BOT, error_code, error_message, usage: noUsage, at: at(T0, { s: 30 }) } });
 
 /** The messages of the last event, after the ones before it. */
-const messagesOf = (history: BotEvent[]) => botMessages(foldBotFacts(history)!, history[history.length - 1]!);
+const messagesOf = (history: BotEvent[]) => botMessages(botWebhookFactsOf(history)!, history[history.length - 1]!);
 const codes = (history: BotEvent[]) => messagesOf(history).map((m) => (m.event_type === 'bot.status_change' ? (m.payload.data as { status: { code: string } }).status.code : m.event_type));
 
 describe('legacy webhook messages of a bot created through the legacy API (the spec\'s bot.status_change, complete, failed)', () => {
@@ -50,7 +50,14 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
 
   it('complete after call_ended: the recording as a link minted when sent, and the speakers', () => {
     const messages = messagesOf([...ran, completed('API_REQUEST')]);
-    assert.deepEqual(messages, [{ event_type: 'complete', payload: { event: 'complete', data: { bot_id: BOT, mp4: artifactLink('recording.mp4', 'url'), speakers: ['Alice'] } } }]);
+    assert.deepEqual(messages, [
+      { event_type: 'complete', payload: { event: 'complete', data: { bot_id: BOT, mp4: artifactLink('recording.mp4', 'url'), speakers: ['Alice'], end_reason: 'api_request' } } },
+    ]);
+  });
+
+  it('complete says why the recording ended, in the spec\'s legacy recording end reasons', () => {
+    const endReason = (code: string) => (messagesOf([...ran, completed(code)]).at(-1)!.payload.data as { end_reason: string }).end_reason;
+    assert.deepEqual(['BOT_REMOVED', 'NO_ATTENDEES', 'NO_SPEAKER', 'RECORDING_TIMEOUT', 'API_REQUEST'].map(endReason), ['bot_removed', 'no_attendees', 'no_speaker', 'recording_timeout', 'api_request']);
   });
 
   it('a removal through the API before the bot joined: call_ended, then failed BotRemoved', () => {
@@ -59,6 +66,13 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
       { event_type: 'bot.status_change', id_suffix: 'status', payload: { event: 'bot.status_change', data: { bot_id: BOT, status: { code: 'call_ended', created_at: at(T0, { s: 30 }) } } } },
       { event_type: 'failed', payload: { event: 'failed', data: { bot_id: BOT, error: 'BotRemoved' } } },
     ]);
+  });
+
+  it('a legacy calendar bot cancelled before its time (status cancelled in v2): what a removal through the API sends, call_ended then failed BotRemoved', () => {
+    const { created_at: _created, ...definition } = created.data as Extract<BotEvent, { type: 'BotCreated' }>['data'];
+    const scheduled: BotEvent = { type: 'BotScheduled', data: { ...definition, join_at: at(T0, { h: 1 }), at: T0 } };
+    assert.deepEqual(codes([scheduled, failed('EXITING_MEETING_BEFORE_RECORD', 'The scheduled bot was cancelled before its time.')]), ['call_ended', 'failed']);
+    assert.deepEqual(messagesOf([scheduled, failed('EXITING_MEETING_BEFORE_RECORD')])[1]!.payload.data, { bot_id: BOT, error: 'BotRemoved' });
   });
 
   it('a plain end whose call_ended report was lost still sends call_ended before the final data', () => {
@@ -93,7 +107,7 @@ describe('legacy webhook messages of a bot created through the legacy API (the s
 
   it('complete without a recording has mp4 null; queued and the internal events send nothing', () => {
     const [, complete] = messagesOf([created, status('joining_call', 1), status('in_call_not_recording', 2), completed('NO_SPEAKER')]);
-    assert.deepEqual(complete!.payload.data, { bot_id: BOT, mp4: null, speakers: [] });
+    assert.deepEqual(complete!.payload.data, { bot_id: BOT, mp4: null, speakers: [], end_reason: 'no_speaker' });
     assert.deepEqual(messagesOf([created]), []);
     assert.deepEqual(messagesOf([created, { type: 'BotDispatched', data: { bot_id: BOT, worker_id: 'w', at: T0 } }]), []);
     assert.deepEqual(messagesOf([...ran, { type: 'BotDataAccessed', data: { bot_id: BOT, key_id: 'k', reads: 1, at: T0 } }]), []);

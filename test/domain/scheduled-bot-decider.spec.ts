@@ -117,7 +117,7 @@ describe('scheduled bot decider', () => {
 
     it('given a bot already queued, or cancelled, then BOT_STATUS', () => {
       spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
-      spec.given([scheduled, cancelled(LATER)]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(change(1)).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
   });
 
@@ -160,7 +160,7 @@ describe('scheduled bot decider', () => {
     });
 
     it('given a cancelled bot, when the scheduler queues it, then BOT_STATUS: the cancel won', () => {
-      spec.given([scheduled, cancelled(LATER)]).when(queue(1)).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(queue(1)).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
   });
 
@@ -192,12 +192,23 @@ describe('scheduled bot decider', () => {
       spec.given([scheduled]).when({ type: 'RequestLeave', now: LATER }).then([cancelled(LATER)]);
     });
 
+    it('a cancelled bot is cancelled (the spec\'s "scheduled bot not yet started -> cancelled"), not failed: a refused one is failed', () => {
+      const after = (events: BotEvent[]) => {
+        const state = stateAfter(botDecider, events);
+        return state.kind === 'present' ? state.status : null;
+      };
+      assert.equal(after([scheduled, cancelled(LATER)]), 'cancelled');
+      const refused: BotEvent = { type: 'BotFailed', data: { ...cancelled(LATER).data as { bot_id: string; error_message: string; usage: typeof noUsage; at: string }, error_code: 'INSUFFICIENT_TOKENS' } };
+      assert.equal(after([scheduled, refused]), 'failed');
+      spec.given([scheduled, cancelled(LATER)]).when({ type: 'RequestLeave', now: LATER }).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
+    });
+
     it('given a bot queued at its time, then DELETE is refused with BOT_STATUS (leave is what stops it now)', () => {
       spec.given([scheduled, queuedAt(at(JOIN_AT, { s: -5 }))]).when(cancel(JOIN_AT)).thenRejects({ code: 'BOT_STATUS', status: 'queued' });
     });
 
     it('given a cancelled bot, then a second cancel is refused with BOT_STATUS', () => {
-      spec.given([scheduled, cancelled(LATER)]).when(cancel()).thenRejects({ code: 'BOT_STATUS', status: 'failed' });
+      spec.given([scheduled, cancelled(LATER)]).when(cancel()).thenRejects({ code: 'BOT_STATUS', status: 'cancelled' });
     });
 
     it('cancel and queue decided on the same history: whichever is recorded first, the other is refused', () => {

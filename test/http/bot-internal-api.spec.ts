@@ -158,6 +158,23 @@ describe('the service side of a running bot (dispatcher, internal API, control c
     assert.equal((await api.post(`/v2/bots/${botId}/leave`)).status, 409);
   });
 
+  it('RECORDING_START_TIMEOUT is charged recording tokens for the whole wait: the waiting room and the recording permission (spec)', async () => {
+    const ledgerBefore = (await adminClient(t.url).get(`/admin/teams/${teamId}`)).body.data;
+    const { botId, bot, launch } = await startBot({ meeting_url: 'https://us02web.zoom.us/j/85551234567' });
+    await bot.status('joining_call');
+    await bot.status('in_waiting_room');
+    await bot.status('in_call_not_recording');
+    const end = await bot.report({
+      kind: 'end', outcome: 'failed', error_code: 'RECORDING_START_TIMEOUT', error_message: 'no answer',
+      recorded_seconds: 0, waiting_room_seconds: 600, permission_wait_seconds: 1200, at: new Date().toISOString(),
+    });
+    assert.equal(end.status, 204);
+    launch.exit({ code: 0 });
+    assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.error_code, 'RECORDING_START_TIMEOUT');
+    const ledger = await readUntil(() => adminClient(t.url).get(`/admin/teams/${teamId}`).then((r) => r.body.data), (l) => l.balance !== ledgerBefore.balance);
+    assert.equal(ledger.balance, ledgerBefore.balance - 0.5, '30 minutes of waiting (10 in the waiting room, 20 for the permission) cost half a token');
+  });
+
   it('turns a bot process that dies without its end report into a failed bot with the crash code', async () => {
     const { botId, bot, launch } = await startBot();
     await bot.status('joining_call');

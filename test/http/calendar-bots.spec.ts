@@ -79,7 +79,7 @@ describe('calendar bots: scheduled bots that follow their events', function () {
     const gone = cancelledEvent.find((e) => e.name === 'Standup' && e.deleted);
     const afterCancel = await eventually(botsOf, (b) => b.length === 2);
     assert.ok(!afterCancel.some((b) => b.join_at === gone.start_time));
-    const cancelledBots = (await api.get('/v2/bots?limit=50')).body.data.bots.filter((b: any) => b.bot_name === 'Calendar bot' && b.status === 'failed');
+    const cancelledBots = (await api.get('/v2/bots?limit=50')).body.data.bots.filter((b: any) => b.bot_name === 'Calendar bot' && b.status === 'cancelled');
     assert.equal(cancelledBots.length, 1);
     assert.equal((await bot(cancelledBots[0].bot_id)).error_code, 'EXITING_MEETING_BEFORE_RECORD');
 

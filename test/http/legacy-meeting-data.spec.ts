@@ -6,10 +6,13 @@ import { asBot } from '../support/as-bot';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';
 
-/** Every field the spec lists for `bot_data.bot`, the vc token and SDK fields included. */
+/**
+ * Every field the spec lists for `bot_data.bot`, the vc token and SDK fields included, and `end_reason`: the
+ * spec's legacy recording end reason (docs/decisions.md, issue 18).
+ */
 const BOT_RECORD_FIELDS = [
   'account_id', 'bot_exited_at', 'bot_image', 'bot_joined_at', 'bot_name', 'bot_param_id', 'created_at', 'deduplication_key',
-  'diarization_fails', 'diarization_v2', 'ended_at', 'enter_message', 'errors', 'event_id', 'extra', 'id', 'is_stopped', 'meeting_url',
+  'diarization_fails', 'diarization_v2', 'end_reason', 'ended_at', 'enter_message', 'errors', 'event_id', 'extra', 'id', 'is_stopped', 'meeting_url',
   'mp4_s3_path', 'noone_joined_timeout', 'recording_mode', 'reserved', 'scheduled_bot_id', 'session_id', 'silence_timeout',
   'speech_to_text_api_key', 'speech_to_text_provider', 'streaming_audio_frequency', 'streaming_input', 'streaming_output',
   'transcription_custom_parameters', 'transcription_fails', 'transcription_payloads', 'user_reported_error', 'uuid',
@@ -76,7 +79,7 @@ describe('legacy API: GET /bots/meeting_data', () => {
     assert.deepEqual([bot.waiting_room_timeout, bot.noone_joined_timeout, bot.silence_timeout], [90, 120, 30]);
     assert.equal(bot.recording_mode, 'speaker_view');
     assert.equal(bot.created_at, new Date(nowMs).toISOString());
-    for (const none of ['bot_exited_at', 'bot_joined_at', 'ended_at', 'errors', 'bot_image', 'speech_to_text_provider', 'streaming_input', 'vc_sdk_id', 'vc_sdk_pwd', 'vc_obf_token', 'speech_to_text_api_key', 'event_id', 'scheduled_bot_id']) {
+    for (const none of ['bot_exited_at', 'bot_joined_at', 'ended_at', 'end_reason', 'errors', 'bot_image', 'speech_to_text_provider', 'streaming_input', 'vc_sdk_id', 'vc_sdk_pwd', 'vc_obf_token', 'speech_to_text_api_key', 'event_id', 'scheduled_bot_id']) {
       assert.equal(bot[none], null, none);
     }
     assert.equal(bot.mp4_s3_path, '', 'no recording: an empty path');
@@ -120,6 +123,7 @@ describe('legacy API: GET /bots/meeting_data', () => {
     assert.equal(record.mp4_s3_path, 'recording.mp3');
     assert.equal(record.errors, null);
     assert.equal(record.is_stopped, false);
+    assert.equal(record.end_reason, 'bot_removed', 'the legacy recording end reason');
     assert.match(record.session_id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     assert.equal(record.recording_mode, 'audio_only');
     assert.equal(data.mp4, data.audio, 'an audio-only recording is the mp3 behind both links');
@@ -168,6 +172,7 @@ describe('legacy API: GET /bots/meeting_data', () => {
       assert.deepEqual(data.bot_data.transcripts, [], 'no transcript exists until the service transcribes');
       assert.equal(data.bot_data.bot.is_stopped, true);
       assert.deepEqual(JSON.parse(data.bot_data.bot.errors), [{ error: 'BotRemoved', error_code: 'EXITING_MEETING_BEFORE_RECORD', message: 'left before recording' }]);
+      assert.equal(data.bot_data.bot.end_reason, 'api_request', 'removed through the API');
       assert.equal(data.duration, 0);
     }
   });

@@ -103,7 +103,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     assert.ok(statuses.every((s: { created_at: string }) => !Number.isNaN(Date.parse(s.created_at))));
 
     const complete = received[received.length - 1]!.body.data;
-    assert.deepEqual(Object.keys(complete).sort(), ['bot_id', 'mp4', 'speakers']);
+    assert.deepEqual(Object.keys(complete).sort(), ['bot_id', 'end_reason', 'mp4', 'speakers']);
     assert.deepEqual(complete.speakers, ['Alice']);
     const expires = Number(new URL(complete.mp4).searchParams.get('expires'));
     assert.ok(Math.abs(expires * 1000 - (Date.now() + offsetMs) - 2 * 60 * 60 * 1000) < 60_000, 'valid for 2 hours from the attempt');
@@ -137,7 +137,7 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
       ['CANNOT_JOIN_MEETING', 'failed', ['joining_call', 'meeting_error', 'failed'], { error: 'CannotJoinMeeting' }],
       ['INVALID_MEETING_URL', 'failed', ['joining_call', 'invalid_meeting_url', 'failed'], { error: 'InvalidMeetingUrl' }],
       ['TIMEOUT_WAITING_TO_START', 'failed', ['joining_call', 'waiting_room_timeout', 'failed'], { error: 'TimeoutWaitingToStart' }],
-      ['BOT_REMOVED', 'completed', ['joining_call', 'bot_removed', 'complete'], { mp4: null, speakers: [] }],
+      ['BOT_REMOVED', 'completed', ['joining_call', 'bot_removed', 'complete'], { mp4: null, speakers: [], end_reason: 'bot_removed' }],
     ];
     for (const [code, outcome, expected, finalData] of cases) {
       const { botId, bot } = await createLegacyBot(api, { webhook_url: own.url });

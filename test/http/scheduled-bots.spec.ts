@@ -263,7 +263,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
   });
 
   describe('cancelling', () => {
-    it('DELETE before its time ends it failed with EXITING_MEETING_BEFORE_RECORD; it never takes a token nor runs', async () => {
+    it('DELETE before its time ends it cancelled (EXITING_MEETING_BEFORE_RECORD) in its details and the list; it never takes a token nor runs', async () => {
       const { api, team_id } = await newTeam({ tokens: 5 });
       const joinAt = inMinutes(10);
       const botId = await schedule(api, joinAt);
@@ -271,8 +271,11 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       assert.equal(cancelled.status, 200);
       assert.deepEqual(cancelled.body.data, { bot_id: botId, message: 'The scheduled bot was cancelled' });
       const details = await bot(api, botId);
-      assert.equal(details.status, 'failed');
+      assert.equal(details.status, 'cancelled');
       assert.equal(details.error_code, 'EXITING_MEETING_BEFORE_RECORD');
+      assert.deepEqual(details.status_history.map((s: { status: string }) => s.status), ['scheduled', 'cancelled']);
+      const listed = (await api.get('/v2/bots')).body.data.bots.find((b: { bot_id: string }) => b.bot_id === botId);
+      assert.deepEqual([listed.status, listed.error_code], ['cancelled', 'EXITING_MEETING_BEFORE_RECORD']);
 
       moveTo(joinAt, MINUTE);
       await new Promise((r) => setTimeout(r, 600));
@@ -290,7 +293,8 @@ describe('scheduled bots over HTTP (injected clock)', () => {
       const left = await api.post(`/v2/bots/${botId}/leave`);
       assert.equal(left.status, 200);
       assert.equal(left.body.data.message, 'The scheduled bot was cancelled before its time');
-      assert.equal((await bot(api, botId)).error_code, 'EXITING_MEETING_BEFORE_RECORD');
+      const details = await bot(api, botId);
+      assert.deepEqual([details.status, details.error_code], ['cancelled', 'EXITING_MEETING_BEFORE_RECORD']);
       moveTo(joinAt);
       await new Promise((r) => setTimeout(r, 600));
       assert.deepEqual(await ledgerOf(team_id, botId), []);
@@ -474,7 +478,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
   });
 
   describe('webhooks', () => {
-    it('a bot refused at its time and a bot cancelled before it each send bot.failed with their code, message and extra', async () => {
+    it('a bot refused at its time and a bot cancelled before it each send bot.failed with their status (failed, cancelled), code, message and extra', async () => {
       const receiver = await new WebhookReceiver().start();
       try {
         const { api, api_key } = await newTeam({ tokens: 0 });
@@ -487,15 +491,18 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         await waitForStatus(api, refused, 'failed');
         const failures = await receiver.waitFor((r) => r.filter((w) => w.body.event === 'bot.failed').length >= 2);
         const byBot = new Map(failures.filter((w) => w.body.event === 'bot.failed').map((w) => [w.body.data.bot_id, w.body.data]));
+        const cancelledAt = (await bot(api, cancelled)).ended_at;
         assert.deepEqual(byBot.get(cancelled), {
           bot_id: cancelled,
           extra: { deal: 2 },
+          status: { code: 'cancelled', created_at: cancelledAt },
           error_code: 'EXITING_MEETING_BEFORE_RECORD',
           error_message: 'The scheduled bot was cancelled before its time.',
         });
         assert.deepEqual(byBot.get(refused), {
           bot_id: refused,
           extra: { deal: 1 },
+          status: { code: 'failed', created_at: (await bot(api, refused)).ended_at },
           error_code: 'INSUFFICIENT_TOKENS',
           error_message: 'Insufficient tokens to reserve for a new bot',
         });

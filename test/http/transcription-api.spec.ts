@@ -73,8 +73,10 @@ describe('transcription through the API (a hosted provider’s fake)', function 
   };
 
   /** A stand-in bot: records from `start`, stores a recording and participants.json with two speaking turns, ends API_REQUEST. */
-  const runBot = async (api: ReturnType<typeof apiClient>, body: Record<string, unknown>, legacy = false) => {
-    const created = await api.post(legacy ? '/bots' : '/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', ...body });
+  const runBot = async (api: ReturnType<typeof apiClient>, body: Record<string, unknown>, how: 'v2' | 'legacy' | 'scheduled' = 'v2') => {
+    const legacy = how === 'legacy';
+    const path = { v2: '/v2/bots', legacy: '/bots', scheduled: '/v2/bots/scheduled' }[how];
+    const created = await api.post(path, { meeting_url: MEETING, bot_name: 'Notetaker', ...body });
     assert.equal(created.status, legacy ? 200 : 201, JSON.stringify(created.body));
     const botId = (legacy ? created.body.bot_id : created.body.data.bot_id) as string;
     const bot = asBot(await launcher.waitForLaunch(botId));
@@ -143,6 +145,27 @@ describe('transcription through the API (a hosted provider’s fake)', function 
     const everything = JSON.stringify([details, (await api.get(`/v2/bots/${botId}/events`)).body, received.map((r) => r.body)]);
     assert.ok(!everything.includes(GLADIA_KEY), 'the provider key is never returned');
     assert.deepEqual(await balance(), { ...(await balance()), balance: 100 - 0.015, reserved: 0 }, '42 s of recording (1/h) and transcription (0.25/h), rounded up');
+  });
+
+  it('a scheduled bot with transcription (its stream starts with its schedule): transcript, bot.completed, settlement and re-transcribe as for a bot created at once', async () => {
+    const { api, rx, balance } = await teamWithEndpoint();
+    // Due at once (its time is within the queueing lead), so the stand-in is launched without waiting.
+    const joinAt = new Date(Date.now() + 1000).toISOString();
+    const botId = await runBot(api, { join_at: joinAt, transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: GLADIA_KEY } }, 'scheduled');
+    const completed = bodyOf(await rx.waitFor(eventNamed('bot.completed')), 'bot.completed');
+    assert.equal(completed.bot_id, botId);
+    assert.deepEqual(completed.transcription, { provider: 'Gladia', status: 'completed', error_code: null, error_message: null });
+    await checkTranscript(completed);
+    const details = (await api.get(`/v2/bots/${botId}`)).body.data;
+    assert.deepEqual(details.status_history.slice(0, 2).map((s: { status: string }) => s.status), ['scheduled', 'queued']);
+    assert.equal(details.transcription.status, 'completed');
+    assert.deepEqual(await balance(), { ...(await balance()), balance: 100 - 0.015, reserved: 0 }, 'settled: recording and transcription, nothing left reserved');
+
+    const again = await api.post(`/v2/bots/${botId}/retranscribe`);
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    const retranscribed = bodyOf(await rx.waitFor(eventNamed('bot.transcription_completed')), 'bot.transcription_completed');
+    assert.deepEqual(retranscribed.transcription, { provider: 'Gladia', status: 'completed', error_code: null, error_message: null }, 'the bot’s own provider and key');
+    await checkTranscript(retranscribed);
   });
 
   it('a failing provider ends the transcription TRANSCRIPTION_FAILED (the bot stays completed, no transcription charged); re-transcribe recovers and sends bot.transcription_completed', async () => {
@@ -219,7 +242,7 @@ describe('transcription through the API (a hosted provider’s fake)', function 
 
   it('legacy: speech_to_text gives `complete` its transcript and speakers, meeting_data its transcripts (honouring include_transcripts); POST /bots/retranscribe ends with transcription_complete', async () => {
     const { api, rx } = await teamWithEndpoint();
-    const botId = await runBot(api, { speech_to_text: { provider: 'Gladia', api_key: 'refused-first' } }, true);
+    const botId = await runBot(api, { speech_to_text: { provider: 'Gladia', api_key: 'refused-first' } }, 'legacy');
     const failedFirst = bodyOf(await rx.waitFor(eventNamed('complete')), 'complete');
     assert.deepEqual(failedFirst.speakers, ['Alice', 'Bob']);
     assert.equal(failedFirst.transcript, undefined, 'no transcript: the provider refused the key');
@@ -241,7 +264,7 @@ describe('transcription through the API (a hosted provider’s fake)', function 
     assert.equal(data.bot.speech_to_text_api_key, null);
 
     // a bot whose first transcription works: complete carries the transcript
-    const second = await runBot(api, { speech_to_text: { provider: 'gladia', api_key: GLADIA_KEY } }, true);
+    const second = await runBot(api, { speech_to_text: { provider: 'gladia', api_key: GLADIA_KEY } }, 'legacy');
     const completes = await rx.waitFor((r) => r.filter((x) => x.body.event === 'complete').length === 2);
     const complete = completes.filter((x) => x.body.event === 'complete')[1]!.body.data;
     assert.equal(complete.bot_id, second);

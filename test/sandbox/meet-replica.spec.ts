@@ -10,7 +10,6 @@ import type { Page } from 'puppeteer-core';
 import { replicaPageSuite } from '../support/replica-browser';
 
 const WAIT = { timeout: 10_000 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Google Meet replica (Chromium, real host names)', function () {
   this.timeout(40_000);
@@ -159,17 +158,23 @@ describe('Google Meet replica (Chromium, real host names)', function () {
     })()`);
     const heard = async () => ((await page.evaluate('Array.from(window.__heard).sort()')) as number[]);
     const reset = () => page.evaluate('window.__heard.clear()');
+    /** The sandbox says the speech is over and the page shows it (no lit tile); the slots have carried `slots` sounds. */
+    const speechOver = async (seconds: number, slots: number) => {
+      await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.speaking.length === 0, seconds * 1000 + WAIT.timeout, 'the speech to end');
+      await page.waitForFunction(`document.querySelectorAll('[data-audio-level="2"]').length === 0`, WAIT).catch(() => undefined);
+      await page.waitForFunction(`window.__heard.size >= ${slots}`, WAIT).catch(() => undefined);
+    };
 
     const first = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'One two three.');
     await page.waitForFunction(`document.querySelector('[data-participant-id="${alice.participant_id}"] [data-audio-level="2"]')`, WAIT);
-    await sleep(first.duration_seconds * 1000 + 400);
+    await speechOver(first.duration_seconds, 1);
     const firstSlots = await heard();
     assert.equal(firstSlots.length, 1, `one slot for one speaker: ${firstSlots}`);
     assert.equal(await count(page, '[data-audio-level="2"]'), 0, 'unlit once the speech ended');
 
     await reset();
     const second = await suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Four five six.');
-    await sleep(second.duration_seconds * 1000 + 400);
+    await speechOver(second.duration_seconds, 1);
     const secondSlots = await heard();
     assert.equal(secondSlots.length, 1);
     assert.notEqual(secondSlots[0], firstSlots[0], 'the next speech takes another slot: slots rotate');
@@ -181,7 +186,7 @@ describe('Google Meet replica (Chromium, real host names)', function () {
       suite.sandbox.client.speak(m.meeting_id, bob.participant_id, 'Yes, we both speak now, about the servers that were upgraded last night and the release.'),
     ]);
     await page.waitForFunction(`document.querySelectorAll('[data-audio-level="2"]').length === 2`, WAIT);
-    await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
+    await speechOver(Math.max(...both.map((b) => b.duration_seconds)), 2);
     assert.equal((await heard()).length, 2, 'two speakers, two slots at once');
   });
 

@@ -7,9 +7,16 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'puppeteer-core';
 import { SandboxApiError } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
+import { readUntil } from '../support/read-until';
 import { browserTrustingSandbox } from './sandbox-browser';
 
 const hook = (id: string) => `[data-testid="${id}"]`;
+
+/** A participant's camera frame is a 404 until its first frame came. */
+const noFrameYet = (err: unknown): null => {
+  if (err instanceof SandboxApiError && err.status === 404) return null;
+  throw err;
+};
 
 describe('sandbox: participants publish their microphone and camera', function () {
   this.timeout(60_000);
@@ -27,8 +34,13 @@ describe('sandbox: participants publish their microphone and camera', function (
     await sandbox?.stop();
   });
 
-  const join = async (url: string, name: string) => {
+  const join = async (url: string, name: string, { cameraLateMs = 0 } = {}) => {
     const page = await (await browser.createBrowserContext()).newPage();
+    if (cameraLateMs > 0) {
+      // as on a busy machine: the page's camera frames reach the sandbox seconds after its microphone
+      await page.setRequestInterception(true);
+      page.on('request', (r) => (r.method() === 'POST' && r.url().endsWith('/camera') ? setTimeout(() => void r.continue(), cameraLateMs) : void r.continue()));
+    }
     await page.goto(url, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector(hook('name-input'));
     await page.type(hook('name-input'), name);
@@ -41,30 +53,29 @@ describe('sandbox: participants publish their microphone and camera', function (
     const m = await sandbox.client.createMeeting({ platform: 'mt', lobby: false });
     const listener = await sandbox.client.addSimulated(m.meeting_id, 'Listener');
     await assert.rejects(sandbox.client.videoFrame(m.meeting_id, listener.participant_id), (e) => e instanceof SandboxApiError && e.status === 404);
-    await join(m.url, 'Person');
+    await join(m.url, 'Person', { cameraLateMs: 5000 });
     const person = (await sandbox.client.waitForParticipant(m.meeting_id, 'in_call', 10_000, 'Person')).participant_id;
     const viewer = await join(m.url, 'Viewer');
     const viewerId = (await sandbox.client.waitForParticipant(m.meeting_id, 'in_call', 10_000, 'Viewer')).participant_id;
 
-    // the fake microphone beeps: the listener hears it, from the person's (and the viewer's) page
-    const deadline = Date.now() + 20_000;
-    let heard = await sandbox.client.heard(m.meeting_id, listener.participant_id);
-    while ((heard.from.length < 2 || heard.peak_rms_100ms < 0.01) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      heard = await sandbox.client.heard(m.meeting_id, listener.participant_id);
-    }
+    // the fake microphone beeps: the listener hears it, from the person's (and the viewer's) page; media
+    // comes at the machine's pace, so each check reads until it holds (bounded), never after a fixed wait
+    const media = { timeoutMs: 20_000, everyMs: 250 };
+    const heard = await readUntil(() => sandbox.client.heard(m.meeting_id, listener.participant_id), (h) => h.from.length === 2 && h.peak_rms_100ms > 0.01, media);
     assert.deepEqual([...heard.from].sort(), [person, viewerId].sort());
     assert.ok(heard.peak_rms_100ms > 0.01, JSON.stringify(heard));
     const wav = await sandbox.client.heardWav(m.meeting_id, listener.participant_id);
     assert.equal(wav.subarray(0, 4).toString('latin1'), 'RIFF');
     assert.equal(wav.readUInt32LE(24), 16_000);
     // a participant does not hear itself
-    assert.deepEqual((await sandbox.client.heard(m.meeting_id, person)).from, [viewerId]);
+    const personHeard = await readUntil(() => sandbox.client.heard(m.meeting_id, person), (h) => h.from.length > 0, media);
+    assert.deepEqual(personHeard.from, [viewerId]);
 
     // the person's camera: a JPEG frame a second, shown on the viewer's page in the person's row
-    const frame = await sandbox.client.videoFrame(m.meeting_id, person);
+    const frame = await readUntil(() => sandbox.client.videoFrame(m.meeting_id, person).catch(noFrameYet), (f) => f !== null, media);
+    assert.ok(frame, 'the person sent a camera frame');
     assert.deepEqual([...frame.subarray(0, 3)], [0xff, 0xd8, 0xff]);
-    await viewer.waitForSelector(`${hook('participant')}[data-participant-id="${person}"] ${hook('participant-video')}:not([style*="none"])`, { timeout: 10_000 });
+    await viewer.waitForSelector(`${hook('participant')}[data-participant-id="${person}"] ${hook('participant-video')}:not([style*="none"])`, { timeout: 20_000 });
     const shown = await viewer.$eval(`${hook('participant-video')}[data-participant-id="${person}"]`, (img) => (img as HTMLImageElement).naturalWidth);
     assert.equal(shown, 320);
   });

@@ -14,7 +14,6 @@ import { appLinkGuardSource } from '../../bot-runtime/drivers/microsoft-teams/te
 import { passcodeOf, shortIdOf } from '../../sandbox/teams/links';
 
 const WAIT = { timeout: 10_000 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Microsoft Teams replica (Chromium, real host names)', function () {
   this.timeout(40_000);
@@ -272,9 +271,12 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
       return [before.opacity, before.borderTopColor];
     });
     assert.deepEqual(glow, ['1', 'rgb(91, 95, 199)']);
+    // the mix is heard at the page's pace: read until it carried the speech (bounded)
+    await page.waitForFunction('window.__loud > 0', WAIT).catch(() => undefined);
     assert.ok(((await page.evaluate('window.__loud')) as number) > 0, 'the mix carries the speech');
     assert.equal(await count(page, 'audio'), 1, 'still one element while two speak');
-    await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.speaking.length === 0, Math.max(...both.map((b) => b.duration_seconds)) * 1000 + WAIT.timeout, 'the speech to end');
+    await page.waitForFunction(`document.querySelectorAll('.vdi-frame-occlusion').length === 0`, WAIT).catch(() => undefined);
     assert.equal(await count(page, '.vdi-frame-occlusion'), 0, 'no glow once the speech ended');
   });
 
@@ -339,8 +341,12 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
       [{ link: 'ftp' }, 'link'],
       [{ lobby_wording: 'let_in' }, 'lobby_wording'],
       [{ short_link: 1 }, 'short_link'],
+      [{ device_toggles: 'buttons' }, 'device_toggles'],
+      [{ roster_only: 1 }, 'roster_only'],
+      [{ denied_wording: 'nope' }, 'denied_wording'],
+      [{ sign_in_wording: 'nope' }, 'sign_in_wording'],
     ] as const) {
-      await assert.rejects(teams(body as Partial<CreateMeetingRequest>), new RegExp(`400.*${field}|${field}.*must be one of`));
+      await assert.rejects(teams(body as Partial<CreateMeetingRequest>), new RegExp(`400.*${field}|${field}.*must be (one of|a boolean)`));
     }
     await assert.rejects(suite.sandbox.client.createMeeting({ platform: 'mt', replica: 'teams' }), /teams replica is a tm flavour/);
   });

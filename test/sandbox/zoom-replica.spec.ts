@@ -13,7 +13,6 @@ import { replicaPageSuite } from '../support/replica-browser';
 import { zoomPasscode } from '../../sandbox/zoom/flavour';
 
 const WAIT = { timeout: 10_000 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Zoom web client replica (Chromium, real host names)', function () {
   this.timeout(40_000);
@@ -112,7 +111,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const m = await zoom({ permission_prompts: 0 });
     const wrong = await open(webClient(m.url).replace(/pwd=[^&]+/, 'pwd=nope'));
     await wrong.waitForSelector('input[type="password"][placeholder*="passcode" i]', WAIT);
-    assert.match(await bodyText(wrong), /passcode is not right/);
+    assert.match(await bodyText(wrong), /Incorrect passcode/);
     const page = await open(webClient(m.url).replace(/\?.*$/, ''));
     await page.waitForSelector('#input-for-pwd', WAIT);
     await page.type('#input-for-name', 'Rec Bot');
@@ -161,9 +160,8 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const m = await zoom({ host_present: false, host_starts_after_seconds: 1.5 });
     const page = await open(webClient(m.url));
     assert.equal(await page.title(), 'Error - Zoom');
-    await sleep(2500);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.host_present, WAIT.timeout, 'the host to start after the delay');
     assert.match(await bodyText(page), /This meeting link is invalid \(3,001\)/, 'the page does not change by itself');
-    assert.equal((await suite.sandbox.client.getMeeting(m.meeting_id)).host_present, true, 'the host started after the delay');
     await page.reload({ waitUntil: 'domcontentloaded' });
     await page.waitForSelector('xpath/.//button[normalize-space(.)="Allow"]', WAIT);
 
@@ -269,13 +267,16 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const bot = (await suite.sandbox.client.getMeeting(m.meeting_id)).participants.find((p) => p.kind === 'browser')!;
     for (const b of both) assert.ok(b.listeners.includes(bot.participant_id), 'the page plays every speaker');
     assert.equal(await count(page, 'audio'), 1, 'one audio element: Zoom delivers the mix');
-    await sleep(Math.max(...both.map((b) => b.duration_seconds)) * 1000 + 400);
+    // the mix is heard at the page's pace: read until it carried the speech (bounded)
+    await page.waitForFunction('window.__loud > 20', WAIT).catch(() => undefined);
     assert.ok(((await page.evaluate('window.__loud')) as number) > 20, 'the mixed stream carried the speech');
+    const longest = Math.max(...both.map((b) => b.duration_seconds));
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.speaking.length === 0, longest * 1000 + WAIT.timeout, 'both to stop speaking');
     const spoken = await main();
     assert.ok(spoken === 'Alice' || spoken === 'Bob', `the main tile shows a speaker (${spoken})`);
     const third = await suite.sandbox.client.speak(m.meeting_id, alice.participant_id, 'Alice again.');
     await page.waitForFunction(`document.querySelector('.single-main-container__video-frame .video-avatar__avatar-footer > span').textContent === 'Alice'`, WAIT);
-    await sleep(third.duration_seconds * 1000 + 500);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => v.speaking.length === 0, third.duration_seconds * 1000 + WAIT.timeout, 'everyone to stop speaking');
     assert.equal(await main(), 'Alice', 'the main tile keeps the last speaker after they stop');
   });
 
@@ -316,6 +317,13 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
       [{ permission_prompts: 3 }, 'permission_prompts'],
       [{ host_starts_after_seconds: -1 }, 'host_starts_after_seconds'],
       [{ passcode: 'yes' }, 'passcode'],
+      [{ passcode_prompt: 'sometimes' }, 'passcode_prompt'],
+      [{ audio_output: 'speakers' }, 'audio_output'],
+      [{ ended_wording: 'bye' }, 'ended_wording'],
+      [{ state_container: 'iframe' }, 'state_container'],
+      [{ end_redirect: 'home' }, 'end_redirect'],
+      [{ quotes: 'smart' }, 'quotes'],
+      [{ lookalikes: 'yes' }, 'lookalikes'],
     ] as const) {
       await assert.rejects(zoom(body as Partial<CreateMeetingRequest>), (err: Error & { status?: number }) => err.status === 400 && err.message.includes(field));
     }

@@ -22,7 +22,7 @@ const readObject = async (customer: CustomerStorage, bucket: string, key: string
   Buffer.concat(await (await customer.serviceClient.getObject(bucket, key)).toArray());
 
 /** The bot runtime's own artifact path (no browser): what a running bot does with what it recorded. */
-const botArtifacts = (launch: ScriptedLaunch, uploader = makeUploader(launch.job.upload, launch.job.bot_id)) =>
+const botArtifacts = (launch: ScriptedLaunch, uploader = makeUploader(launch.job)) =>
   new ArtifactStore(
     uploader,
     new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, launch.job.bot_id),
@@ -75,7 +75,7 @@ describe('bots writing into a team’s own buckets (Ceph radosgw)', function () 
     });
     assert.ok(!JSON.stringify(launch.job).includes(customer.service.secretKey), 'the service key never reaches the bot');
 
-    const artifacts = botArtifacts(launch, new S3Uploader(target, MIN_PART_SIZE));
+    const artifacts = botArtifacts(launch, new S3Uploader(target, !launch.job.private_addresses_allowed, MIN_PART_SIZE));
     const recording = randomBytes(2 * MIN_PART_SIZE + 777);
     assert.equal(await artifacts.store('recording', 'recording.mp4', 'video/mp4', recording), true);
     assert.equal(await artifacts.store('audio_chunk', 'audio_chunks/000001.webm', 'audio/webm', Buffer.from('chunk')), true);
@@ -173,7 +173,7 @@ describe('bots writing into a team’s own buckets (Ceph radosgw)', function () 
     it('without transient spill the artifact is reported failed and lost, and the list says why', async () => {
       const { api, customer, botId, launch, restore } = await refusingThenAccepting(false);
       assert.equal(launch.job.upload.kind === 's3' && launch.job.upload.spill, null);
-      const stored = await botArtifacts(launch, new S3Uploader(launch.job.upload as S3UploadTarget, MIN_PART_SIZE, NO_RETRY)).store('recording', 'recording.mp3', 'audio/mpeg', Buffer.from('audio'));
+      const stored = await botArtifacts(launch, new S3Uploader(launch.job.upload as S3UploadTarget, !launch.job.private_addresses_allowed, MIN_PART_SIZE, NO_RETRY)).store('recording', 'recording.mp3', 'audio/mpeg', Buffer.from('audio'));
       assert.equal(stored, false);
       await restore();
       await t.service.spillUploader.runNow();

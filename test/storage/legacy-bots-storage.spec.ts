@@ -50,7 +50,7 @@ describe('legacy bots keep their artifacts where the team’s v2 bots do: its ow
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const botId: string = created.body.bot_id;
     const launch = await launcher.waitForLaunch(botId);
-    const artifacts = new ArtifactStore(makeUploader(launch.job.upload, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+    const artifacts = new ArtifactStore(makeUploader(launch.job), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
     assert.equal(await artifacts.store('recording', 'recording.mp4', 'video/mp4', recording), true);
     const at = new Date(Date.now() + offsetMs).toISOString();
     const ended = await asBot(launch).report({ kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: '', recorded_seconds: 30, waiting_room_seconds: 0, at });

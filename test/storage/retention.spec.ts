@@ -40,7 +40,7 @@ describe('retention: a team setting, and a sweep that deletes what expired (Ceph
     const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Recorder' });
     const botId: string = created.body.data.bot_id;
     const launch = await launcher.waitForLaunch(botId);
-    const artifacts = new ArtifactStore(makeUploader(launch.job.upload, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+    const artifacts = new ArtifactStore(makeUploader(launch.job), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
     return { botId, launch, artifacts };
   };
 

@@ -107,7 +107,7 @@ describe('the service with its artifacts on S3 (OBJECT_STORE_URL, Ceph radosgw)'
       assert.equal(target.spill, null);
 
       const recording = randomBytes(3 * 2 ** 20);
-      const artifacts = new ArtifactStore(makeUploader(target, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+      const artifacts = new ArtifactStore(makeUploader(launch.job), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
       assert.equal(await artifacts.store('recording', 'recording.mp4', 'video/mp4', recording), true);
       assert.equal(sha256(Buffer.concat(await (await serviceOwner.getObject(serviceBucket, `${botId}/recording.mp4`)).toArray())), sha256(recording));
       const [artifact] = (await ingestApi.get(`/v2/bots/${botId}`)).body.data.artifacts;

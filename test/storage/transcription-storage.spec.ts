@@ -63,7 +63,7 @@ describe('transcripts go to the bot’s storage: the team’s own bucket (Ceph r
     const bot = asBot(launch);
     const start = new Date().toISOString();
     for (const status of ['joining_call', 'in_call_recording']) assert.equal((await bot.report({ kind: 'status', status, at: start })).status, 204);
-    const artifacts = new ArtifactStore(makeUploader(launch.job.upload, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+    const artifacts = new ArtifactStore(makeUploader(launch.job), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
     assert.equal(await artifacts.store('recording', 'recording.mp3', 'audio/mpeg', Buffer.from('ID3 stand-in recording')), true);
     const speakers = [{ name: 'Alice', participant_id: 'p-a', start, end: null }];
     assert.equal(await artifacts.store('participants', 'participants.json', 'application/json', Buffer.from(JSON.stringify({ participants: [], speakers }))), true);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent } from '../../src/adapters/event-store/port';
-import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
+import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
 import { keepSubscribed } from '../../src/adapters/event-store/keep-subscribed';
 import { SubscriberRunner } from '../../src/subscribers/subscriber-runner';
 import { FlakyEventStore, recordingLogger, temporarySqliteStore, waitFor } from './support';
@@ -135,7 +135,7 @@ describe('SubscriberRunner: a failing handler is retried, not skipped', () => {
   it('handles the same event again and checkpoints only what it finished', async () => {
     const sqlite = temporarySqliteStore();
     const { log } = recordingLogger();
-    const readStore = new MemoryReadStore();
+    const checkpoints = new SqliteCheckpointStore(':memory:');
     const stored = await appendAll(sqlite.store, ['NotADomainEvent']);
     // Unknown types are checkpointed without reaching the subscriber; a domain event goes through it.
     const teamId = randomUUID();
@@ -145,7 +145,7 @@ describe('SubscriberRunner: a failing handler is retried, not skipped', () => {
     const [added] = await sqlite.store.readStream(`team-${teamId}`);
     const seen: string[] = [];
     let thrown = false;
-    const runner = new SubscriberRunner(sqlite.store, readStore, {
+    const runner = new SubscriberRunner(sqlite.store, checkpoints, {
       name: 'retried',
       handle: async (event) => {
         seen.push(event.type);
@@ -157,7 +157,7 @@ describe('SubscriberRunner: a failing handler is retried, not skipped', () => {
     }, log, FAST);
     try {
       await runner.start();
-      await waitFor(async () => (await readStore.loadCheckpoint('subscriber:retried')) === added.position, 'the checkpoint to reach the event');
+      await waitFor(async () => (await checkpoints.loadCheckpoint('subscriber:retried')) === added.position, 'the checkpoint to reach the event');
     } finally {
       await runner.stop();
       await sqlite.dispose();

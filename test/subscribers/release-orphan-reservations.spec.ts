@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../../src/adapters/event-store/port';
-import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
+import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { handleCommand } from '../../src/commands/handle-command';
 import { claimDeduplicationKey, deduplicationKeyStreamFor } from '../../src/commands/claim-deduplication-key';
@@ -22,7 +22,7 @@ const GRACE_MS = 100;
 const reconcileUntilReleased = async (deps: CommandDeps, teamId: string) => {
   const { log } = recordingLogger();
   const reconciler = releaseOrphanReservations({ ...deps, log }, GRACE_MS);
-  const runner = new SubscriberRunner(deps.eventStore, new MemoryReadStore(), reconciler, log);
+  const runner = new SubscriberRunner(deps.eventStore, new SqliteCheckpointStore(':memory:'), reconciler, log);
   await runner.start();
   try {
     await waitFor(async () => (await deps.eventStore.readStream(teamStreamName(teamId))).some((e) => e.type === 'TokensReleased'), 'the release');
@@ -43,7 +43,7 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
     const { log } = recordingLogger();
     const eventStore = sqlite.store;
     // Checkpoints survive the "restart": both runs share this read store.
-    const readStore = new MemoryReadStore();
+    const checkpoints = new SqliteCheckpointStore(':memory:');
     let now = new Date('2026-03-01T12:00:00.000Z');
     const deps: CommandDeps = { eventStore, clock: () => now, newId: () => randomUUID() };
     const teamId = randomUUID();
@@ -76,7 +76,7 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
         },
         replayFrom: () => reconciler.replayFrom?.(),
       };
-      return { reconciler, runner: new SubscriberRunner(eventStore, readStore, observed, log) };
+      return { reconciler, runner: new SubscriberRunner(eventStore, checkpoints, observed, log) };
     };
     const firstHandled: RecordedEvent[] = [];
     const first = run(firstHandled);
@@ -84,7 +84,7 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
     await waitFor(() => firstHandled.some((e) => e.position === last), 'the first run to handle every event');
     await first.runner.stop();
     first.reconciler.stop();
-    const held = await readStore.loadCheckpoint(CHECKPOINT);
+    const held = await checkpoints.loadCheckpoint(CHECKPOINT);
     assert.ok(held !== null && held < reservedOrphan.position, `the checkpoint (${held}) must stay before the pending reservation (${reservedOrphan.position})`);
 
     // Run 2, after the grace period: it must find the orphan again although run 1 handled its reservation.
@@ -99,7 +99,7 @@ describe('orphan reservations across a restart (checkpoints that persist, as wit
         return releasedAt !== undefined;
       }, 'the orphan reservation to be released');
       // Once the release is handled nothing is pending: the checkpoint moves on and no sweep has anything left.
-      await waitFor(async () => ((await readStore.loadCheckpoint(CHECKPOINT)) ?? -1n) >= releasedAt!, 'the checkpoint to pass the release');
+      await waitFor(async () => ((await checkpoints.loadCheckpoint(CHECKPOINT)) ?? -1n) >= releasedAt!, 'the checkpoint to pass the release');
     } finally {
       await second.runner.stop();
       second.reconciler.stop();

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import bunyan from 'bunyan';
 import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
+import { ServiceKeys } from '../../src/adapters/signing/service-keys';
 import { SecretBox } from '../../src/adapters/crypto/secret-box';
 import { artifactStores } from '../../src/adapters/object-store/artifact-stores';
 import { LocalFolderObjectStore } from '../../src/adapters/object-store/local-folder-object-store';
@@ -58,8 +59,8 @@ describe('transcriptions are fair between teams', function () {
     const service = new LocalFolderObjectStore(path.join(folder, 'artifacts'), (key) => `http://127.0.0.1:9/${key}`);
     const transcriber = transcribeRecordings({
       commands: { eventStore: store, clock: () => new Date(T1), newId: randomUUID },
-      stores: artifactStores(service, new SecretBox(randomBytes(32)), { publicAddressesOnly: false }),
-      secretBox: new SecretBox(randomBytes(32)),
+      stores: artifactStores(service, new SecretBox(new ServiceKeys([randomBytes(32)])), { publicAddressesOnly: false }),
+      secretBox: new SecretBox(new ServiceKeys([randomBytes(32)])),
       providers: { Default: provider } as unknown as Record<ProviderName, TranscriptionProvider>,
       log,
       slots: { total: 1, perTeam: 1 },

@@ -1,7 +1,7 @@
 /** A Chromium that reaches a sandbox's replicas under the real host names, the way a bot with SANDBOX_REPLICAS does. */
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
-import { chromiumArgs, CHROMIUM_PATH } from '../../bot-runtime/browser/launch-browser';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
 import { replicaRouting } from '../../bot-runtime/browser/replica-routing';
 import { pinArgs } from '../../bot-runtime/browser/sandbox-trust';
 import { replicaHostNames } from '../../sandbox/replicas';
@@ -11,12 +11,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 /** Host-resolver rules to the sandbox and its certificate pinned; audio not muted. */
 export const launchReplicaBrowser = async (sandbox: RunningSandbox): Promise<Browser> => {
   const routing = (await replicaRouting(replicaHostNames(), { host: '127.0.0.1', port: sandbox.port }))!;
-  return puppeteer.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    ignoreDefaultArgs: ['--mute-audio'],
-    args: chromiumArgs([...routing.args, ...pinArgs([routing.pin])]),
-  });
+  return launchBrowser({ args: [...routing.args, ...pinArgs([routing.pin])] });
 };
 
 /** Pages in their own browser contexts (own cookies, own participant), closed by `closeAll`. */

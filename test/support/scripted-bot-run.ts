@@ -50,7 +50,7 @@ export const runScriptedMeeting = async (launch: ScriptedLaunch, meeting: Script
   ]);
   await ok(bot.status('call_ended'), 'call_ended');
   const botId = launch.job.bot_id;
-  const store = new ArtifactStore(makeUploader(launch.job.upload, botId), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
+  const store = new ArtifactStore(makeUploader(launch.job), new HttpReporter({ baseUrl: launch.serviceUrl, token: launch.botToken }, botId), new BotLog(null));
   for (const [key, artifact] of artifacts) assert.equal(await store.store(artifact.artifact_type, key, artifact.content_type, artifact.bytes), true, `upload ${key}`);
   await ok(bot.report({ kind: 'participants', participants: meeting.participants, speakers: meeting.speakers, at: at() }), 'participants');
   await ok(

@@ -1,9 +1,12 @@
+import { SecretBox } from '../../src/adapters/crypto/secret-box';
+import { loadServiceKeys } from '../../src/adapters/signing/load-service-keys';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import bunyan from 'bunyan';
+import type { VcSettings } from '../../src/capabilities/vc-settings';
 import type { ServiceConfig } from '../../src/config';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/service';
 
@@ -13,6 +16,8 @@ export interface TestService {
   readonly service: RunningService;
   readonly url: string;
   readonly dataDir: string;
+  /** what the service seals with (its keys from its secret): tests open what it stored outside the log */
+  readonly secretBox: SecretBox;
   /** every log line the service wrote, as text */
   readonly logText: () => string;
   /** stops it and starts it again on the same data, with some options changed */
@@ -40,6 +45,10 @@ export interface TestServiceOptions {
   readonly objectStoreUrl?: string;
   /** a put-only key of that bucket for bots (OBJECT_STORE_INGEST_KEY) */
   readonly objectStoreIngestKey?: string;
+  /** the event log, checkpoints and leases in this PostgreSQL database (DATABASE_URL) */
+  readonly databaseUrl?: string;
+  /** read models, and checkpoints unless databaseUrl, in this MongoDB database (MONGO_URL, MONGO_DATABASE) */
+  readonly mongo?: { readonly url: string; readonly database: string };
   /** CALENDAR_RESYNC_MINUTES, in ms */
   readonly calendarResyncMs?: number;
   /** ALLOW_PRIVATE_STORAGE_ENDPOINTS (on unless turned off: tests' S3 servers listen on this machine) */
@@ -52,6 +61,8 @@ export interface TestServiceOptions {
   readonly artifactSizeLimits?: ServiceConfig['artifactSizeLimits'];
   /** MIN_FREE_DISK_MB, in bytes */
   readonly minFreeDiskBytes?: number;
+  /** vc joins: the platform's base URLs (a fake), default SDK credentials, the OBF retry interval */
+  readonly vc?: VcSettings;
 }
 
 /** One secret per data folder: a service started again on the same folder (or the admin CLI on it) opens what it sealed. */
@@ -77,8 +88,9 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     dataDir,
     adminToken: ADMIN_TOKEN,
     eventstoreUrl: process.env.EVENTSTORE_URL_FOR_SERVICE_TESTS,
-    mongoUrl: undefined,
-    mongoDatabase: 'unused',
+    databaseUrl: options.databaseUrl,
+    mongoUrl: options.mongo?.url,
+    mongoDatabase: options.mongo?.database ?? 'unused',
     sandboxHosts: options.sandboxHosts ?? true,
     publicUrl: undefined,
     botSlots: options.botSlots ?? 0,
@@ -94,12 +106,14 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     previousServiceSecrets: options.previousServiceSecrets,
     artifactSizeLimits: options.artifactSizeLimits,
     minFreeDiskBytes: options.minFreeDiskBytes,
+    vc: options.vc,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
     service,
     url: service.url,
     dataDir,
+    secretBox: new SecretBox(loadServiceKeys({ serviceSecret, previousServiceSecrets: options.previousServiceSecrets }, dataDir).keys),
     logText: () => lines.join(''),
     restart: async (changes: Partial<TestServiceOptions> = {}) => {
       await service.stop();

@@ -5,9 +5,9 @@
  */
 import type { Page } from 'puppeteer-core';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import { stateScanExpression, type ScanResult } from '../in-page/state-scan';
 import type { RecordingMode } from '../../contract';
-import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import type { ChatControls, PageDriver, PageExplanation, PageSnapshot } from '../page-driver';
+import { PageReading } from '../page-reading';
 import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';
 
 /** the sandbox's own limit (sandbox/meeting-state.ts MAX_CHAT_LENGTH) */
@@ -16,8 +16,10 @@ const SANDBOX_CHAT_LIMIT = 4096;
 export class SandboxDriver implements PageDriver {
   readonly name = 'sandbox';
   readonly chat: ChatControls;
+  private readonly reading: PageReading;
 
   constructor(readonly page: Page) {
+    this.reading = new PageReading(page, sandboxScan);
     this.chat = {
       maxLength: SANDBOX_CHAT_LIMIT,
       disabled: async () => (await this.page.$(tid('chat-disabled'))) !== null,
@@ -28,11 +30,14 @@ export class SandboxDriver implements PageDriver {
   }
 
   async read(chatSince: number): Promise<PageSnapshot> {
-    const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(sandboxScan)}, ${sandboxReadSource(chatSince)}]`)) as [
-      ScanResult,
-      Omit<PageSnapshot, keyof ScanResult>,
-    ];
-    return { ...scan, ...data };
+    const { result, frame } = await this.reading.scan();
+    const { screen, wall, evidence, notice } = result;
+    const data = (await frame.evaluate(sandboxReadSource(chatSince))) as Omit<PageSnapshot, 'screen' | 'wall' | 'evidence' | 'notice'>;
+    return { screen, wall, evidence, notice, ...data };
+  }
+
+  explain(): Promise<PageExplanation> {
+    return this.reading.explain();
   }
 
   async join(name: string): Promise<void> {

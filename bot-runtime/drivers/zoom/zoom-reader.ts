@@ -6,7 +6,11 @@
  * Zoom's main tile keeps showing the last speaker after they stop (4.5), so the tile's name counts as
  * the active speaker only while the meeting audio is not silent: the peers' temporal attribution
  * (Vexa's silence gate, peak above 0.005, on the page's own `<audio>` streams). The sound monitor is
- * installed once per page by `soundMonitorExpression`.
+ * installed once per page by `soundMonitorExpression`. The modern web client plays the meeting through
+ * the Web Audio API, with no `<audio>` element carrying a stream at all (Vexa #318, #305: its WASM
+ * client does not expose the stream): `webAudioTapSource`, installed before the page's scripts,
+ * taps whatever the page connects to an AudioContext's destination, and the monitor listens there
+ * too.
  *
  * The in-page parts are plain JavaScript function expressions (see recorder/in-page.ts for why).
  */
@@ -34,6 +38,10 @@ export interface ZoomPeople {
   readonly msSinceSound: number | null;
   readonly matched: Record<string, string>;
 }
+
+/** Where the monitor and the Web Audio taps live in the page (not enumerable). */
+const MONITOR = '__zoomSoundMonitor';
+const TAPS = '__zoomAudioTaps';
 
 /** Peak above which the meeting audio counts as sound (Vexa's gate, 1.1). */
 export const SOUND_PEAK = 0.005;
@@ -71,7 +79,7 @@ function (cfg) {
     var tile = all(document, cfg.speaker[s])[0];
     if (tile && clean(tile.textContent)) { mainTileName = strip(tile.textContent); matched.speaker = cfg.speaker[s]; }
   }
-  var monitor = window.__zoomSoundMonitor;
+  var monitor = window.${MONITOR};
   var last = monitor ? monitor.lastSoundAt : 0;
   return { participants: participants, selfId: selfId, mainTileName: mainTileName, msSinceSound: last ? Math.round(performance.now() - last) : null, matched: matched };
 }`;
@@ -79,14 +87,46 @@ function (cfg) {
 export const zoomPeopleExpression = (cfg: ZoomReaderConfig): string => `(${zoomPeopleFunction})(${JSON.stringify(cfg)})`;
 
 /**
+ * Before any page script: every node the page connects to an AudioContext's destination is also
+ * connected to an analyser of that context (one per context), listed in the page's taps. `connect`
+ * stays a native-looking function (a Proxy), and what the page hears does not change.
+ */
+export const webAudioTapSource = String.raw`
+(() => {
+  if (window.${TAPS}) return;
+  var taps = [];
+  Object.defineProperty(window, '${TAPS}', { value: taps, enumerable: false });
+  var connect = AudioNode.prototype.connect;
+  var analysers = new WeakMap();
+  AudioNode.prototype.connect = new Proxy(connect, {
+    apply: function (target, node, args) {
+      var result = Reflect.apply(target, node, args);
+      try {
+        if (args[0] instanceof AudioDestinationNode && node.context instanceof AudioContext && !(node instanceof AnalyserNode)) {
+          var analyser = analysers.get(node.context);
+          if (!analyser) {
+            analyser = node.context.createAnalyser();
+            analyser.fftSize = 2048;
+            analysers.set(node.context, analyser);
+            taps.push({ analyser: analyser, buffer: new Float32Array(analyser.fftSize) });
+          }
+          Reflect.apply(target, node, [analyser]);
+        }
+      } catch (e) { /* a node that cannot be tapped is not heard */ }
+      return result;
+    }
+  });
+})()`;
+
+/**
  * Installs (once) a monitor of every live audio stream the page plays (`<audio>`/`<video>` with a
  * MediaStream): it notes when one last carried sound. Listening does not change what plays.
  */
 export const soundMonitorExpression = String.raw`
 (function () {
-  if (window.__zoomSoundMonitor) return true;
+  if (window.${MONITOR}) return true;
   var monitor = { lastSoundAt: 0, ctx: null, watched: new WeakSet(), taps: [] };
-  window.__zoomSoundMonitor = monitor;
+  Object.defineProperty(window, '${MONITOR}', { value: monitor, enumerable: false });
   var scan = function () {
     Array.prototype.slice.call(document.querySelectorAll('audio, video')).forEach(function (el) {
       var stream = el.srcObject;
@@ -104,7 +144,7 @@ export const soundMonitorExpression = String.raw`
   };
   setInterval(function () {
     scan();
-    monitor.taps.forEach(function (tap) {
+    monitor.taps.concat(window.${TAPS} || []).forEach(function (tap) {
       tap.analyser.getFloatTimeDomainData(tap.buffer);
       for (var i = 0; i < tap.buffer.length; i++) if (Math.abs(tap.buffer[i]) > ${SOUND_PEAK}) { monitor.lastSoundAt = performance.now(); return; }
     });

@@ -1,59 +1,85 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type Logger from 'bunyan';
-import type { BotJob } from '../../../bot-runtime/contract';
+import type { BotJob, BotLaunch } from '../../../bot-runtime/contract';
+import { botUserName, lookUpUser } from '../../../bot-runtime/host/bot-user';
+import { botProcessEnvironment } from '../../../bot-runtime/host/environment';
 import { SERVICE_MODE_VARIABLE } from '../../../bot-runtime/service-pipe';
+import { botIdentityFor, type BotIdentity } from './bot-identity';
 import type { BotExit, BotLauncher, LaunchedBot } from './port';
 
-const BOT_MAIN = path.resolve(__dirname, '../../../bot-runtime/main.ts');
+const REPOSITORY = path.resolve(__dirname, '../../..');
+const BOT_MAIN = path.join(REPOSITORY, 'bot-runtime/main.ts');
 const STDERR_TAIL_BYTES = 4096;
 
-/** Only what a process needs to run: the service's own secrets (ADMIN_TOKEN, keys) never reach a bot. */
-const inheritedEnvironment = (): NodeJS.ProcessEnv => {
-  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_ENV', 'CHROMIUM_PATH'];
-  return Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+export interface ChildProcessLauncherOptions {
+  /** passed to bots as SANDBOX_REPLICAS (development and tests: the real platform hosts go to that sandbox) */
+  readonly sandboxReplicas?: string | undefined;
+  /** BOT_TEST_CA_PEM (development and tests): a file of the service's holding a certificate authority of local HTTPS/WSS servers */
+  readonly botTestCaPem?: string | undefined;
+}
+
+/** Its text goes to the bot with the job, since the bot user cannot read the service's files. */
+const testCaPem = (file: string | undefined, log: Logger): string | null => {
+  if (!file) return null;
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    log.warn({ err }, 'BOT_TEST_CA_PEM unreadable');
+    return null;
+  }
 };
 
 /**
- * One child process per bot on this machine. The job travels on its standard input, never on the command
- * line or in the environment (a large job passes the kernel's limit there); the pipe stays open, so that
- * the bot sees the service die with it and does not stay in the meeting on its own.
+ * One child process per bot on this machine, as the bot user (bot-identity.ts), in a private folder of its
+ * own (its home and temporary folder, removed when it ends), with an environment by allow-list. The job and
+ * the bot's token travel on its standard input, never on the command line or in the environment (which
+ * other processes of the user, Chromium's among them, could read); the pipe stays open, so that the bot
+ * sees the service die with it and does not stay in the meeting on its own.
  */
 export class ChildProcessLauncher implements BotLauncher {
-  /**
-   * The service's own development settings, passed on explicitly (never inherited from its environment):
-   * `sandboxReplicas` as SANDBOX_REPLICAS (the real platform hosts go to that sandbox), `botTestCaPem` as
-   * BOT_TEST_CA_PEM (a certificate authority of tests' local HTTPS/WSS servers).
-   */
   constructor(
     private readonly log: Logger,
-    private readonly options: { readonly sandboxReplicas?: string | undefined; readonly botTestCaPem?: string | undefined } = {},
+    private readonly identity: BotIdentity,
+    private readonly options: ChildProcessLauncherOptions = {},
   ) {}
 
   launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): LaunchedBot {
+    if (this.identity.kind === 'refused') throw new Error(`bots cannot run on this machine: ${this.identity.reason}`);
+    const owner = this.identity.kind === 'bot_user' ? this.identity.user : null;
+    const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetbot-'));
+    if (owner) fs.chownSync(privateDir, owner.uid, owner.gid);
     const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
+      cwd: REPOSITORY,
       env: {
-        ...inheritedEnvironment(),
-        ...(this.options.sandboxReplicas ? { SANDBOX_REPLICAS: this.options.sandboxReplicas } : {}),
-        ...(this.options.botTestCaPem ? { BOT_TEST_CA_PEM: this.options.botTestCaPem } : {}),
+        ...botProcessEnvironment(privateDir, process.env, {
+          NODE_ENV: process.env.NODE_ENV,
+          CHROMIUM_PATH: process.env.CHROMIUM_PATH,
+          SANDBOX_REPLICAS: this.options.sandboxReplicas,
+        }),
         [SERVICE_MODE_VARIABLE]: '1',
-        SERVICE_URL: connection.serviceUrl,
-        BOT_TOKEN: connection.botToken,
       },
+      ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
       stdio: ['pipe', 'ignore', 'pipe'],
       // its own process group, so that whatever it started can be ended with it
       detached: true,
     });
+    const launch: BotLaunch = { job, service_url: connection.serviceUrl, token: connection.botToken, test_ca_pem: testCaPem(this.options.botTestCaPem, this.log) };
     child.stdin.on('error', () => undefined); // a bot that died before reading its job: its exit tells
-    child.stdin.write(`${JSON.stringify(job)}\n`);
+    child.stdin.write(`${JSON.stringify(launch)}\n`);
     let stderrTail = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     const exited = new Promise<BotExit>((resolve) => {
+      const done = (exit: BotExit) => {
+        fs.rm(privateDir, { recursive: true, force: true, maxRetries: 3 }, () => resolve(exit));
+      };
       child.on('error', (err) => {
         this.log.error({ err, bot_id: job.bot_id }, 'bot process could not start');
-        resolve({ code: null, signal: null, stderrTail: String(err) });
+        done({ code: null, signal: null, stderrTail: String(err) });
       });
       child.on('exit', (code, signal) => {
         // A bot that died abruptly may leave children behind: end the whole group.
@@ -62,10 +88,34 @@ export class ChildProcessLauncher implements BotLauncher {
         } catch {
           // the group is already gone
         }
-        resolve({ code, signal, stderrTail });
+        done({ code, signal, stderrTail });
       });
     });
-    this.log.info({ bot_id: job.bot_id, pid: child.pid }, 'bot process started');
+    this.log.info({ bot_id: job.bot_id, pid: child.pid, uid: owner?.uid ?? process.getuid?.() }, 'bot process started');
     return { pid: child.pid, exited, kill: (signal) => void child.kill(signal) };
   }
 }
+
+/**
+ * The launcher of this machine's bots, as its user allows: a service that would run bots (`slots` > 0) but
+ * cannot isolate them refuses to start; one told to run them as itself says so loudly.
+ */
+export const childProcessLauncherFor = (
+  log: Logger,
+  settings: {
+    readonly botUser?: string | undefined;
+    readonly botSameUser?: boolean | undefined;
+    readonly sandboxReplicas?: string | undefined;
+    readonly botTestCaPem?: string | undefined;
+  },
+  slots: number,
+): ChildProcessLauncher => {
+  const name = botUserName({ BOT_USER: settings.botUser });
+  const identity = botIdentityFor(process.getuid?.() ?? 0, name, lookUpUser(name), settings.botSameUser ?? false);
+  if (identity.kind === 'refused' && slots > 0) throw new Error(`Bots cannot run safely here: ${identity.reason}`);
+  if (identity.kind === 'service_user') {
+    log.warn('BOT_SAME_USER=1 (development only): bots run as the service\'s own user and could read DATA_DIR and the service secret; never use it in production');
+  }
+  if (identity.kind === 'bot_user') log.info({ bot_user: identity.user.name, uid: identity.user.uid }, 'bots run as their own user');
+  return new ChildProcessLauncher(log, identity, { sandboxReplicas: settings.sandboxReplicas, botTestCaPem: settings.botTestCaPem });
+};

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import { privateSqliteFile } from '../disk/private-files';
 import {
@@ -12,6 +11,7 @@ import {
   type Subscription,
   WrongExpectedRevision,
 } from './port';
+import { PollingSubscriptions } from './polling-subscription';
 
 /** Another process appending to the same file cannot wake us: how long a subscription waits before it looks again. */
 const POLL_INTERVAL_MS = 200;
@@ -70,10 +70,11 @@ const matches = (expected: ExpectedRevision, actual: bigint | 'no_stream'): bool
 /** The embedded event store: one SQLite file, one table, the rowid as global position. */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
-  private readonly appended = new EventEmitter();
-  /** Bumped on every local append so a subscription never sleeps past an append it raced with. */
-  private appendCount = 0;
-  private readonly subscriptions = new Set<SqliteSubscription>();
+  private readonly subscriptions = new PollingSubscriptions({
+    read: (after, maxCount) => this.readAfter(after, maxCount),
+    batchSize: SUBSCRIPTION_BATCH,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  });
   /**
    * By position, which never changes meaning: the subscriptions read the same new events one after the
    * other, and parsing each event's JSON once instead of once per subscription was most of their cost (a
@@ -91,7 +92,6 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.appended.setMaxListeners(0);
 
     const prepare = (sql: string) => this.db.prepare(sql).safeIntegers(true);
     this.statements = {
@@ -122,8 +122,7 @@ export class SqliteEventStore implements EventStore {
       }
       throw new WrongExpectedRevision(stream, expected, this.currentRevision(stream));
     }
-    this.appendCount += 1;
-    this.appended.emit('append');
+    this.subscriptions.wake();
     return result;
   }
 
@@ -136,25 +135,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions, handler: (event: RecordedEvent) => Promise<void>): Subscription {
-    const subscription: SqliteSubscription = new SqliteSubscription(
-      {
-        read: (after) => this.readAfter(after, SUBSCRIPTION_BATCH),
-        appendCount: () => this.appendCount,
-        waitForAppend: (wake) => {
-          this.appended.once('append', wake);
-          return () => this.appended.off('append', wake);
-        },
-        forget: () => this.subscriptions.delete(subscription),
-      },
-      options,
-      handler,
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options, handler);
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
     if (this.db.open) this.db.close();
   }
 
@@ -208,71 +193,5 @@ export class SqliteEventStore implements EventStore {
       revision += 1n;
     }
     return { nextExpectedRevision: revision - 1n, position };
-  }
-}
-
-interface SubscriptionSource {
-  read(after: bigint | undefined): RecordedEvent[];
-  appendCount(): number;
-  /** Calls `wake` once on the next local append; returns a function that cancels the wait. */
-  waitForAppend(wake: () => void): () => void;
-  forget(): void;
-}
-
-class SqliteSubscription implements Subscription {
-  private stopped = false;
-  private wake: (() => void) | undefined;
-  private readonly done: Promise<void>;
-
-  constructor(
-    private readonly source: SubscriptionSource,
-    private readonly options: SubscribeOptions,
-    private readonly handler: (event: RecordedEvent) => Promise<void>,
-  ) {
-    this.done = this.run();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake?.();
-    await this.done;
-  }
-
-  private async run(): Promise<void> {
-    // Start on a later tick so that subscribeToAll returns before the first handler call.
-    await Promise.resolve();
-    let after = this.options.fromPosition;
-    try {
-      while (!this.stopped) {
-        const seen = this.source.appendCount();
-        const batch = this.source.read(after);
-        for (const event of batch) {
-          if (this.stopped) return;
-          await this.handler(event);
-          after = event.position;
-        }
-        if (batch.length < SUBSCRIPTION_BATCH && this.source.appendCount() === seen) await this.sleep();
-      }
-    } catch (error) {
-      // A failed handler must not be skipped: the subscription dies and its owner decides what to do.
-      this.stopped = true;
-      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
-    } finally {
-      this.source.forget();
-    }
-  }
-
-  private sleep(): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        cancel();
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(wake, POLL_INTERVAL_MS);
-      const cancel = this.source.waitForAppend(wake);
-      this.wake = wake;
-    });
   }
 }

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { isPublicAddress } from '../webhook-http/target-policy';
+import { isIP } from 'node:net';
+import { isPublicAddress } from './public-addresses';
 
 export class NotPublicAddressError extends Error {
   readonly code = 'EADDRNOTPUBLIC';
@@ -25,4 +26,10 @@ export const publicOnlyLookup = (hostname: string, options: LookupOptions, callb
     const first = addresses[0]!;
     return callback(null, first.address, first.family);
   });
+};
+
+/** A literal IP is never looked up, so `publicOnlyLookup` never sees it: refused here when it is not public. */
+export const refusedLiteralAddress = (host: string): NotPublicAddressError | null => {
+  const literal = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(literal) !== 0 && !isPublicAddress(literal) ? new NotPublicAddressError(host, literal) : null;
 };

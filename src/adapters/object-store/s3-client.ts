@@ -1,9 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import * as Minio from 'minio';
-import { isPublicAddress } from '../webhook-http/target-policy';
-import { NotPublicAddressError, publicOnlyLookup } from '../net/public-only-lookup';
+import { publicOnlyLookup, refusedLiteralAddress } from '../net/public-only-lookup';
 import type { S3Credentials, S3Server } from './s3-location';
 
 /** A connection that stays silent this long is given up: an unreachable endpoint must not hold a request forever. */
@@ -12,21 +10,28 @@ export const S3_IDLE_TIMEOUT_MS = 15_000;
 export interface S3ClientOptions {
   /** Only public addresses may be reached (customer endpoints in production), checked on every connection. */
   readonly publicAddressesOnly: boolean;
+  /**
+   * Each request (one part of an upload, at most) is given up after this long, however it trickles: a
+   * server that keeps a request alive a byte at a time must not hold its caller (a bot's slot) forever.
+   */
+  readonly requestDeadlineMs?: number;
 }
 
-/** minio's transport, with an idle timeout on every request and, when asked, the public-address check. */
+/** minio's transport, with an idle timeout (and, when asked, a deadline) on every request and, when asked, the public-address check. */
 const transportFor = (useSSL: boolean, options: S3ClientOptions) => {
   const base = useSSL ? https : http;
   return {
     request: (requestOptions: http.RequestOptions, callback?: (response: http.IncomingMessage) => void): http.ClientRequest => {
       const host = requestOptions.hostname ?? requestOptions.host ?? '';
-      const literal = host.replace(/^\[(.*)\]$/, '$1');
       const req = base.request({ ...requestOptions, ...(options.publicAddressesOnly ? { lookup: publicOnlyLookup } : {}) }, callback);
-      // A literal IP is never looked up, so it is checked here.
-      if (options.publicAddressesOnly && isIP(literal) !== 0 && !isPublicAddress(literal)) {
-        process.nextTick(() => req.destroy(new NotPublicAddressError(host, literal)));
-      }
+      const refused = options.publicAddressesOnly ? refusedLiteralAddress(host) : null;
+      if (refused) process.nextTick(() => req.destroy(refused));
       req.setTimeout(S3_IDLE_TIMEOUT_MS, () => req.destroy(Object.assign(new Error(`no answer from ${host} in ${S3_IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })));
+      const deadline = options.requestDeadlineMs;
+      if (deadline !== undefined) {
+        const timer = setTimeout(() => req.destroy(Object.assign(new Error(`not done within ${deadline / 1000} s`), { code: 'ETIMEDOUT' })), deadline);
+        req.once('close', () => clearTimeout(timer));
+      }
       return req;
     },
   };

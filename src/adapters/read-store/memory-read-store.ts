@@ -137,7 +137,9 @@ export class MemoryReadStore implements ReadStore {
   }
 
   async saveCheckpoint(name: string, position: bigint): Promise<void> {
-    this.checkpoints.set(name, position);
+    // Only forward, as in every store: a late writer of an older position must not put it back.
+    const saved = this.checkpoints.get(name);
+    if (saved === undefined || position > saved) this.checkpoints.set(name, position);
   }
 
   async dropAll(): Promise<void> {

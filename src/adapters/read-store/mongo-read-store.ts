@@ -1,17 +1,12 @@
-import { type Collection, type Document, type Filter, MongoClient, MongoServerError, type Sort } from 'mongodb';
-import { checkStartAfter, effectiveOrder } from './memory-query';
+import { type Collection, type Document, type Filter, MongoClient, type Sort } from 'mongodb';
+import { type CheckpointRecord, isDuplicateKey, type LegacyCheckpoint, MongoCheckpointRecords, padPosition } from '../mongo/checkpoint-records';
+import { clientOptions, connectOrExplain } from '../mongo/connect';
+import { KEPT_BY_DROP_ALL } from '../mongo/coordination-collections';
+import { checkStartAfter, compileQuery, effectiveOrder, firstInOrder } from './memory-query';
+import { containsPattern, decodeValue, encodeString, encodeValue } from './mongo-encoding';
 import type { Between, Contains, FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 
 const CHECKPOINTS = '_checkpoints';
-const DUPLICATE_KEY = 11000;
-
-/** 20 digits hold any unsigned 64-bit value, and equal-length digit strings sort numerically. */
-export const padPosition = (position: bigint): string => {
-  if (position < 0n) throw new Error(`positions are never negative, got ${position}`);
-  const digits = position.toString(10);
-  if (digits.length > 20) throw new Error(`position ${position} does not fit in 20 digits`);
-  return digits.padStart(20, '0');
-};
 
 interface StoredShape {
   _id: string;
@@ -21,10 +16,13 @@ interface StoredShape {
 
 const mongoField = (field: string): string => (field === 'id' ? '_id' : field);
 
+/** A query's value as documents store it (mongo-encoding.ts). */
+const stored = <V extends FieldValue>(value: V): V => (typeof value === 'string' ? (encodeString(value) as V) : value);
+
 const whereFilter = (where: Readonly<Record<string, FieldValue>> | undefined): Filter<Document> => {
   const filter: Filter<Document> = {};
   // `{field: null}` also matches a missing field, which is what the memory store does too.
-  for (const [field, value] of Object.entries(where ?? {})) filter[mongoField(field)] = value;
+  for (const [field, value] of Object.entries(where ?? {})) filter[mongoField(field)] = stored(value);
   return filter;
 };
 
@@ -52,14 +50,14 @@ const strictlyAfter = (field: string, value: FieldValue, { direction, missing }:
   if (missing === 'last') {
     // Missing and null sort after every value, in both directions; nothing sorts after them.
     if (value === null) return NOTHING;
-    alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: value } });
+    alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: stored(value) } });
     const others = direction === 'asc' ? TYPE_ORDER.slice(index + 1) : TYPE_ORDER.slice(1, index);
     for (const type of others) if (type !== null) alternatives.push({ [field]: { $type: type } });
     alternatives.push({ [field]: null });
     return anyOf(alternatives);
   }
   const others = direction === 'asc' ? TYPE_ORDER.slice(index + 1) : TYPE_ORDER.slice(0, index);
-  if (value !== null) alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: value } });
+  if (value !== null) alternatives.push({ [field]: { [direction === 'asc' ? '$gt' : '$lt']: stored(value) } });
   for (const type of others) alternatives.push(type === null ? { [field]: null } : { [field]: { $type: type } });
   // Descending, nothing sorts after null.
   return anyOf(alternatives);
@@ -69,30 +67,40 @@ const strictlyAfter = (field: string, value: FieldValue, { direction, missing }:
 const keysetFilter = (keys: readonly SortKey[], values: readonly FieldValue[]): Filter<Document> => ({
   $or: keys.map((key, i) => {
     const equalBefore: Filter<Document> = {};
-    for (let j = 0; j < i; j += 1) equalBefore[mongoField(keys[j].field)] = values[j];
+    for (let j = 0; j < i; j += 1) equalBefore[mongoField(keys[j].field)] = stored(values[j]);
     return { $and: [equalBefore, strictlyAfter(mongoField(key.field), values[i], key)] };
   }),
 });
 
 const betweenFilter = ({ field, gte, lte }: Between): Filter<Document> => ({
-  [mongoField(field)]: { ...(gte !== undefined ? { $gte: gte } : {}), ...(lte !== undefined ? { $lte: lte } : {}) },
+  [mongoField(field)]: { ...(gte !== undefined ? { $gte: stored(gte) } : {}), ...(lte !== undefined ? { $lte: stored(lte) } : {}) },
 });
 
-/**
- * The text as a regular expression that matches exactly it: metacharacters escaped, and NUL written as an
- * escape because MongoDB refuses a pattern that contains the byte itself.
- */
-export const literalPattern = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&').replace(/\0/g, '\\x00');
-
 /** $regex on an array field matches when any of its strings matches, as Contains asks. */
-const containsFilter = ({ field, text }: Contains): Filter<Document> => ({ [mongoField(field)]: { $regex: literalPattern(text) } });
+const containsFilter = ({ field, text }: Contains): Filter<Document> => ({ [mongoField(field)]: { $regex: containsPattern(text) } });
 
-/** The computed field that puts missing values last for the i-th sort key. */
-const missingFlag = (i: number): string => `__missing_${i}`;
+/**
+ * The queries a missing-last order is answered by: one per combination of "has the field" and "has not"
+ * over its missing-last keys. Within one of them a plain sort is the right order (the missing-last keys
+ * are either all present or all missing there), so no aggregation expression is needed, which FerretDB
+ * lacks; their results are merged in the order's comparison.
+ */
+const presenceSplits = (order: readonly SortKey[]): Filter<Document>[] => {
+  let splits: Filter<Document>[] = [{}];
+  for (const key of order) {
+    if (key.missing !== 'last') continue;
+    const field = mongoField(key.field);
+    splits = splits.flatMap((split) => [
+      { ...split, [field]: { $ne: null } },
+      { ...split, [field]: null },
+    ]);
+  }
+  return splits;
+};
 
-const toDocument = <D extends ReadDocument>(stored: StoredShape): D => {
-  const { _id, _position, ...fields } = stored;
-  return { ...fields, id: _id } as unknown as D;
+const toDocument = <D extends ReadDocument>(found: StoredShape): D => {
+  const { _id, _position, ...fields } = found;
+  return { ...(decodeValue(fields) as object), id: decodeValue(_id) } as unknown as D;
 };
 
 /**
@@ -101,24 +109,30 @@ const toDocument = <D extends ReadDocument>(stored: StoredShape): D => {
  */
 export class MongoReadStore implements ReadStore {
   private readonly client: MongoClient;
+  private readonly checkpoints = new MongoCheckpointRecords(
+    () => this.client.db(this.databaseName).collection<CheckpointRecord>(CHECKPOINTS),
+    () => this.client.db(this.databaseName).collection<LegacyCheckpoint>(CHECKPOINTS),
+  );
 
   /** Connects lazily, on the first operation. */
   constructor(url: string, private readonly databaseName: string) {
     // Dropped rather than stored as null, so that documents read back as they were written.
-    this.client = new MongoClient(url, { ignoreUndefined: true });
+    this.client = new MongoClient(url, clientOptions(url, { ignoreUndefined: true }));
   }
 
-  /** Connects now, so that a wrong URL fails at start-up rather than at the first request. */
+  /** Connects now, so that a wrong or unreachable URL fails at start-up (with the address) rather than at the first request. */
   static async connect(url: string, databaseName: string): Promise<MongoReadStore> {
     const store = new MongoReadStore(url, databaseName);
-    await store.client.connect();
+    await connectOrExplain(store.client, url, 'read store');
+    await store.checkpoints.ensureIndex();
     return store;
   }
 
   async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
     const padded = padPosition(position);
-    const { id, ...fields } = doc;
-    const replacement = { ...fields, _position: padded };
+    const { id: plainId, ...fields } = doc;
+    const id = encodeString(plainId);
+    const replacement = { ...(encodeValue(fields) as Document), _position: padded };
     // A document that exists with a newer position does not match the filter, so the upsert tries an
     // insert and trips on _id. Two first writes racing trip the same way: the second attempt sees the
     // winner's document and decides by position.
@@ -127,15 +141,15 @@ export class MongoReadStore implements ReadStore {
         const result = await this.collection(collection).replaceOne({ _id: id, _position: { $lt: padded } }, replacement, { upsert: true });
         return result.matchedCount + result.upsertedCount > 0;
       } catch (error) {
-        if (!(error instanceof MongoServerError && error.code === DUPLICATE_KEY)) throw error;
+        if (!isDuplicateKey(error)) throw error;
       }
     }
     return false;
   }
 
   async get<D extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<D> | null> {
-    const stored = await this.collection(collection).findOne({ _id: id });
-    return stored === null ? null : { doc: toDocument<D>(stored), position: BigInt(stored._position) };
+    const found = await this.collection(collection).findOne({ _id: encodeString(id) });
+    return found === null ? null : { doc: toDocument<D>(found), position: BigInt(found._position) };
   }
 
   async find<D extends ReadDocument>(collection: string, query: FindQuery): Promise<readonly D[]> {
@@ -143,33 +157,25 @@ export class MongoReadStore implements ReadStore {
     checkStartAfter(query, order);
     if (query.limit !== undefined && query.limit <= 0) return [];
     const conditions: Filter<Document>[] = [whereFilter(query.where)];
-    if (query.greaterThan) conditions.push({ [mongoField(query.greaterThan.field)]: { $gt: query.greaterThan.value } });
+    if (query.greaterThan) conditions.push({ [mongoField(query.greaterThan.field)]: { $gt: stored(query.greaterThan.value) } });
     for (const bounds of query.between ?? []) conditions.push(betweenFilter(bounds));
     for (const condition of query.contains ?? []) conditions.push(containsFilter(condition));
     if (query.startAfter) conditions.push(keysetFilter(order.slice(0, query.startAfter.length), query.startAfter));
-    const filter = { $and: conditions } as Filter<StoredShape>;
-    if (!order.some((k) => k.missing === 'last')) {
-      const sort: Sort = order.map((k): [string, 1 | -1] => [mongoField(k.field), k.direction === 'asc' ? 1 : -1]);
-      let cursor = this.collection(collection).find(filter).sort(sort);
-      if (query.limit !== undefined) cursor = cursor.limit(query.limit);
-      return (await cursor.toArray()).map((stored) => toDocument<D>(stored));
-    }
-    // A sort cannot put missing values last by itself: a computed 0/1 flag per such key sorts before it.
-    const flags: Document = {};
-    const sort: Record<string, 1 | -1> = {};
-    order.forEach((key, i) => {
-      const field = mongoField(key.field);
-      if (key.missing === 'last') {
-        flags[missingFlag(i)] = { $cond: [{ $in: [{ $type: `$${field}` }, ['missing', 'null']] }, 1, 0] };
-        sort[missingFlag(i)] = 1;
-      }
-      sort[field] = key.direction === 'asc' ? 1 : -1;
-    });
-    const pipeline: Document[] = [{ $match: filter }, { $addFields: flags }, { $sort: sort }];
-    if (query.limit !== undefined) pipeline.push({ $limit: query.limit });
-    pipeline.push({ $project: Object.fromEntries(Object.keys(flags).map((name) => [name, 0])) });
-    const stored = await this.collection(collection).aggregate<StoredShape>(pipeline).toArray();
-    return stored.map((doc) => toDocument<D>(doc));
+    const sort: Sort = order.map((k): [string, 1 | -1] => [mongoField(k.field), k.direction === 'asc' ? 1 : -1]);
+    const splits = presenceSplits(order);
+    const parts = await Promise.all(
+      splits.map(async (split) => {
+        let cursor = this.collection(collection)
+          .find({ $and: [...conditions, split] } as Filter<StoredShape>)
+          .sort(sort);
+        if (query.limit !== undefined) cursor = cursor.limit(query.limit);
+        return (await cursor.toArray()).map((found) => toDocument<D>(found));
+      }),
+    );
+    if (parts.length === 1) return parts[0]!;
+    const merged = firstInOrder(compileQuery({ orderBy: order }).compare, query.limit);
+    for (const part of parts) for (const doc of part) merged.offer(doc);
+    return merged.result() as D[];
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
@@ -183,18 +189,18 @@ export class MongoReadStore implements ReadStore {
   }
 
   async loadCheckpoint(name: string): Promise<bigint | null> {
-    const stored = await this.checkpoints().findOne({ _id: name });
-    return stored === null ? null : BigInt(stored.position);
+    return this.checkpoints.load(name);
   }
 
   async saveCheckpoint(name: string, position: bigint): Promise<void> {
-    await this.checkpoints().updateOne({ _id: name }, { $set: { position: padPosition(position) } }, { upsert: true });
+    await this.checkpoints.save(name, position);
   }
 
+  /** Leaves the subscribers' checkpoints and leases (the checkpoint store's, in the same database) alone. */
   async dropAll(): Promise<void> {
     const db = this.client.db(this.databaseName);
     const collections = await db.listCollections({}, { nameOnly: true }).toArray();
-    for (const { name } of collections) if (!name.startsWith('system.')) await db.dropCollection(name);
+    for (const { name } of collections) if (!name.startsWith('system.') && !KEPT_BY_DROP_ALL.has(name)) await db.dropCollection(name);
   }
 
   async close(): Promise<void> {
@@ -202,11 +208,7 @@ export class MongoReadStore implements ReadStore {
   }
 
   private collection(name: string): Collection<StoredShape> {
-    if (name === CHECKPOINTS) throw new Error(`${CHECKPOINTS} is reserved for checkpoints`);
+    if (name === CHECKPOINTS || KEPT_BY_DROP_ALL.has(name)) throw new Error(`${name} is reserved for checkpoints`);
     return this.client.db(this.databaseName).collection<StoredShape>(name);
-  }
-
-  private checkpoints(): Collection<{ _id: string; position: string }> {
-    return this.client.db(this.databaseName).collection(CHECKPOINTS);
   }
 }

@@ -83,8 +83,9 @@ export interface ReadStore {
    * filters on by equality first). Idempotent; the memory store needs none.
    */
   ensureIndexes(collection: string, indexes: readonly (readonly SortKey[])[]): Promise<void>;
-  /** Checkpoints of subscribers and projections: the last global position they fully processed. */
+  /** Checkpoints of projections: the last global position they fully processed. */
   loadCheckpoint(name: string): Promise<bigint | null>;
+  /** Only forward: a position at or before the saved one changes nothing, even when two saves race. */
   saveCheckpoint(name: string, position: bigint): Promise<void>;
   /** Drops every collection and every checkpoint (used by rebuild-projections). */
   dropAll(): Promise<void>;

@@ -1,8 +1,8 @@
 /**
  * The `Default` provider: Debian's PocketSphinx (`pocketsphinx_continuous` 5prealpha with the
  * `pocketsphinx-en-us` model), offline, where the service runs, no account. ffmpeg decodes the recording
- * (any container, or a URL) to raw 16 kHz mono S16LE, written into a named pipe the decoder reads: the
- * two run side by side, and no WAV is written. English only; no diarization (the speaker timeline gives speakers).
+ * (a recording's container, from a file or a URL) to raw 16 kHz mono S16LE, written into a named pipe the
+ * decoder reads: the two run side by side, and no WAV is written. English only; no diarization (the speaker timeline gives speakers).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,9 +10,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
+import { guardedInput } from '../../../bot-runtime/recorder/ffmpeg';
 import { languageProblem } from './options-problems';
 import { parsePocketSphinxTimes } from './pocketsphinx-output';
 import { TranscriptionFailed, type ProviderTranscript, type TranscriptionOptions, type TranscriptionProvider, type TranscriptionRequest } from './port';
+
+/**
+ * The demuxers of the recordings there are (MP3, MP4, the WebM or Matroska raw capture) and of the audio a
+ * team may put in its place (WAV, Ogg, FLAC, AAC); `mov` is the MP4 demuxer, `matroska` the WebM one.
+ */
+const RECORDING_FORMATS = ['mp3', 'mov', 'matroska', 'wav', 'ogg', 'flac', 'aac'];
 
 export interface PocketSphinxOptions {
   readonly ffmpegPath?: string;
@@ -155,11 +162,14 @@ export class PocketSphinxProvider implements TranscriptionProvider {
     };
   }
 
-  /** ffmpeg's input arguments: a local file, else an HTTP(S) URL (with a stall limit: a URL may hang). */
+  /**
+   * ffmpeg's input arguments: a local file, else an HTTP(S) URL (with a stall limit: a URL may hang); either
+   * way only the recordings' own containers, and no protocol but the one the input needs (guardedInput).
+   */
   private inputOf(request: TranscriptionRequest): string[] {
-    if (request.audio.path) return ['-i', resolve(request.audio.path)];
+    if (request.audio.path) return guardedInput(resolve(request.audio.path), { protocols: ['file'], formats: RECORDING_FORMATS });
     const url = request.audio.url;
-    if (url && /^https?:\/\//i.test(url)) return ['-rw_timeout', '30000000', '-i', url];
+    if (url && /^https?:\/\//i.test(url)) return ['-rw_timeout', '30000000', ...guardedInput(url, { protocols: ['http', 'https', 'tls', 'tcp'], formats: RECORDING_FORMATS })];
     throw new TranscriptionFailed(this.name, url ? 'the audio URL must be http or https' : 'needs the recording as a file or a URL');
   }
 }

@@ -1,5 +1,6 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
+import { isLoopbackAddress, isPublicAddress } from '../net/public-addresses';
 
 /**
  * Where webhooks and callbacks may go (DESIGN.md). By default: https only, and never an address of a
@@ -14,37 +15,6 @@ export interface TargetPolicy {
 export type Resolve = (hostname: string) => Promise<readonly { readonly address: string; readonly family: number }[]>;
 
 export const resolveWithDns: Resolve = (hostname) => lookup(hostname, { all: true, verbatim: true });
-
-const nonPublic = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) nonPublic.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b:1::', 48], ['100::', 64],
-] as const) nonPublic.addSubnet(network, prefix, 'ipv6');
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** An IPv4 address written inside IPv6 (`::ffff:10.0.0.1`) is judged as the IPv4 address it is. */
-const judged = (address: string): { address: string; family: 'ipv4' | 'ipv6' } => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
-};
-
-export const isPublicAddress = (address: string): boolean => {
-  const a = judged(address);
-  return !nonPublic.check(a.address, a.family);
-};
-
-export const isLoopbackAddress = (address: string): boolean => {
-  const a = judged(address);
-  return loopback.check(a.address, a.family);
-};
 
 const bareHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, '');
 

@@ -5,7 +5,7 @@ import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from
 import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
 import { afterDataDeletion, decideDataDeletion, type DataDeletionCommand } from './bot-data-deletion';
-import { EXITING_MEETING_BEFORE_RECORD, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
+import { EXITING_MEETING_BEFORE_RECORD, failedStatus, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 import { joinAtProblem } from './schedule-timing';
 
 type Platform = 'vc' | 'tm' | 'mt';
@@ -540,7 +540,7 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotCompleted':
       return { ...state, status: 'completed' };
     case 'BotFailed':
-      return { ...state, status: 'failed', schedule: null };
+      return { ...state, status: failedStatus(state.status, event.data.error_code), schedule: null };
     case 'TranscriptionRequested':
       return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
     case 'TranscriptionCompleted':

@@ -156,10 +156,14 @@ export const BotDataAccessed = eventCodec('BotDataAccessed', {
 /** Seconds each streaming direction was connected while the bot recorded (the bot measures them). */
 const StreamingSeconds = t.type({ input: t.number, output: t.number });
 
-/** What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing streamed. */
+/**
+ * What a bot used, as its end report says: charging reads only this. No `streaming_seconds`: nothing
+ * streamed. `permission_wait_seconds`: how long a vc bot waited for the recording permission (absent from
+ * the ends of bots before it was reported, and of bots that never asked).
+ */
 const Usage = t.intersection([
   t.type({ recorded_seconds: t.number, waiting_room_seconds: t.number }),
-  t.partial({ streaming_seconds: StreamingSeconds }),
+  t.partial({ streaming_seconds: StreamingSeconds, permission_wait_seconds: t.number }),
 ]);
 
 export const BotCompleted = eventCodec('BotCompleted', {

@@ -7,13 +7,18 @@ export const activeStatuses = [
   'recording_paused',
   'recording_resumed',
 ] as const;
-export const terminalStatuses = ['completed', 'failed'] as const;
+/**
+ * `cancelled` is beyond the spec's list of statuses but named by its transitions ("scheduled bot not yet
+ * started -> cancelled"): a scheduled bot its team ended before its time (docs/decisions.md, issue 18).
+ */
+export const terminalStatuses = ['completed', 'failed', 'cancelled'] as const;
 
 export type ActiveStatus = (typeof activeStatuses)[number];
 export type TerminalStatus = (typeof terminalStatuses)[number];
 /**
  * A scheduled bot before its time: nothing reserved, nothing queued, no process. Beyond the spec's list of
- * statuses (docs/decisions.md); it becomes `queued` at its time, or ends `failed` (cancelled or refused).
+ * statuses (docs/decisions.md); it becomes `queued` at its time, ends `cancelled` (DELETE, leave, its
+ * calendar event cancelled) or `failed` (refused at its time).
  */
 export type ScheduledStatus = 'scheduled';
 export type BotStatus = ScheduledStatus | ActiveStatus | TerminalStatus;

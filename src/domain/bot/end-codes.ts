@@ -5,6 +5,13 @@ export const crashCodes = ['OOM_KILLED', 'SIGTERM', 'FORCE_KILLED', 'GENERAL_ERR
 
 export const EXITING_MEETING_BEFORE_RECORD = 'EXITING_MEETING_BEFORE_RECORD';
 
+/**
+ * The status a failure ends a bot in: a scheduled bot that had not started and stops by the pre-recording
+ * stop (its team cancelled it: DELETE, leave, its calendar event) is `cancelled`; anything else `failed`.
+ */
+export const failedStatus = (statusBefore: string, errorCode: string): 'failed' | 'cancelled' =>
+  statusBefore === 'scheduled' && errorCode === EXITING_MEETING_BEFORE_RECORD ? 'cancelled' : 'failed';
+
 /** A transcription that gave no transcript; the bot itself stays completed. */
 export const TRANSCRIPTION_FAILED = 'TRANSCRIPTION_FAILED';
 

@@ -28,8 +28,10 @@ export const chargeForOutcome = (outcome: BotOutcome, features: BotFeatures): nu
   switch (outcome.error_code) {
     case 'BOT_NOT_ACCEPTED':
     case 'TIMEOUT_WAITING_TO_START':
-    case 'RECORDING_START_TIMEOUT':
       return forSeconds(pricePerHour.recording, waiting_room_seconds);
+    // "Recording tokens for the waiting time": the bot waited to be let in, then to be let record.
+    case 'RECORDING_START_TIMEOUT':
+      return forSeconds(pricePerHour.recording, waiting_room_seconds + (outcome.usage.permission_wait_seconds ?? 0));
     case 'TRANSCRIPTION_FAILED':
       return forSeconds(pricePerHour.recording, recorded_seconds, streaming);
     case 'EXITING_MEETING_BEFORE_RECORD':

@@ -1,5 +1,5 @@
-import type { RequestedBotConfig } from '../bot/bot-config';
-import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from '../bot/bot-events';
+import { INITIAL_TRANSCRIPTION, type BotEvent } from '../bot/bot-events';
+import { botFactsOf, type BotFacts } from '../bot/bot-facts';
 import { artifactLink } from './artifact-link';
 import { legacyBotMessages } from './legacy-bot-messages';
 
@@ -17,15 +17,11 @@ interface ArtifactFact {
   readonly size_bytes: number;
 }
 
-/** What a bot's webhooks say about it, folded from its events up to the one being sent. */
-export interface BotFacts {
-  readonly bot_id: string;
-  readonly team_id: string;
-  readonly extra: Record<string, unknown> | null;
-  /** what the bot was asked (a scheduled bot that never started has no storage or retention fixed) */
-  readonly config: RequestedBotConfig;
-  readonly created_by: CreatedBy | null;
-  readonly joined_at: string | null;
+/**
+ * What a bot's webhooks say about it, as of the event being sent: the bot's facts (bot-facts.ts) and what
+ * it reported and produced.
+ */
+export interface BotWebhookFacts extends BotFacts {
   readonly artifacts: readonly ArtifactFact[];
   readonly participants: readonly string[];
   readonly speakers: readonly string[];
@@ -33,8 +29,6 @@ export interface BotFacts {
   readonly call_ended: boolean;
   /** a leave was asked through the API */
   readonly leave_requested: boolean;
-  /** the bot's end, once completed */
-  readonly completed: { readonly end_reason: string; readonly usage: Usage; readonly at: string } | null;
   /** the last transcription asked for, and how it went */
   readonly transcription: TranscriptionFacts | null;
 }
@@ -54,55 +48,50 @@ export interface TranscriptionFacts {
  */
 const listedInFinalEvent = (artifactType: string): boolean => artifactType !== 'audio_chunk' && artifactType !== 'screenshot';
 
-const admittedStatuses: readonly string[] = ['in_call_not_recording', 'in_call_recording'];
+type Reported = Pick<BotWebhookFacts, 'artifacts' | 'participants' | 'speakers' | 'call_ended' | 'leave_requested' | 'transcription'>;
 
-export const foldBotFacts = (events: readonly BotEvent[]): BotFacts | null => {
-  let facts: BotFacts | null = null;
-  for (const event of events) {
-    // A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team.
-    if (event.type === 'BotCreated' || event.type === 'BotScheduled') {
-      const { bot_id, team_id, extra, config, created_by } = event.data;
-      facts = { bot_id, team_id, extra, config, created_by, joined_at: null, artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false, completed: null, transcription: null };
-      continue;
-    }
-    if (facts === null) continue;
-    if (event.type === 'BotScheduleChanged') {
-      facts = { ...facts, extra: event.data.extra, config: event.data.config, created_by: event.data.created_by };
-      continue;
-    }
-    if (event.type === 'StatusChanged' && facts.joined_at === null && admittedStatuses.includes(event.data.status)) {
-      facts = { ...facts, joined_at: event.data.at };
-    } else if (event.type === 'ArtifactStored') {
+const nothingReported: Reported = { artifacts: [], participants: [], speakers: [], call_ended: false, leave_requested: false, transcription: null };
+
+const evolveReported = (reported: Reported, event: BotEvent): Reported => {
+  switch (event.type) {
+    case 'ArtifactStored': {
       const { artifact_type, key, size_bytes } = event.data;
       // a re-transcribe stores its keys again: the artifact keeps its place
       const artifact: ArtifactFact = { artifact_type, key, size_bytes };
-      const known = facts.artifacts.some((a) => a.key === key);
-      facts = { ...facts, artifacts: known ? facts.artifacts.map((a) => (a.key === key ? artifact : a)) : [...facts.artifacts, artifact] };
-    } else if (event.type === 'ParticipantsReported') {
-      facts = { ...facts, participants: event.data.participants, speakers: event.data.speakers };
-    } else if (event.type === 'BotCompleted') {
-      const { end_reason, usage, at } = event.data;
-      facts = { ...facts, completed: { end_reason, usage, at } };
-    } else if (event.type === 'TranscriptionRequested') {
-      const { request_id, provider } = event.data;
-      facts = { ...facts, transcription: { request_id, provider, status: 'running', error_code: null, error_message: null } };
-    } else if (event.type === 'TranscriptionCompleted' && facts.transcription) {
-      facts = { ...facts, transcription: { ...facts.transcription, status: 'completed' } };
-    } else if (event.type === 'TranscriptionFailed' && facts.transcription) {
-      facts = { ...facts, transcription: { ...facts.transcription, status: 'failed', error_code: event.data.error_code, error_message: event.data.error_message } };
-    } else if (event.type === 'CallEnded') {
-      facts = { ...facts, call_ended: true };
-    } else if (event.type === 'BotLeaveRequested') {
-      facts = { ...facts, leave_requested: true };
+      const known = reported.artifacts.some((a) => a.key === key);
+      return { ...reported, artifacts: known ? reported.artifacts.map((a) => (a.key === key ? artifact : a)) : [...reported.artifacts, artifact] };
     }
+    case 'ParticipantsReported':
+      return { ...reported, participants: event.data.participants, speakers: event.data.speakers };
+    case 'TranscriptionRequested': {
+      const { request_id, provider } = event.data;
+      return { ...reported, transcription: { request_id, provider, status: 'running', error_code: null, error_message: null } };
+    }
+    case 'TranscriptionCompleted':
+      return reported.transcription ? { ...reported, transcription: { ...reported.transcription, status: 'completed' } } : reported;
+    case 'TranscriptionFailed': {
+      const { error_code, error_message } = event.data;
+      return reported.transcription ? { ...reported, transcription: { ...reported.transcription, status: 'failed', error_code, error_message } } : reported;
+    }
+    case 'CallEnded':
+      return { ...reported, call_ended: true };
+    case 'BotLeaveRequested':
+      return { ...reported, leave_requested: true };
+    default:
+      return reported;
   }
-  return facts;
+};
+
+/** A scheduled bot is known from its schedule: a refusal or a cancel before its time still reaches the team. */
+export const botWebhookFactsOf = (events: readonly BotEvent[]): BotWebhookFacts | null => {
+  const bot = botFactsOf(events);
+  return bot && { ...bot, ...events.reduce(evolveReported, nothingReported) };
 };
 
 const linkedArtifacts = (artifacts: readonly ArtifactFact[]) =>
   artifacts.map((a) => ({ artifact_type: a.artifact_type, url: artifactLink(a.key, 'url'), url_expires_at: artifactLink(a.key, 'expires_at'), size_bytes: a.size_bytes }));
 
-const transcriptionOf = (facts: BotFacts) => {
+const transcriptionOf = (facts: BotWebhookFacts) => {
   const t = facts.transcription;
   return t && { provider: t.provider, status: t.status, error_code: t.error_code, error_message: t.error_message };
 };
@@ -111,16 +100,16 @@ const transcriptionOf = (facts: BotFacts) => {
  * `bot.completed`: a bot that asked for transcription sends it once its first transcription has ended, so
  * that it links the transcript (or says TRANSCRIPTION_FAILED in `transcription`; the bot stays completed).
  */
-const completedMessage = (facts: BotFacts): OutgoingMessage[] => {
-  const completed = facts.completed;
-  if (completed === null) return [];
+const completedMessage = (facts: BotWebhookFacts): OutgoingMessage[] => {
+  const completed = facts.outcome;
+  if (completed?.status !== 'completed') return [];
   const data = {
     bot_id: facts.bot_id,
     extra: facts.extra,
     status: { code: 'completed', created_at: completed.at },
     error_code: completed.end_reason,
     duration_seconds: completed.usage.recorded_seconds,
-    joined_at: facts.joined_at,
+    joined_at: facts.times.joined_at,
     exited_at: completed.at,
     participants: facts.participants,
     speakers: facts.speakers,
@@ -131,7 +120,7 @@ const completedMessage = (facts: BotFacts): OutgoingMessage[] => {
 };
 
 /** The end of a re-transcribe (docs/decisions.md): its own event, with the transcript's links. */
-const retranscribedMessage = (facts: BotFacts, event_type: string, keys: readonly string[]): OutgoingMessage[] => {
+const retranscribedMessage = (facts: BotWebhookFacts, event_type: string, keys: readonly string[]): OutgoingMessage[] => {
   const data = {
     bot_id: facts.bot_id,
     extra: facts.extra,
@@ -142,7 +131,7 @@ const retranscribedMessage = (facts: BotFacts, event_type: string, keys: readonl
 };
 
 /** The v2 events of DESIGN.md for one bot event; most bot events send nothing. */
-export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => {
+export const v2BotMessages = (facts: BotWebhookFacts, event: BotEvent): readonly OutgoingMessage[] => {
   const base = { bot_id: facts.bot_id, extra: facts.extra };
   switch (event.type) {
     case 'TranscriptionCompleted':
@@ -157,7 +146,9 @@ export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly Outgoi
     case 'BotCompleted':
       return facts.config.transcription === null ? completedMessage(facts) : [];
     case 'BotFailed': {
-      const data = { ...base, error_code: event.data.error_code, error_message: event.data.error_message };
+      // Its status as bot.completed has its own: `failed`, or `cancelled` for a scheduled bot ended before its time.
+      const status = { code: facts.outcome?.status ?? 'failed', created_at: event.data.at };
+      const data = { ...base, status, error_code: event.data.error_code, error_message: event.data.error_message };
       return [{ event_type: 'bot.failed', payload: { event: 'bot.failed', data } }];
     }
     default:
@@ -166,7 +157,7 @@ export const v2BotMessages = (facts: BotFacts, event: BotEvent): readonly Outgoi
 };
 
 /** The messages of a bot event, in the shape of the API that created the bot. */
-export const botMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] =>
+export const botMessages = (facts: BotWebhookFacts, event: BotEvent): readonly OutgoingMessage[] =>
   facts.config.api === 'v2' ? v2BotMessages(facts, event) : legacyBotMessages(facts, event);
 
 /**

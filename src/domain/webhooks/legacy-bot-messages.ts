@@ -1,8 +1,9 @@
 import { INITIAL_TRANSCRIPTION, type BotEvent } from '../bot/bot-events';
+import { legacyEndReason } from '../bot/legacy-end-reasons';
 import { legacyErrorString } from '../bot/legacy-error-strings';
 import { artifactLink, legacyTranscript } from './artifact-link';
 import { TRANSCRIPTION } from '../transcription/transcript-artifacts';
-import type { BotFacts, OutgoingMessage } from './bot-webhook-messages';
+import type { BotWebhookFacts, OutgoingMessage } from './bot-webhook-messages';
 
 /** The statuses a running bot reports, which the legacy API sends under the same names. */
 const liveStatuses: ReadonlySet<string> = new Set([
@@ -33,7 +34,7 @@ const endStatusByCode: Readonly<Record<string, EndStatus | null>> = {
 /** The live code that says why a bot ended (any other failure is a meeting_error); null for a plain end. */
 export const legacyEndStatus = (endCode: string): EndStatus | null => (endCode in endStatusByCode ? endStatusByCode[endCode]! : 'meeting_error');
 
-const statusChange = (facts: BotFacts, status: Record<string, unknown>, idSuffix?: string): OutgoingMessage => ({
+const statusChange = (facts: BotWebhookFacts, status: Record<string, unknown>, idSuffix?: string): OutgoingMessage => ({
   event_type: 'bot.status_change',
   payload: { event: 'bot.status_change', data: { bot_id: facts.bot_id, status } },
   ...(idSuffix === undefined ? {} : { id_suffix: idSuffix }),
@@ -44,7 +45,7 @@ const statusChange = (facts: BotFacts, status: Record<string, unknown>, idSuffix
  * did not report leaving (removed through the API before it joined, a lost report), since the spec says
  * a removal sends `call_ended` and then the final data. None when the bot's own call_ended said it.
  */
-const endStatusMessage = (facts: BotFacts, endCode: string, errorMessage: string, at: string): OutgoingMessage[] => {
+const endStatusMessage = (facts: BotWebhookFacts, endCode: string, errorMessage: string, at: string): OutgoingMessage[] => {
   const status = legacyEndStatus(endCode);
   if (status === 'meeting_error') return [statusChange(facts, { code: status, created_at: at, error_message: errorMessage, error_type: endCode }, 'status')];
   if (status !== null) return [statusChange(facts, { code: status, created_at: at }, 'status')];
@@ -52,19 +53,20 @@ const endStatusMessage = (facts: BotFacts, endCode: string, errorMessage: string
 };
 
 /** The recording a legacy `complete` links (minted when sent, valid 2 hours); null when nothing was recorded. */
-const recordingLink = (facts: BotFacts) => {
+const recordingLink = (facts: BotWebhookFacts) => {
   const recording = [...facts.artifacts].reverse().find((a) => a.artifact_type === 'recording');
   return recording === undefined ? null : artifactLink(recording.key, 'url');
 };
 
 /** The end status and `complete`, with the transcript when one was made. */
-const completeMessages = (facts: BotFacts, transcribed: boolean): OutgoingMessage[] => {
-  if (facts.completed === null) return [];
-  const { end_reason, at } = facts.completed;
+const completeMessages = (facts: BotWebhookFacts, transcribed: boolean): OutgoingMessage[] => {
+  if (facts.outcome?.status !== 'completed') return [];
+  const { end_reason, at } = facts.outcome;
   const data = {
     bot_id: facts.bot_id,
     mp4: recordingLink(facts),
     speakers: facts.speakers,
+    end_reason: legacyEndReason(end_reason, facts.leave_requested),
     ...(transcribed ? { transcript: legacyTranscript(TRANSCRIPTION.key) } : {}),
   };
   return [...endStatusMessage(facts, end_reason, '', at), { event_type: 'complete', payload: { event: 'complete', data } }];
@@ -78,7 +80,7 @@ const completeMessages = (facts: BotFacts, transcribed: boolean): OutgoingMessag
  * from the transcript artifact when sent; absent when the transcription failed); a re-transcribe ends with
  * `transcription_complete` `{bot_id}` (Meeting BaaS's v1 event) or `transcription_failed` `{bot_id, error}`.
  */
-export const legacyBotMessages = (facts: BotFacts, event: BotEvent): readonly OutgoingMessage[] => {
+export const legacyBotMessages = (facts: BotWebhookFacts, event: BotEvent): readonly OutgoingMessage[] => {
   switch (event.type) {
     case 'StatusChanged': {
       const { status, at } = event.data;

@@ -80,16 +80,20 @@ export const TranscriptionConfig = strictObject('transcription_config', {
   custom_params: nullable(jsonObject),
 });
 
+/** Token URLs follow the webhooks' target policy (https and public addresses in production), checked at creation and at join time. */
 export const VcConfig = strictObject('vc_config', {
   credential_id: nullable(uuid),
   credential_user_id: nullable(str(1, 255)),
   obf_token: nullable(str(1, 8192)),
-  obf_token_url: nullable(httpsUrl),
-  zak_token_url: nullable(httpsUrl),
+  obf_token_url: nullable(TargetUrl),
+  zak_token_url: nullable(TargetUrl),
 });
 export type VcConfig = t.TypeOf<typeof VcConfig>;
 
-/** The four ways of supplying an OBF token exclude each other; the ZAK token URL combines with any. */
+/**
+ * The four ways of supplying an OBF token exclude each other, and the ZAK token URL excludes them all: the
+ * platform's Meeting SDK refuses a join that carries both an OBF token and a ZAK (its error 3636).
+ */
 export const OBF_SOURCES = ['credential_id', 'credential_user_id', 'obf_token', 'obf_token_url'] as const;
 
 export const RECORDING_MODES = ['speaker_view', 'audio_only', 'gallery_view'] as const;

@@ -44,7 +44,7 @@ const EndReport = t.intersection([
     waiting_room_seconds: Seconds,
     at: IsoInstant,
   }),
-  t.partial({ streaming_seconds: t.type({ input: Seconds, output: Seconds }) }),
+  t.partial({ streaming_seconds: t.type({ input: Seconds, output: Seconds }), permission_wait_seconds: Seconds }),
 ]);
 
 /** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */

@@ -20,14 +20,15 @@ import { TargetUrl } from './webhook-requests';
 
 const seconds = (fallback: number) => withDefault(int(0, MAX_TIMEOUT_SECONDS), () => fallback);
 
+/** `waiting_room_timeout` null: not given (600 s, or the legacy OBF reference's 200 s for a bot with an OBF source). */
 const AutomaticLeave = strictObject('automatic_leave', {
-  waiting_room_timeout: seconds(600),
+  waiting_room_timeout: nullable(int(0, MAX_TIMEOUT_SECONDS)),
   noone_joined_timeout: seconds(600),
   silence_timeout: seconds(600),
 });
 type AutomaticLeave = t.TypeOf<typeof AutomaticLeave>;
 
-const defaultAutomaticLeave = (): AutomaticLeave => ({ waiting_room_timeout: 600, noone_joined_timeout: 600, silence_timeout: 600 });
+const defaultAutomaticLeave = (): AutomaticLeave => ({ waiting_room_timeout: null, noone_joined_timeout: 600, silence_timeout: 600 });
 
 const SpeechToTextObject = strictObject('speech_to_text', {
   provider: withDefault(str(1, 100), () => DEFAULT_TRANSCRIPTION_PROVIDER),
@@ -70,7 +71,7 @@ const bodyCodec = (sandboxHosts: boolean) =>
     webhook_url: nullable(TargetUrl),
     extra: nullable(jsonObject),
     vc_obf_token: nullable(str(1, 8192)),
-    vc_obf_token_url: nullable(httpsUrl),
+    vc_obf_token_url: nullable(TargetUrl),
     vc_obf_token_user_id: nullable(str(1, 255)),
     vc_sdk_id: nullable(str(1, 255)),
     vc_sdk_pwd: nullable(str(1, 1024)),

@@ -37,7 +37,7 @@ export interface InternalRouterDeps {
 type PresentBot = Extract<BotAggregate, { kind: 'present' }>;
 
 /** The bot id of the path, in the one form the event streams use, and the bot, once its token has been checked. */
-type BotState = AppState & { botId: string; bot: PresentBot };
+export type BotState = AppState & { botId: string; bot: PresentBot };
 
 const MAX_POLL_SECONDS = 30;
 
@@ -47,7 +47,7 @@ const MAX_POLL_SECONDS = 30;
  * have seen its dispatch yet). Any such call also tells the service the bot is alive (the dispatcher
  * watches bots it has no process of).
  */
-const requireBotToken = (deps: InternalRouterDeps): Koa.Middleware<BotState> => async (ctx, next) => {
+export const requireBotToken = (deps: Pick<InternalRouterDeps, 'signer' | 'control' | 'commands'>): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import { handleBotCommand } from '../../commands/bot-commands';
 import { nowIso } from '../../commands/command-deps';
 import { leaveBot } from '../../commands/leave-bot';
-import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
+import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
 import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -21,6 +21,7 @@ import { refusalToApiError } from '../v2/refusal-to-api-error';
 import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
 import { screenshotsOf } from '../v2/bot-screenshots';
+import { checkVcJoin, legacyVcFieldNames } from '../vc-credentials/vc-join-checks';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
 
@@ -36,12 +37,14 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const request = orThrow(decodeLegacyCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
     if (request.webhook_url !== null) await checkWebhookTarget(deps.webhookTargets, 'body/webhook_url', request.webhook_url);
     const seal = (plain: string) => deps.secretBox.seal(plain);
+    const config = botConfigFromLegacyRequest(request, seal);
+    await checkVcJoin(deps, caller.team_id, config.vc, legacyVcFieldNames);
     const definition = {
       meeting_url: request.meeting_url,
       platform: request.platform,
       bot_name: request.bot_name,
       extra: request.extra,
-      config: botConfigFromLegacyRequest(request, seal),
+      config,
     };
     const requester = requesterOf(deps.secretBox, caller, ctx.get('x-service-api-key'));
     const joinAt = orThrow(legacyJoinAt(request.start_time, nowIso(deps.commands)));
@@ -72,7 +75,7 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.post('/retranscribe', async (ctx) => {
     const { bot_uuid, asked } = orThrow(decodeLegacyRetranscribeRequest(await readJsonBody(ctx, { required: true })));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), bot_uuid);
-    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const configured = await transcriptionOfBot(deps.commands, bot.bot_id);
     const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/speech_to_text', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await deps.projections.waitForPosition(requested.right.position);

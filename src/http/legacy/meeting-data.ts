@@ -1,4 +1,5 @@
 import { diarizedTranscriptIn, legacyMeetingTranscripts } from '../../domain/transcription/legacy-transcripts';
+import { legacyEndReason } from '../../domain/bot/legacy-end-reasons';
 import { legacyErrorString } from '../../domain/bot/legacy-error-strings';
 import type { LegacyBotView } from '../../projections/legacy-bot-view';
 import type { ArtifactLinks } from '../v2/bot-details';
@@ -42,6 +43,8 @@ const botRecord = (bot: LegacyBotView) => {
     deduplication_key: s.deduplication_key,
     diarization_fails: 0,
     diarization_v2: false,
+    /** the spec's legacy recording end reason (not in its list of this record's fields: docs/decisions.md) */
+    end_reason: bot.end_code === null ? null : legacyEndReason(bot.end_code, bot.stopped),
     ended_at: bot.ended_at,
     enter_message: s.entry_message,
     // a text (the client's type): the JSON of [{error, error_code, message}]

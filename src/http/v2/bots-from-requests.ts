@@ -15,6 +15,7 @@ import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { withinTeamLimit } from '../team-limit-guard';
 import { refusalToApiError } from './refusal-to-api-error';
+import { checkVcJoin, v2VcFieldNames } from '../vc-credentials/vc-join-checks';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotRequestDeps {
@@ -48,6 +49,12 @@ export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTar
   if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
 };
 
+/** What a request names beyond its own fields, checked before anything is reserved: its callback, its vc token URLs and credentials. */
+export const checkRequestTargets = async (deps: Pick<BotRequestDeps, 'webhookTargets' | 'readStore' | 'secretBox'>, teamId: string, request: CreateBotRequest): Promise<void> => {
+  await checkCallbackTarget(deps, request);
+  if (request.vc_config) await checkVcJoin(deps, teamId, definitionOf(deps, request).config.vc, v2VcFieldNames);
+};
+
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
 export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest): BotDefinition => ({
   meeting_url: request.meeting_url,
@@ -63,7 +70,7 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
  */
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   return createDefinedBot(deps, requester, definitionOf(deps, request));
 };
 
@@ -82,7 +89,7 @@ export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Reque
   const { join_at, request } = orThrow(
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   return scheduleDefinedBot(deps, requester, definitionOf(deps, request), join_at);
 };
 

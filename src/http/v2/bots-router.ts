@@ -6,7 +6,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import type { DataAccessTally } from '../../commands/data-access-tally';
 import { leaveBot } from '../../commands/leave-bot';
-import { configOfBot, retranscribeBot } from '../../commands/retranscribe-bot';
+import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
 import type { ProjectionRunner } from '../../projections/projection-runner';
@@ -120,7 +120,7 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
     const { transcription: asked } = orThrow(decodeRetranscribeRequest(await readJsonBody(ctx)));
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
-    const configured = (await configOfBot(deps.commands, bot.bot_id))?.transcription ?? null;
+    const configured = await transcriptionOfBot(deps.commands, bot.bot_id);
     const requested = await retranscribeBot(deps.commands, bot.bot_id, transcriptionOrderFor(deps.secretBox, 'body/transcription', configured, asked));
     if (E.isLeft(requested)) throw refusalToApiError(requested.left);
     await visible(deps, requested.right.position);

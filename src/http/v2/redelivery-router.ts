@@ -4,11 +4,10 @@ import type { SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { finalMessageOfBot, redeliverFinalMessage, type FinalMessage } from '../../commands/redeliver-final-webhook';
-import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadBotFacts } from '../../commands/bot-commands';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import type { CreatedBy } from '../../domain/bot/bot-events';
-import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
-import { foldBotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import { isTerminal, type BotStatus } from '../../domain/bot/bot-status';
 import { endpointWants } from '../../domain/webhooks/webhook-event-types';
 import type { CallbackOverride } from '../../domain/webhooks/webhook-delivery-events';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
@@ -32,22 +31,17 @@ export interface RedeliveryRouterDeps {
 
 const ok = (data: unknown) => ({ success: true, data });
 
-/**
- * What the bot was asked to do (its callback, a legacy bot's webhook_url) as it stands: a scheduled bot's
- * may have been changed before its time, and one that never started has no BotCreated.
- */
-const configOf = async (deps: RedeliveryRouterDeps, botId: string): Promise<RequestedBotConfig | null> => {
-  const history = await deps.commands.eventStore.readStream(botStreamName(botId));
-  return foldBotFacts(history.map((r) => decodeRecordedEvent(BotEvent, r)))?.config ?? null;
-};
+/** What the bot was asked to do (its callback, a legacy bot's webhook_url) as it stands. */
+const configOf = async (deps: RedeliveryRouterDeps, botId: string): Promise<RequestedBotConfig | null> =>
+  (await loadBotFacts(deps.commands, botId))?.config ?? null;
 
 const notEnded = (status: string) => conflict('FST_ERR_BOT_STATUS', `The bot has not ended yet (status: ${status}): it has no final event to send`);
 
 const badRequest = (code: string, message: string) => new ApiError({ status: 400, code, message });
 
 /** The bot's final event, which exists once it has ended (409 while it runs). */
-const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: string): Promise<FinalMessage> => {
-  if (status !== 'completed' && status !== 'failed') throw notEnded(status);
+const finalMessageOf = async (deps: RedeliveryRouterDeps, botId: string, status: BotStatus): Promise<FinalMessage> => {
+  if (!isTerminal(status)) throw notEnded(status);
   const final = await finalMessageOfBot(deps.commands, botId);
   if (final === null) throw notEnded(status);
   return final;

@@ -4,17 +4,18 @@ import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { WebhookRequest } from '../../adapters/webhook-http/port';
 import { callbackSigningKey, endpointSigningKey, signatureHeader } from '../../adapters/webhook-signing/standard-webhooks';
-import { decodeRecordedEvent } from '../../commands/decode-recorded-event';
+import { loadBotFacts } from '../../commands/bot-commands';
 import { loadCalendar } from '../../commands/calendar-commands';
 import { loadWebhookEndpoint } from '../../commands/webhook-commands';
-import { BotEvent, botStreamName } from '../../domain/bot/bot-events';
-import { foldBotFacts, type BotFacts } from '../../domain/webhooks/bot-webhook-messages';
+import type { BotFacts } from '../../domain/bot/bot-facts';
 import { keyOfDelivery } from '../../domain/webhooks/delivery-key';
 import type { QueuedMessage } from '../../domain/webhooks/webhook-delivery-decider';
 import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhook-delivery-events';
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
+import { loadVcCredential } from '../../commands/vc-credentials/vc-credential-store';
+import { vcCredentialOfSubject } from '../../domain/webhooks/vc-credential-webhook-messages';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -31,9 +32,13 @@ export type Prepared =
   | { readonly kind: 'abandon'; readonly reason: AbandonReason };
 
 /** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
-const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> => {
-  if (botId === null) return null;
-  return foldBotFacts((await eventStore.readStream(botStreamName(botId))).map((r) => decodeRecordedEvent(BotEvent, r)));
+const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> =>
+  botId === null ? null : loadBotFacts({ eventStore }, botId);
+
+/** A vc credential's messages carry the key that stored it (while it exists). */
+const createdByOfVcCredential = async (deps: PrepareDeps, subject: string) => {
+  const credentialId = vcCredentialOfSubject(subject);
+  return credentialId === null ? null : ((await loadVcCredential({ eventStore: deps.eventStore }, credentialId)).current?.created_by ?? null);
 };
 
 /**
@@ -69,7 +74,9 @@ export const prepareAttempt = async (
     'webhook-timestamp': String(timestamp),
   };
   const override = target.kind === 'callback' ? message.callback : null;
-  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null });
+  // A vc credential's messages carry the key that stored it.
+  const credentialKey = botId === null && calendarId === null ? await createdByOfVcCredential(deps, subject) : null;
+  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null }) ?? credentialKey;
   if (key) headers['x-service-api-key'] = deps.secretBox.open(key.api_key);
 
   if (target.kind === 'endpoint') {

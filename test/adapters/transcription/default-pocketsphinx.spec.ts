@@ -99,6 +99,14 @@ describe('Default provider (ffmpeg + PocketSphinx, offline)', function () {
     assert.match(notAudio.message, /could not be decoded/);
   });
 
+  it('a recording replaced by a playlist in disguise makes ffmpeg read no other file', async () => {
+    // an HLS playlist named like a recording, pointing at a file of this machine (here: speech it would transcribe)
+    const disguised = join(dir, 'replaced.mp3');
+    writeFileSync(disguised, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile://${mp3}\n#EXT-X-ENDLIST\n`);
+    const refused = await failure(provider.transcribe({ audio: { path: disguised } }));
+    assert.match(refused.message, /could not be decoded.*not on whitelist/);
+  });
+
   it('a decoder that is not installed fails, saying how to install it', async () => {
     const error = await failure(new PocketSphinxProvider({ pocketsphinxPath: 'pocketsphinx-not-installed' }).transcribe({ audio: { path: mp3 } }));
     assert.match(error.message, /pocketsphinx-not-installed could not start .*install-system-packages\.sh/);
