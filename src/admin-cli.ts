@@ -76,7 +76,7 @@ const main = async () => {
   privateFolder(config.dataDir);
   // The log as the service reads it: bots' personal fields opened with their keys, deleted ones as deleted.
   const { keys } = loadServiceKeys(config, config.dataDir);
-  const { eventStore, close: closeEventLog } = openPersonalDataLog(
+  const { eventStore, close: closeEventLog } = await openPersonalDataLog(
     await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
     config,
     new SecretBox(keys),

@@ -49,7 +49,8 @@ import { uploadSpilledArtifacts } from './subscribers/upload-spilled-artifacts';
 import { expireArtifacts } from './subscribers/expire-artifacts';
 import { botDataDeletion } from './capabilities/bot-data-deletion';
 import { openPersonalDataLog } from './capabilities/personal-data-log';
-import type { DataKeyStore } from './adapters/data-keys/port';
+import { keyVaultKind } from './adapters/key-vault';
+import type { KeyVault } from './adapters/key-vault/port';
 import type { PeriodicSweep } from './subscribers/periodic-sweep';
 import { SubscriberRunner } from './subscribers/subscriber-runner';
 import { CalendarSyncWorker } from './subscribers/sync-calendars';
@@ -79,8 +80,8 @@ export interface RunningService {
   readonly retention: PeriodicSweep;
   /** erases the artifacts of bots whose data the team deleted */
   readonly dataErasure: PeriodicSweep;
-  /** the bots' data keys (their personal fields in the log are sealed with them) */
-  readonly dataKeys: DataKeyStore;
+  /** the service's key vault: bots' data keys (their personal fields in the log are sealed with them), vc credentials' keys */
+  readonly keyVault: KeyVault;
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   readonly calendarSync: CalendarSyncWorker;
@@ -138,7 +139,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, config.botSlots ?? defaultBotSlots());
   const secretBox = new SecretBox(keys);
   // Bots' personal fields are sealed in the log with each bot's own key (issue 25).
-  const { eventStore, dataKeys, close: closeEventLog } = openPersonalDataLog(
+  const { eventStore, keyVault, close: closeEventLog } = await openPersonalDataLog(
     await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
     config,
     secretBox,
@@ -182,7 +183,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const transcriptions = new SubscriberRunner(eventStore, checkpoints, transcriber, log);
   const spillUploader = uploadSpilledArtifacts({ commands, readStore, stores, log }, overrides.spillRetryMs);
   const retention = expireArtifacts({ commands, readStore, stores, log }, overrides.retentionSweepMs);
-  const botData = botDataDeletion({ commands, readStore, projections, stores, dataKeys, log }, { sweepMs: overrides.dataErasureSweepMs });
+  const botData = botDataDeletion({ commands, readStore, projections, stores, keyVault, log }, { sweepMs: overrides.dataErasureSweepMs });
 
   const webhookTargets = { policy: { publicHttpsOnly: !config.allowPrivateWebhookTargets }, resolve: overrides.resolveHost ?? resolveWithDns };
   const webhooks = new WebhookDeliveryWorker({
@@ -231,7 +232,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     { ...(config.calendarResyncMs ? { periodicResyncMs: config.calendarResyncMs } : {}), ...overrides.calendarSync },
   );
   const dataAccess = recordDataAccess(commands, log, overrides.dataAccess);
-  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, dataDir: config.dataDir, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
+  const vcJoins = vcJoinsCapability({ commands, readStore, projections, secretBox, signer, control, webhookTargets, keyVault, settings: config.vc, ...(overrides.vcPlatform ? { platform: overrides.vcPlatform } : {}) });
   const app = buildApp({
     log,
     commands,
@@ -320,6 +321,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       event_store: eventStoreKind(config),
       read_store: config.mongoUrl ? 'mongodb' : 'memory',
       checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
+      key_vault: keyVaultKind(config),
       object_store: objectStore.local ? 'folder' : 's3',
     },
     'service listening',
@@ -340,7 +342,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     spillUploader,
     retention,
     dataErasure: botData.erasure,
-    dataKeys,
+    keyVault,
     botWatch,
     webhooks,
     calendarSync,
@@ -367,7 +369,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await webhooks.stop();
       orphanReservations.stop();
       await projections.stop();
-      await vcJoins.stop();
       await readStore.close();
       await checkpoints.close();
       await closeEventLog();

@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import type Router from '@koa/router';
-import type { DataKeyStore } from '../adapters/data-keys/port';
+import type { KeyVault } from '../adapters/key-vault/port';
 import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { CommandDeps } from '../commands/command-deps';
@@ -15,7 +15,7 @@ export interface BotDataDeletionDeps {
   readonly readStore: ReadStore;
   readonly projections: ProjectionRunner;
   readonly stores: ArtifactStores;
-  readonly dataKeys: DataKeyStore;
+  readonly keyVault: KeyVault;
   readonly log: Logger;
 }
 

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { SecretBox } from '../adapters/crypto/secret-box';
 import { CredentialSealer } from '../adapters/key-vault/credential-sealer';
-import { openKeyVault } from '../adapters/key-vault';
+import type { KeyVault } from '../adapters/key-vault/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import { HttpVcPlatform } from '../adapters/vc-platform/http-vc-platform';
 import type { VcPlatform } from '../adapters/vc-platform/port';
@@ -29,9 +29,8 @@ export interface VcJoinsDeps {
   readonly readStore: ReadStore;
   readonly projections: ProjectionRunner;
   readonly secretBox: SecretBox;
-  readonly dataDir: string;
-  readonly mongoUrl?: string | undefined;
-  readonly mongoDatabase?: string | undefined;
+  /** the service's key vault: each credential's secrets are sealed with its own key, destroyed with the credential */
+  readonly keyVault: KeyVault;
   readonly settings?: VcSettings | undefined;
   /** tests: another platform client (default: HTTP at the settings' base URLs) */
   readonly platform?: VcPlatform;
@@ -44,20 +43,18 @@ export interface VcJoins {
   readonly routers: readonly Router<AppState>[];
   /** the bots' side: `POST /internal/bots/{id}/vc-join` (its own bot token) */
   readonly internalRouter: Router<BotState>;
-  stop(): Promise<void>;
 }
 
 /**
  * vc joins with credentials (DESIGN.md "vc credentials"): the stored OAuth connections and SDK
- * credentials with their key vault, the platform's OAuth and REST client, their routes, and the bots' join
+ * credentials sealed with their keys in the service's key vault, the platform's OAuth and REST client, their routes, and the bots' join
  * credentials (tokens fetched and the join signed by the service at every join).
  */
 export const vcJoinsCapability = (deps: VcJoinsDeps): VcJoins => {
   const settings = deps.settings ?? defaultVcSettings;
-  const vault = openKeyVault({ mongoUrl: deps.mongoUrl, mongoDatabase: deps.mongoDatabase, dataDir: deps.dataDir }, deps.secretBox);
   const credentials: VcCredentialDeps = {
     commands: deps.commands,
-    sealer: new CredentialSealer(vault),
+    sealer: new CredentialSealer(deps.keyVault, deps.commands.clock),
     platform: deps.platform ?? new HttpVcPlatform(settings.platform),
   };
   const api = { credentials, readStore: deps.readStore, projections: deps.projections, secretBox: deps.secretBox };
@@ -73,6 +70,5 @@ export const vcJoinsCapability = (deps: VcJoinsDeps): VcJoins => {
     settings,
     routers: [legacyVcOAuthRouter(api), v2VcCredentialsRouter(api)],
     internalRouter: vcJoinRouter({ join, signer: deps.signer, control: deps.control, commands: deps.commands }),
-    stop: () => vault.close(),
   };
 };

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import type { DataKeyStore } from '../adapters/data-keys/port';
+import type { KeyVault } from '../adapters/key-vault/port';
 import type { BotRejection } from '../domain/bot/bot-decider';
 import { handleBotCommand } from './bot-commands';
 import { botStreamName } from '../domain/bot/bot-events';
@@ -19,11 +19,11 @@ export interface DataDeletion {
  * process's folded states of the bot's streams (its own, its webhook deliveries') are dropped: folded again,
  * they read the placeholders.
  */
-export const deleteBotData = async (deps: CommandDeps, dataKeys: DataKeyStore, botId: string, keyId: string): Promise<E.Either<BotRejection, DataDeletion>> => {
+export const deleteBotData = async (deps: CommandDeps, keyVault: KeyVault, botId: string, keyId: string): Promise<E.Either<BotRejection, DataDeletion>> => {
   const now = nowIso(deps);
   const decided = await handleBotCommand(deps, botId, { type: 'DeleteBotData', key_id: keyId, now });
   if (E.isLeft(decided)) return decided;
-  await dataKeys.destroy(botId, now);
+  await keyVault.destroy(botId, now);
   // States folded before hold the personal fields as they read then (a queued webhook's payload). A delivery
   // stream about a bot ends with its subject, the bot's stream name.
   stateCacheFor(deps.eventStore).forget((stream) => stream === botStreamName(botId) || stream.endsWith(`-${botStreamName(botId)}`));

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import * as E from 'fp-ts/Either';
 import { SecretBox } from '../../src/adapters/crypto/secret-box';
-import { SqliteDataKeyStore } from '../../src/adapters/data-keys/sqlite-data-key-store';
+import type { KeyVault } from '../../src/adapters/key-vault/port';
+import { SealedKeyVault } from '../../src/adapters/key-vault/sealed-key-vault';
+import { SqliteKeyRecords } from '../../src/adapters/key-vault/sqlite-key-records';
 import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { PersonalDataEventStore } from '../../src/adapters/personal-data/personal-data-event-store';
@@ -46,12 +48,12 @@ const newEvent = (e: { type: string; data: Record<string, unknown> }) => ({ id: 
 describe('the event log seals bots\' personal fields with their own key (crypto-shredding)', () => {
   let dir: string;
   let raw: SqliteEventStore;
-  let keys: SqliteDataKeyStore;
+  let keys: KeyVault;
   let log: PersonalDataEventStore;
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'personal-data-'));
     raw = new SqliteEventStore(path.join(dir, 'events.sqlite3'));
-    keys = new SqliteDataKeyStore(path.join(dir, 'data-keys.sqlite3'), new SecretBox(new ServiceKeys([Buffer.alloc(32, 9)])));
+    keys = new SealedKeyVault(new SqliteKeyRecords(path.join(dir, 'key-vault.sqlite3')), new SecretBox(new ServiceKeys([Buffer.alloc(32, 9)])));
     log = new PersonalDataEventStore(raw, keys);
   });
   afterEach(async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { SecretBox } from '../../src/adapters/crypto/secret-box';
-import { SqliteKeyVault } from '../../src/adapters/key-vault/sqlite-key-vault';
 import { defaultVcSettings } from '../../src/capabilities/vc-settings';
 import { FakeVcPlatform, type FakeVcUser } from '../fakes/fake-vc-platform';
 import { adminClient, apiClient, createTeam } from '../support/http-client';
@@ -114,12 +113,8 @@ describe('vc credentials through the API (managed OAuth connections and SDK cred
       assert.deepEqual((await api.get('/vc_oauth_connections')).body, []);
       const connected = (await t.service.eventStore.readStream(`vc-credential-${uuid}`)).find((e) => e.type === 'VcOAuthCredentialConnected')!;
       const keyId = connected.data.key_id as string;
-      const vault = new SqliteKeyVault(`${t.dataDir}/keys.sqlite3`, t.secretBox);
-      try {
-        assert.equal(await vault.keyFor(keyId), null, 'the tokens in the log can no longer be opened');
-      } finally {
-        await vault.close();
-      }
+      assert.equal((await t.service.keyVault.lookup(keyId)).state, 'destroyed', 'the tokens in the log can no longer be opened');
+      assert.equal(await t.service.keyVault.keyToSeal(keyId), null, 'and nothing is sealed with that key again');
     });
 
     it('a Sending Access key may not use it (403)', async () => {

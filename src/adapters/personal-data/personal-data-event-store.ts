@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import { personalDataOwnerOf, personalFieldsOf, type PersonalField } from '../../domain/bot/personal-data';
-import type { DataKeyLookup, DataKeyStore } from '../data-keys/port';
+import type { KeyLookup, KeyVault } from '../key-vault/port';
 import type { AppendResult, EventStore, ExpectedRevision, NewEvent, RecordedEvent, StreamName, SubscribeOptions, Subscription } from '../event-store/port';
 import { isSealedPersonalValue, openPersonalValue, sealPersonalValue } from './field-sealer';
 import { valueAt, withValueAt } from './event-paths';
@@ -18,13 +18,13 @@ const carries = (value: unknown) => value !== undefined && value !== null;
  * way in and out of the store, so that deciders, codecs, projections and subscribers never see a sealed
  * value. Appending seals each personal field with its owner's data key; reading opens it. Once the owner's
  * key is destroyed (its data deleted), every read gives the field's placeholder instead, sealed or not:
- * events written before keys existed hold their personal fields in clear, and the key store's tombstone
+ * events written before keys existed hold their personal fields in clear, and the key vault's tombstone
  * hides them from every reader and every rebuild as well. The log itself is never rewritten.
  */
 export class PersonalDataEventStore implements EventStore {
   constructor(
     private readonly inner: EventStore,
-    private readonly keys: DataKeyStore,
+    private readonly keys: KeyVault,
     private readonly log?: Logger,
   ) {}
 
@@ -64,7 +64,7 @@ export class PersonalDataEventStore implements EventStore {
 
   private async openedAll(events: readonly RecordedEvent[]): Promise<readonly RecordedEvent[]> {
     // One lookup per owner of a batch: a stream, or a page of a rebuild, is mostly a few bots' events.
-    const lookups = new Map<string, Promise<DataKeyLookup>>();
+    const lookups = new Map<string, Promise<KeyLookup>>();
     const lookup = (owner: string) => {
       let found = lookups.get(owner);
       if (!found) lookups.set(owner, (found = this.keys.lookup(owner)));
@@ -73,7 +73,7 @@ export class PersonalDataEventStore implements EventStore {
     return Promise.all(events.map((event) => this.opened(event, lookup)));
   }
 
-  private async opened(event: RecordedEvent, lookup: (owner: string) => Promise<DataKeyLookup> = (owner) => this.keys.lookup(owner)): Promise<RecordedEvent> {
+  private async opened(event: RecordedEvent, lookup: (owner: string) => Promise<KeyLookup> = (owner) => this.keys.lookup(owner)): Promise<RecordedEvent> {
     const owner = personalDataOwnerOf(event.type, event.data);
     if (owner === null) return event;
     const fields = personalFieldsOf(event.type).filter((f) => carries(valueAt(event.data, f.path)));
@@ -88,8 +88,8 @@ export class PersonalDataEventStore implements EventStore {
     return data === event.data ? event : { ...event, data: data as Record<string, unknown> };
   }
 
-  /** A sealed value opened; one that cannot be (its key lost with the key store, or not its place) reads as deleted. */
-  private openedValue(found: DataKeyLookup, owner: string, event: RecordedEvent, field: PersonalField, value: { readonly $personal: string }): unknown {
+  /** A sealed value opened; one that cannot be (its key lost with the key vault, or not its place) reads as deleted. */
+  private openedValue(found: KeyLookup, owner: string, event: RecordedEvent, field: PersonalField, value: { readonly $personal: string }): unknown {
     if (found.state !== 'live') {
       this.log?.warn({ owner, event_id: event.id }, 'a sealed personal field has no key: it reads as deleted');
       return field.placeholder;

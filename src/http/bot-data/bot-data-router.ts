@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
-import type { DataKeyStore } from '../../adapters/data-keys/port';
+import type { KeyVault } from '../../adapters/key-vault/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { deleteBotData } from '../../commands/delete-bot-data';
@@ -18,7 +18,7 @@ export interface BotDataRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
   readonly projections: ProjectionRunner;
-  readonly dataKeys: DataKeyStore;
+  readonly keyVault: KeyVault;
   readonly eraser: DataEraser;
   /** how long a request waits for the erasure of the artifacts before answering that it goes on (default 10 s) */
   readonly erasureWaitMs?: number;
@@ -53,7 +53,7 @@ export const botDataRouter = (deps: BotDataRouterDeps): Router<AppState> => {
   const deleteData = async (ctx: AppContext & { params: Record<string, string | undefined> }): Promise<Deleted> => {
     const caller = callerOf(ctx);
     const bot = await findBotOfCaller(deps.readStore, caller, orThrow(parseBotIdParam(ctx.params.bot_id)));
-    const deleted = await deleteBotData(deps.commands, deps.dataKeys, bot.bot_id, caller.key_id);
+    const deleted = await deleteBotData(deps.commands, deps.keyVault, bot.bot_id, caller.key_id);
     if (E.isLeft(deleted)) throw refusalToApiError(deleted.left);
     await deps.projections.waitForPosition(deleted.right.position);
     const erasure = deps.eraser.eraseNow(bot.bot_id);

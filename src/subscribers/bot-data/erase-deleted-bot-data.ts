@@ -1,6 +1,6 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
-import type { DataKeyStore } from '../../adapters/data-keys/port';
+import type { KeyVault } from '../../adapters/key-vault/port';
 import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
 import type { FieldValue, ReadStore } from '../../adapters/read-store/port';
 import { handleBotCommand } from '../../commands/bot-commands';
@@ -16,7 +16,7 @@ export interface EraseDeletedBotDataDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
   readonly stores: ArtifactStores;
-  readonly dataKeys: DataKeyStore;
+  readonly keyVault: KeyVault;
   readonly log: Logger;
 }
 
@@ -38,7 +38,7 @@ export interface DataEraser {
 
 export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 60_000): DataEraser => {
   const eraseBot = async (erasure: BotDataErasureView): Promise<{ erased: boolean; position: bigint | null }> => {
-    await deps.dataKeys.destroy(erasure.id, erasure.deleted_at);
+    await deps.keyVault.destroy(erasure.id, erasure.deleted_at);
     const customer = await customerStorageOf(deps.readStore, erasure.id);
     const { failures } = await eraseBotObjects(deps.stores, customer?.storage ?? { kind: 'service' }, erasure.id);
     if (failures.length > 0) {
