@@ -2,7 +2,7 @@
  * How a run ends, mapped to the EndReport's outcome and the spec's v2 error code. Pure; the table is
  * documented in bot-runtime/README.md.
  */
-import type { EndReport, Platform } from './contract';
+import type { EndReport, Platform } from '../contract/bot-contract';
 import type { LeaveReason, Phase } from './leave-rules';
 
 export type EndCause =

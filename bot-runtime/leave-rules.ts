@@ -5,7 +5,7 @@
  * `decideLeave` whether the bot should leave now. All times are milliseconds; timeouts are the job's
  * seconds.
  */
-import type { Platform, TimeoutConfig } from './contract';
+import type { Platform, TimeoutConfig } from '../contract/bot-contract';
 
 /** Where the bot is in the meeting, as far as leave rules care. */
 export type Phase =

@@ -18,7 +18,7 @@ import { countedAttendees } from './attendees';
 import { BotLog } from './bot-log';
 import { openBotBrowser, type BotBrowser } from './browser/bot-browser';
 import type { ReplicaAddress } from './browser/replica-routing';
-import type { BotJob, ControlResult, EndReport } from './contract';
+import type { BotJob, ControlResult, EndReport } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { familyForUrl, replicaHosts } from './drivers/families';
 import type { DriverFamily, PageSnapshot, Screen } from './drivers/page-driver';

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as E from 'fp-ts/Either';
 import { privateFolder } from './adapters/disk/private-files';
-import { openEventStore } from './adapters/event-store';
 import type { EventStore, RecordedEvent } from './adapters/event-store/port';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { loadServiceKeys } from './adapters/signing/load-service-keys';
@@ -15,8 +13,8 @@ import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/te
 import { configFromEnv } from './config';
 import { ApiError } from './http/api-error';
 import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
-import { allProjections } from './projections/all-projections';
-import { rebuildProjections } from './projections/rebuild-projections';
+import { allProjections } from './capabilities';
+import { rebuildProjections } from './subscribers/rebuild-projections';
 
 const usage = `usage: npm run admin -- <command> [options]
   create-team --name <name> [--tokens <n>] [--daily-bot-cap <n>] [--rate-limit <per second>]
@@ -76,11 +74,7 @@ const main = async () => {
   privateFolder(config.dataDir);
   // The log as the service reads it: bots' personal fields opened with their keys, deleted ones as deleted.
   const { keys } = loadServiceKeys(config, config.dataDir);
-  const { eventStore, close: closeEventLog } = await openPersonalDataLog(
-    await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') }),
-    config,
-    new SecretBox(keys),
-  );
+  const { eventStore, keyVault } = await openPersonalDataLog(config, new SecretBox(keys));
   const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
   const team = () => values.team ?? fail('--team is required');
   const orFail = <A>(result: E.Either<{ message: string }, A>): A => (E.isLeft(result) ? fail(result.left.message) : result.right);
@@ -139,7 +133,8 @@ const main = async () => {
     if (error instanceof ApiError) fail(`${error.details ?? error.message}`);
     throw error;
   } finally {
-    await closeEventLog();
+    await eventStore.close();
+    await keyVault.close();
   }
 };
 

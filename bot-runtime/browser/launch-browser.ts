@@ -4,7 +4,7 @@
  * without a gesture, and no background traffic to outside hosts.
  *
  * Always with its sandbox (never `--no-sandbox`), never as root, with an environment of its own
- * (host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
+ * (contract/host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
  * already runs as the bot user; a bot process running as root (tests, `npm run bot` as root) starts
  * Chromium as the bot user through `setpriv`.
  */
@@ -12,8 +12,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
-import { chromiumEnvironment } from '../host/environment';
+import { botUserName, lookUpUser, type BotUser } from '../../contract/host/bot-user';
+import { chromiumEnvironment } from '../../contract/host/environment';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';

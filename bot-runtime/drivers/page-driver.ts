@@ -7,7 +7,7 @@ import type { Page } from 'puppeteer-core';
 import type { SeenParticipant } from '../attendees';
 import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import type { PlatformRules } from '../meeting/platforms';
 import type { RuleVerdict } from './in-page/state-scan';

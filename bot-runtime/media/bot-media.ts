@@ -6,7 +6,7 @@
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
 import type { PageBindings } from '../browser/top-frame-bindings';
-import type { BotImageConfigJob } from '../contract';
+import type { BotImageConfigJob } from '../../contract/bot-contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
 import { InputFlow } from '../streaming/input-flow';

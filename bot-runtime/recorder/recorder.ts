@@ -9,7 +9,7 @@ import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import type { PageBindings } from '../browser/top-frame-bindings';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, finalRecordingArgs, runFfmpeg } from './ffmpeg';
 import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
 

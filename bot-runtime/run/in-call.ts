@@ -5,7 +5,7 @@
  * until it is granted again.
  */
 import type { BotLog } from '../bot-log';
-import type { ControlResult, RecordingMode } from '../contract';
+import type { ControlResult, RecordingMode } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import type { PageDriver, PageSnapshot, RecordingPermission } from '../drivers/page-driver';
 import type { Recorder } from '../recorder/recorder';

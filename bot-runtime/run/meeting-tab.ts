@@ -7,7 +7,7 @@ import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import { TopFrameBindings } from '../browser/top-frame-bindings';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';
 import type { BotMedia } from '../media/bot-media';

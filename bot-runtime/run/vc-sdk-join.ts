@@ -1,10 +1,10 @@
 /**
  * vc joins with credentials, the run's part: what the service answers for this join decides the page
- * (bot-runtime/contract.ts VcJoinCredentials), and while the OBF token's user is absent the bot joins again
+ * (contract/bot-contract.ts VcJoinCredentials), and while the OBF token's user is absent the bot joins again
  * every `retry_seconds` (spec: 30 s) until the user is there or the waiting room timeout ends it.
  */
 import type { BotLog } from '../bot-log';
-import type { BotJob } from '../contract';
+import type { BotJob } from '../../contract/bot-contract';
 import { vcSdkFamily } from '../drivers/vc-sdk/family';
 import type { VcJoinAnswer } from '../drivers/vc-sdk/vc-sdk-driver';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';

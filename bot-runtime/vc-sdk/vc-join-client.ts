@@ -1,4 +1,4 @@
-import { vcJoinPath, type VcJoinCredentials, type VcJoinRefusal } from '../contract';
+import { vcJoinPath, type VcJoinCredentials, type VcJoinRefusal } from '../../contract/bot-contract';
 import type { VcJoinAnswer } from '../drivers/vc-sdk/vc-sdk-driver';
 import { callService, HttpStatusError, type HttpTarget } from '../http-client';
 

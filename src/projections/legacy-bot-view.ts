@@ -218,6 +218,9 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     // Another instance watching the same run changes nothing the legacy views show.
     case 'BotReassigned':
     case 'ChatMessageSent':
+    case 'ChatMessageRequested':
+    case 'ChatMessageFailed':
+    case 'BotLeaveAcknowledged':
       return null;
     // A lost or expired artifact keeps its path; its link is null (the links know which artifacts are gone).
     case 'ArtifactUploadFailed':

@@ -1,8 +1,8 @@
 /** The bot's side of its host: the bot user, the allow-listed environments, Chromium's command line. */
 import assert from 'node:assert/strict';
 import { browserCommand } from '../../bot-runtime/browser/launch-browser';
-import { botUserName, parsePasswdLine } from '../../bot-runtime/host/bot-user';
-import { botProcessEnvironment, chromiumEnvironment } from '../../bot-runtime/host/environment';
+import { botUserName, parsePasswdLine } from '../../contract/host/bot-user';
+import { botProcessEnvironment, chromiumEnvironment } from '../../contract/host/environment';
 
 const meetbot = { name: 'meetbot', uid: 999, gid: 995 };
 

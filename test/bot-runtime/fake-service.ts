@@ -1,10 +1,10 @@
 /**
- * A tiny HTTP server playing the service's side of the internal bot API (bot-runtime/contract.ts):
+ * A tiny HTTP server playing the service's side of the internal bot API (contract/bot-contract.ts):
  * reports, long-polled control requests, control results and artifact uploads, with a bearer token.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../bot-runtime/contract';
+import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../contract/bot-contract';
 
 export class FakeService {
   readonly reports: BotReport[] = [];

@@ -11,7 +11,7 @@ import type { Page } from 'puppeteer-core';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
 import type { PageBindings } from '../../bot-runtime/browser/top-frame-bindings';
-import type { ArtifactReport, RecordingMode } from '../../bot-runtime/contract';
+import type { ArtifactReport, RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, runFfmpeg } from '../../bot-runtime/recorder/ffmpeg';
 import { Recorder } from '../../bot-runtime/recorder/recorder';
 import { FolderUploader } from '../../bot-runtime/uploaders/folder-uploader';

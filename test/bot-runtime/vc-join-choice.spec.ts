@@ -1,6 +1,6 @@
 /** Which page a vc join opens, from the service's answer (run/vc-sdk-join.ts), before any browser starts. */
 import assert from 'node:assert/strict';
-import type { BotJob, VcSdkJoin } from '../../bot-runtime/contract';
+import type { BotJob, VcSdkJoin } from '../../contract/bot-contract';
 import { endVerdict } from '../../bot-runtime/end-codes';
 import { chooseVcJoin } from '../../bot-runtime/run/vc-sdk-join';
 import { installedMeetingSdk } from '../../bot-runtime/vc-sdk/host-server';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { BotLog } from '../../bot-runtime/bot-log';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
-import type { VcSdkJoin } from '../../bot-runtime/contract';
+import type { VcSdkJoin } from '../../contract/bot-contract';
 import { sdkErrorOutcome } from '../../bot-runtime/drivers/vc-sdk/sdk-errors';
 import { VcSdkDriver, type VcJoinAnswer } from '../../bot-runtime/drivers/vc-sdk/vc-sdk-driver';
 import { endVerdict } from '../../bot-runtime/end-codes';

@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { lookUpUser } from '../../bot-runtime/host/bot-user';
+import { lookUpUser } from '../../contract/host/bot-user';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { createBot, waitForBot } from '../support/api-bots';
@@ -22,7 +22,7 @@ import { startTestService, type TestService } from '../support/test-service';
 
 const run = promisify(execFile);
 
-/** The bot process's variables: what the launcher passes (host/environment.ts), nothing inherited. */
+/** The bot process's variables: what the launcher passes (contract/host/environment.ts), nothing inherited. */
 const BOT_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_ENV', 'CHROMIUM_PATH', 'SANDBOX_REPLICAS', 'BOT_JOB_ON_STDIN'];
 /** Chromium's: what launch-browser passes, and what Debian's /usr/bin/chromium wrapper (a shell script) sets itself. */
 const CHROMIUM_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'PWD', 'CHROME_WRAPPER', 'CHROME_DESKTOP', 'CHROME_VERSION_EXTRA', 'CHROMIUM_FLAGS', 'GOOGLE_API_KEY', 'GOOGLE_DEFAULT_CLIENT_ID', 'GOOGLE_DEFAULT_CLIENT_SECRET'];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import type http from 'node:http';
-import { vcJoinPath } from '../../bot-runtime/contract';
+import { vcJoinPath } from '../../contract/bot-contract';
 import { defaultVcSettings, type VcSettings } from '../../src/capabilities/vc-settings';
 import { FakeVcPlatform, type FakeVcUser } from '../fakes/fake-vc-platform';
 import { apiClient, createTeam, request } from '../support/http-client';

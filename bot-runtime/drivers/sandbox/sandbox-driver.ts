@@ -5,7 +5,7 @@
  */
 import type { Page } from 'puppeteer-core';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import type { ChatControls, PageDriver, PageExplanation, PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
 import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';

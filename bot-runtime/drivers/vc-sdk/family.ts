@@ -1,5 +1,5 @@
 /** The vc Meeting SDK "family": not chosen by the meeting's host but by the join the service signed (run-bot.ts). */
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import type { DriverFamily } from '../page-driver';
 import { VcSdkDriver, type VcSdkSession } from './vc-sdk-driver';
 

@@ -7,11 +7,11 @@
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode, VcJoinCredentials, VcJoinRefusal, VcSdkJoin } from '../../contract';
+import type { RecordingMode, VcJoinCredentials, VcJoinRefusal, VcSdkJoin } from '../../../contract/bot-contract';
 import type { ChatControls, PageDriver, PageExplanation, PageSnapshot, RecordingPermission, Screen } from '../page-driver';
 import { AUTHORIZED_USER_LEFT_CODE, sdkErrorOutcome } from './sdk-errors';
 
-/** What the service answers for a join (bot-runtime/contract.ts). */
+/** What the service answers for a join (contract/bot-contract.ts). */
 export type VcJoinAnswer = { readonly ok: true; readonly credentials: VcJoinCredentials } | { readonly ok: false; readonly refusal: VcJoinRefusal };
 
 export interface VcSdkSession {

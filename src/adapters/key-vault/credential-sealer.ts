@@ -1,14 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Sealed } from '../../domain/codec-helpers';
-import type { KeyVault } from './port';
+import { KeyDestroyedError, type CredentialSeals, type KeyVault } from './port';
 
-/** The credential's key was destroyed (the credential was deleted): what it sealed cannot be read any more. */
-export class KeyDestroyedError extends Error {
-  constructor(keyId: string) {
-    super(`the key ${keyId} was destroyed with its credential`);
-    this.name = 'KeyDestroyedError';
-  }
-}
+export { KeyDestroyedError };
 
 const VERSION = 'k1';
 
@@ -16,7 +10,7 @@ const VERSION = 'k1';
  * Seals and opens a credential's secrets with that credential's own key from the vault (AES-256-GCM, as
  * the service's SecretBox, but a key per credential so that one can be destroyed alone).
  */
-export class CredentialSealer {
+export class CredentialSealer implements CredentialSeals {
   constructor(
     private readonly vault: KeyVault,
     private readonly clock: () => Date = () => new Date(),

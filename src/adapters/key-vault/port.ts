@@ -1,3 +1,5 @@
+import type { Sealed } from '../../domain/codec-helpers';
+
 /**
  * The service's key vault: a key per owner, kept outside the append-only event log, for crypto-shredding.
  * What an owner's events hold that must be deletable is sealed with the owner's own key; destroying the key
@@ -34,4 +36,20 @@ export interface KeyVault {
    */
   destroy(owner: string, at: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The credential's key was destroyed (the credential was deleted): what it sealed cannot be read any more. */
+export class KeyDestroyedError extends Error {
+  constructor(keyId: string) {
+    super(`the key ${keyId} was destroyed with its credential`);
+    this.name = 'KeyDestroyedError';
+  }
+}
+
+/** A credential's secrets sealed and opened with its own key (credential-sealer.ts); both throw KeyDestroyedError once it is destroyed. */
+export interface CredentialSeals {
+  seal(keyId: string, plain: string): Promise<Sealed>;
+  open(keyId: string, secret: Sealed): Promise<string>;
+  /** crypto-shredding: nothing the key sealed can be opened again */
+  destroy(keyId: string): Promise<void>;
 }

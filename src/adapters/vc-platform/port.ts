@@ -1,3 +1,6 @@
+import type { SdkSignatureClaims } from '../../domain/vc-credentials/sdk-signature-claims';
+import type { TokenJudgement } from '../../domain/vc-credentials/token-url-answer';
+
 /**
  * The vc platform's OAuth and REST endpoints the service uses for managed OBF tokens (developers.zoom.us:
  * OAuth authorization-code and refresh-token grants, `GET /v2/users/me`, `GET /v2/users/me/token?
@@ -51,3 +54,18 @@ export interface VcPlatformSettings {
 }
 
 export const realVcPlatform: VcPlatformSettings = { oauthBaseUrl: 'https://zoom.us', apiBaseUrl: 'https://api.zoom.us/v2' };
+
+export interface TokenUrlRequest {
+  readonly url: string;
+  readonly botId: string;
+  /** the bot's `extra` as given at creation (null: none) */
+  readonly extra: Record<string, unknown> | null;
+}
+
+/** The customer's token URLs (OBF and ZAK), called under the spec's contract (token-url-client.ts). */
+export interface TokenUrls {
+  fetchToken(request: TokenUrlRequest): Promise<TokenJudgement>;
+}
+
+/** Signs a Meeting SDK join with an app's secret (sdk-signature.ts): the secret never leaves the service. */
+export type SignSdkJwt = (claims: SdkSignatureClaims, secret: string) => string;

@@ -4,16 +4,10 @@ import { isIP } from 'node:net';
 import { judgeTokenAnswer, type TokenJudgement } from '../../domain/vc-credentials/token-url-answer';
 import { policedLookup, RefusedTarget } from '../webhook-http/policed-lookup';
 import { addressProblem, urlProblem, type Resolve, type TargetPolicy } from '../webhook-http/target-policy';
+import type { TokenUrlRequest, TokenUrls } from './port';
 
 /** A token is a few hundred characters; an answer is not read beyond this. */
 const MAX_ANSWER_BYTES = 16 * 1024;
-
-export interface TokenUrlRequest {
-  readonly url: string;
-  readonly botId: string;
-  /** the bot's `extra` as given at creation (null: none) */
-  readonly extra: Record<string, unknown> | null;
-}
 
 /**
  * The spec's token URL contract, from the service: GET the URL with `bot_uuid` and `extra` (the JSON text
@@ -22,7 +16,7 @@ export interface TokenUrlRequest {
  * public addresses only). What failed is said in words that name no address: the URL is the customer's,
  * but what it resolves to inside our network is not theirs to learn.
  */
-export class TokenUrlClient {
+export class TokenUrlClient implements TokenUrls {
   constructor(
     private readonly policy: TargetPolicy,
     private readonly resolve: Resolve,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as E from 'fp-ts/Either';
-import { KeyDestroyedError, type CredentialSealer } from '../../adapters/key-vault/credential-sealer';
+import { KeyDestroyedError, type CredentialSeals } from '../../adapters/key-vault/port';
 import type { VcPlatform } from '../../adapters/vc-platform/port';
 import type { CreatedBy } from '../../domain/bot/bot-events';
 import type { Sealed } from '../../domain/codec-helpers';
@@ -18,7 +18,7 @@ import { handleCommand, loadState, type Handled } from '../handle-command';
 /** What the vc credential commands need: the log, the credentials' keys, and the platform's OAuth and REST API. */
 export interface VcCredentialDeps {
   readonly commands: CommandDeps;
-  readonly sealer: CredentialSealer;
+  readonly sealer: CredentialSeals;
   readonly platform: VcPlatform;
 }
 
@@ -42,7 +42,7 @@ export const sdkCredentialIdOf = (teamId: string): string => nameBasedUuid('vc-s
 /** The credential's key if it has one, else a new one; what the command seals is sealed with it. */
 export const keyIdFor = (state: VcCredentialState): string => state.current?.key_id ?? randomUUID();
 
-export const sealTokens = async (sealer: CredentialSealer, keyId: string, grant: { access_token: string; refresh_token: string }, expiresAt: string): Promise<OAuthTokens> => ({
+export const sealTokens = async (sealer: CredentialSeals, keyId: string, grant: { access_token: string; refresh_token: string }, expiresAt: string): Promise<OAuthTokens> => ({
   access_token: await sealer.seal(keyId, grant.access_token),
   refresh_token: await sealer.seal(keyId, grant.refresh_token),
   access_expires_at: expiresAt,

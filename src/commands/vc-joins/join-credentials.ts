@@ -1,9 +1,8 @@
-import type { VcJoinCredentials, VcJoinRefusal } from '../../../bot-runtime/contract';
-import type { SecretBox } from '../../adapters/crypto/secret-box';
-import { KeyDestroyedError } from '../../adapters/key-vault/credential-sealer';
-import type { TokenUrlClient } from '../../adapters/vc-platform/token-url-client';
-import { signSdkJwt } from '../../adapters/vc-platform/sdk-signature';
+import type { VcJoinCredentials, VcJoinRefusal } from '../../../contract/bot-contract';
+import { KeyDestroyedError } from '../../adapters/key-vault/port';
+import type { SignSdkJwt, TokenUrls } from '../../adapters/vc-platform/port';
 import { wasQueued } from '../../domain/bot/bot-facts';
+import type { Sealed } from '../../domain/codec-helpers';
 import { obfRenewable, type ObfSource, type VcJoin } from '../../domain/bot/vc-join';
 import { meetingNumberOf, meetingPasscodeOf, sdkSignatureClaims } from '../../domain/vc-credentials/sdk-signature-claims';
 import { signingAppOf, type SigningCandidates } from '../../domain/vc-credentials/signing-app';
@@ -14,8 +13,10 @@ import { loadVcCredential, oauthCredentialIdOf, sdkCredentialIdOf, type VcCreden
 
 export interface JoinCredentialDeps {
   readonly credentials: VcCredentialDeps;
-  readonly secretBox: SecretBox;
-  readonly tokenUrls: TokenUrlClient;
+  /** opens what the service sealed in the bot's request (an OBF token, the bot's own SDK secret) */
+  readonly secretBox: { open(sealed: Sealed): string };
+  readonly tokenUrls: TokenUrls;
+  readonly signSdkJwt: SignSdkJwt;
   /** the service's default SDK credentials (configuration) */
   readonly defaultSdk: { readonly sdk_key: string; readonly sdk_secret: string } | null;
   readonly retrySeconds: number;
@@ -117,7 +118,7 @@ export const joinCredentialsOf = async (deps: JoinCredentialDeps, botId: string)
     return { ok: true, credentials: { sdk: null, ...plan } };
   }
   const role = zak !== null ? 1 : 0;
-  const signature = signSdkJwt(sdkSignatureClaims(app.sdk_key, meetingNumber, role, deps.credentials.commands.clock().getTime()), app.secret);
+  const signature = deps.signSdkJwt(sdkSignatureClaims(app.sdk_key, meetingNumber, role, deps.credentials.commands.clock().getTime()), app.secret);
   return {
     ok: true,
     credentials: { sdk: { signature, sdk_key: app.sdk_key, meeting_number: meetingNumber, passcode: meetingPasscodeOf(bot.meeting_url), role, obf_token: obf, zak }, ...plan },

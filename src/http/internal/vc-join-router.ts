@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { BotControlHub } from '../../adapters/bot-control/control-hub';
 import type { Signer } from '../../adapters/signing/signer';
+import type { BotContacts } from '../../commands/bot-contacts';
 import type { CommandDeps } from '../../commands/command-deps';
 import { joinCredentialsOf, type JoinCredentialDeps } from '../../commands/vc-joins/join-credentials';
 import { requireBotToken, type BotState } from './internal-router';
@@ -8,13 +8,14 @@ import { requireBotToken, type BotState } from './internal-router';
 export interface VcJoinRouterDeps {
   readonly join: JoinCredentialDeps;
   readonly signer: Signer;
-  readonly control: BotControlHub;
+  /** the call tells the service the bot is alive, as any of its internal calls does */
+  readonly contacts: BotContacts;
   readonly commands: CommandDeps;
 }
 
 /**
  * `POST /internal/bots/{bot_id}/vc-join`: a vc bot asks, with its own token, for what its join needs
- * (bot-runtime/contract.ts VcJoinCredentials); 422 `{error_code, message}` when it cannot be had. Only that
+ * (contract/bot-contract.ts VcJoinCredentials); 422 `{error_code, message}` when it cannot be had. Only that
  * bot's own short-lived tokens and signature: never a stored secret.
  */
 export const vcJoinRouter = (deps: VcJoinRouterDeps): Router<BotState> => {

@@ -7,7 +7,7 @@ import { scheduleBot } from '../../commands/schedule-bot';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
 import type { CreatedBy } from '../../domain/bot/bot-events';
 import { BOTS } from '../../projections/bot-view';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { orThrow } from '../api-error';
 import type { Caller } from '../app-context';
 import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-bot-request';
@@ -21,7 +21,7 @@ import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 export interface BotRequestDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;

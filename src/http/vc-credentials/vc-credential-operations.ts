@@ -6,7 +6,7 @@ import { connectOAuthCredential } from '../../commands/vc-credentials/connect-oa
 import { deleteVcCredential } from '../../commands/vc-credentials/delete-vc-credential';
 import { storeSdkCredential } from '../../commands/vc-credentials/store-sdk-credential';
 import type { VcCredentialDeps, VcCredentialResult } from '../../commands/vc-credentials/vc-credential-store';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { VC_CREDENTIALS, type VcCredentialView } from '../../projections/vc-credential-view';
 import { ApiError, notFound, validationError } from '../api-error';
 import type { Caller } from '../app-context';
@@ -15,7 +15,7 @@ import type { OAuthConnect, SdkStore } from './vc-credential-requests';
 export interface VcCredentialApiDeps {
   readonly credentials: VcCredentialDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly secretBox: SecretBox;
 }
 

@@ -218,6 +218,9 @@ export const internalPaths = {
   artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
 } as const;
 
+/** Set to `1` in the environment of a bot process the service starts: its job comes on standard input. */
+export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
+
 /**
  * vc joins with credentials: what the service gives a vc bot at each join (and each retry while the OBF
  * token's user is absent), from `POST {serviceUrl}/internal/bots/{bot_id}/vc-join`. `sdk` null: the bot

@@ -1,9 +1,8 @@
 import type { EventStore } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
-import { DomainEvent, knownEventTypes } from '../domain/all-events';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { applyEventToProjections, ensureProjectionIndexes } from './apply-event';
-import type { Projection } from './projection';
+import { decodeIfKnown } from './follow-log';
+import { applyEventToProjections, ensureProjectionIndexes } from '../projections/apply-event';
+import type { Projection } from '../projections/projection';
 import { PROJECTIONS_CHECKPOINT } from './projection-runner';
 
 export interface RebuildReport {
@@ -31,8 +30,9 @@ export const rebuildProjections = async (
     const batch = await eventStore.readAll({ ...(from === undefined ? {} : { fromPosition: from }), maxCount: BATCH });
     for (const recorded of batch) {
       read++;
-      if (!knownEventTypes.has(recorded.type)) continue;
-      await applyEventToProjections(readStore, projections, decodeRecordedEvent(DomainEvent, recorded), recorded.position);
+      const event = decodeIfKnown(recorded);
+      if (event === null) continue;
+      await applyEventToProjections(readStore, projections, event, recorded.position);
       applied++;
     }
     if (batch.length === 0) break;

@@ -1,11 +1,13 @@
+import type { ReadModelProgress } from '../projections/read-model-progress';
 import type Logger from 'bunyan';
 import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
-import { DomainEvent, knownEventTypes } from '../domain/all-events';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { applyEventToProjections, ensureProjectionIndexes } from './apply-event';
-import type { Projection } from './projection';
-import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { applyEventToProjections, ensureProjectionIndexes } from '../projections/apply-event';
+import type { Projection } from '../projections/projection';
+import { LeaseLost } from '../adapters/checkpoint-store/port';
+import type { LeaseHolding } from './background/background-part';
+import { decodeIfKnown, followLog } from './follow-log';
+import type { Backoff } from './keep-subscribed';
 
 export const PROJECTIONS_CHECKPOINT = 'projections';
 const CATCH_UP_BATCH = 1000;
@@ -17,9 +19,11 @@ interface Waiter {
 
 /**
  * Keeps the read models up to date from the event log and lets writers wait until their own write is
- * visible (read-your-writes).
+ * visible (read-your-writes). In memory every api instance runs its own; on a shared read store (MongoDB)
+ * one runs, under the `projector` lease (`holding`), and stops applying the moment the lease may have
+ * lapsed: documents are guarded by position, so a late write of a former holder changes nothing.
  */
-export class ProjectionRunner {
+export class ProjectionRunner implements ReadModelProgress {
   private subscription: Subscription | null = null;
   private reached: bigint | null = null;
   private waiters: Waiter[] = [];
@@ -30,6 +34,7 @@ export class ProjectionRunner {
     private readonly projections: readonly Projection<any>[],
     private readonly log: Logger,
     private readonly backoff?: Backoff,
+    private readonly holding: LeaseHolding | null = null,
   ) {}
 
   /** Catches up with the whole log before returning, so a freshly started service never serves stale reads. */
@@ -43,25 +48,38 @@ export class ProjectionRunner {
       if (batch.length < CATCH_UP_BATCH) break;
     }
     // A failed subscription (lost connection, a failing write to the read store) resumes from the last applied event.
-    this.subscription = keepSubscribed(
+    this.subscription = followLog(
       this.eventStore,
       {
         name: 'projections',
-        ...(this.reached === null ? {} : { fromPosition: this.reached }),
+        fromPosition: this.reached,
         log: this.log,
         ...(this.backoff ? { backoff: this.backoff } : {}),
+        handled: (recorded) => this.noteReached(recorded.position),
       },
-      (event) => this.apply(event),
+      async (event, recorded) => {
+        this.refuseWithoutLease();
+        await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
+        await this.readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, recorded.position);
+      },
     );
   }
 
+  private refuseWithoutLease(): void {
+    if (this.holding !== null && !this.holding.held()) throw new LeaseLost(this.holding.lease);
+  }
+
   private async apply(recorded: RecordedEvent): Promise<void> {
-    if (knownEventTypes.has(recorded.type)) {
-      await applyEventToProjections(this.readStore, this.projections, decodeRecordedEvent(DomainEvent, recorded), recorded.position);
-    }
+    this.refuseWithoutLease();
+    const event = decodeIfKnown(recorded);
+    if (event !== null) await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
     await this.readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, recorded.position);
-    this.reached = recorded.position;
-    this.waiters = this.waiters.filter((w) => (w.position <= recorded.position ? (w.resolve(true), false) : true));
+    this.noteReached(recorded.position);
+  }
+
+  private noteReached(position: bigint): void {
+    this.reached = position;
+    this.waiters = this.waiters.filter((w) => (w.position <= position ? (w.resolve(true), false) : true));
   }
 
   /** Resolves true once every read model reflects `position`, false after `timeoutMs`. */
@@ -75,6 +93,11 @@ export class ProjectionRunner {
         resolve(false);
       }, timeoutMs).unref();
     });
+  }
+
+  async waitForLog(timeoutMs: number): Promise<boolean> {
+    const ahead = await this.eventStore.readAll({ ...(this.reached === null ? {} : { fromPosition: this.reached }), maxCount: CATCH_UP_BATCH });
+    return ahead.length === 0 ? true : this.waitForPosition(ahead.at(-1)!.position, timeoutMs);
   }
 
   /** The last position every read model reflects; null before the first event. */

@@ -1,5 +1,5 @@
 import type Logger from 'bunyan';
-import type { EventStore, RecordedEvent, Subscription } from './port';
+import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
 
 export interface Backoff {
   /** Wait before the first resubscribe after a failure. */
