@@ -119,6 +119,58 @@ describe('key vault: the SQLite file', () => {
   });
 });
 
+describe('key vault: PostgreSQL', () => {
+  it("keeps a key in one place for every instance, and a destroyed key's sealed bytes are gone from the table's pages", async () => {
+    const databaseUrl = await freshPostgresDatabase('key_vault_pages');
+    const dir = folder();
+    const [one, other] = [await openKeyVault({ databaseUrl, mongoDatabase: 'unused', dataDir: dir }, boxOf(SECRET)), await openKeyVault({ databaseUrl, mongoDatabase: 'unused', dataDir: dir }, boxOf(SECRET))];
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      // Keys on both sides of it on the same page: what a plain VACUUM moves together leaves the dead bytes between.
+      await one.keyToSeal('before');
+      const key = await one.keyToSeal('shared');
+      await one.keyToSeal('after');
+      assert.deepEqual(await other.keyToSeal('shared'), key, 'the other instance opens the same key');
+      const { rows } = await client.query<{ sealed: string }>('SELECT sealed FROM key_vault WHERE owner = $1', ['shared']);
+      const sealed = rows[0]!.sealed;
+      assert.ok(!sealed.includes(key!.toString('base64')), 'the key is stored sealed');
+      // every tuple version on the table's pages, dead ones included
+      await client.query('CREATE EXTENSION IF NOT EXISTS pageinspect');
+      const pages = async () => {
+        const { rows: size } = await client.query<{ pages: string }>("SELECT pg_relation_size('key_vault') / current_setting('block_size')::int AS pages");
+        let raw = '';
+        for (let page = 0; page < Number(size[0]!.pages); page++) {
+          const { rows: block } = await client.query<{ bytes: Buffer }>('SELECT get_raw_page($1, $2) AS bytes', ['key_vault', page]);
+          raw += block[0]!.bytes.toString('latin1');
+        }
+        return raw;
+      };
+      assert.ok((await pages()).includes(sealed), 'the pages are read as they are');
+      await other.destroy('shared', '2026-03-03T10:00:00.000Z');
+      assert.deepEqual(await one.lookup('shared'), { state: 'destroyed', destroyedAt: '2026-03-03T10:00:00.000Z' }, 'destroyed through one instance, gone for the other');
+      // Any piece of its random part (a sealed value is `v2.<service key id>.<iv>.<tag>.<body>`) would be a leftover.
+      const body = sealed.slice(sealed.lastIndexOf('.') + 1);
+      const left = await pages();
+      for (let at = 0; at + 12 <= body.length; at += 4) assert.ok(!left.includes(body.slice(at, at + 12)), `no piece of the sealed key on the table's pages (at ${at})`);
+      assert.deepEqual((await one.lookup('after')).state, 'live', 'the other keys are kept');
+
+      // Destroyed again (every process makes sure when it sees the deletion): nothing is written, nothing rewritten.
+      const fileOf = async () => (await client.query<{ file: string }>("SELECT pg_relation_filenode('key_vault')::text AS file")).rows[0]!.file;
+      const rewritten = await fileOf();
+      await one.destroy('shared', '2026-03-04T10:00:00.000Z');
+      await one.destroy('never-made', '2026-03-04T10:00:00.000Z');
+      assert.equal(await fileOf(), rewritten, 'no rewrite of the table without a live key destroyed');
+      assert.deepEqual(await other.lookup('shared'), { state: 'destroyed', destroyedAt: '2026-03-03T10:00:00.000Z' });
+    } finally {
+      await client.end();
+      await one.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('key vault: the keys an earlier version kept in stores of their own', () => {
   const OLD = Buffer.alloc(32, 1);
   const NEW = Buffer.alloc(32, 2);
@@ -209,6 +261,25 @@ describe('key vault: the keys an earlier version kept in stores of their own', (
     await open({ databaseUrl });
     await assertMoved(await open({ databaseUrl }, boxOf(NEW)));
     assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.sqlite3')), [], 'nothing of the keys in the data folder');
+  });
+
+  it("a vault in PostgreSQL takes in issue 19's credential_keys table and drops it", async () => {
+    const databaseUrl = await freshPostgresDatabase('key_vault_table');
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE credential_keys (id text PRIMARY KEY, sealed text)');
+      await client.query('INSERT INTO credential_keys (id, sealed) VALUES ($1, $2), ($3, NULL)', ['credential-live', sealedKey(credentialKey), 'credential-deleted']);
+      const [first, second] = await Promise.all([open({ databaseUrl }), open({ databaseUrl })]);
+      for (const vault of [first, second]) {
+        assert.deepEqual(await vault.lookup('credential-live'), { state: 'live', key: credentialKey });
+        assert.deepEqual(await vault.lookup('credential-deleted'), { state: 'destroyed', destroyedAt: null });
+      }
+      const { rows } = await client.query<{ table: string | null }>("SELECT to_regclass('credential_keys')::text AS table");
+      assert.equal(rows[0]!.table, null, 'the earlier table is gone');
+    } finally {
+      await client.end();
+    }
   });
 
   it("a vault in MongoDB takes in issue 21's credential_keys collection and drops it", async () => {

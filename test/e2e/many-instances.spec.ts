@@ -131,9 +131,10 @@ describe('many instances on shared stores', function () {
       const { key_id: keyId, sdk_secret: sealedSecret } = storedEvent!.data as { key_id: string; sdk_secret: { sealed: string } };
       assert.equal((await onB.delete(`/v2/vc-credentials/${credentialId}`)).status, 200);
       // What every instance opens its keys from: the key A made is gone, so its sealed secret is lost for good.
-      const vault = await openKeyVault({ databaseUrl, dataDir: a.dataDir }, a.secretBox);
+      const vault = await openKeyVault({ databaseUrl, mongoDatabase: 'unused', dataDir: a.dataDir }, a.secretBox);
       try {
-        assert.equal(await vault.keyFor(keyId), null, 'the key was destroyed where A keeps it too');
+        assert.equal((await vault.lookup(keyId)).state, 'destroyed', 'the key was destroyed where A keeps it too');
+        assert.equal(await vault.keyToSeal(keyId), null, 'and never made again');
         await assert.rejects(new CredentialSealer(vault).open(keyId, sealedSecret), KeyDestroyedError);
       } finally {
         await vault.close();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MongoClient } from 'mongodb';
 import { clientOptions, connectOrExplain } from '../mongo/connect';
+import { ADVISORY_LOCK, openPool } from '../postgres/pool';
 import type { KeyRecords } from './key-records';
 
 /** A key as an earlier store kept it: `sealed` null once destroyed (at `destroyedAt`, when it was kept). */
@@ -22,8 +23,9 @@ const EARLIER_FILES = [
   { file: 'data-keys.sqlite3', table: 'data_keys', select: 'SELECT owner, sealed, destroyed_at FROM data_keys' },
 ] as const;
 
-/** Issue 21's vault in MongoDB: a collection of the vault's database. */
+/** Issue 21's vault in MongoDB (a collection of the vault's database), and issue 19's in PostgreSQL (a table of the event store's). */
 const EARLIER_COLLECTION = 'credential_keys';
+const EARLIER_TABLE = 'credential_keys';
 
 /** What a file moved in keeps until it is erased: a start that stops in between erases it next time, and never moves it twice. */
 const MOVED_SUFFIX = '.moved';
@@ -102,5 +104,36 @@ export const moveEarlierKeyCollection = async (records: KeyRecords, mongo: { rea
     return docs.length;
   } finally {
     await client.close();
+  }
+};
+
+/**
+ * Moves the keys of issue 19's vault in PostgreSQL (the `credential_keys` table of the event store's
+ * database: vc credentials' keys, `sealed` null once destroyed) into the vault, then drops the table, which
+ * removes its file with every row version it held. Under the schema lock, in one transaction: instances
+ * starting at once move it once, and a start stopped half-way moves it again (moving is idempotent).
+ */
+export const moveEarlierKeyTable = async (records: KeyRecords, databaseUrl: string): Promise<number> => {
+  const pool = await openPool(databaseUrl, { purpose: 'key vault (keys of an earlier version)', maxConnections: 1 });
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext(current_database()))', [ADVISORY_LOCK.schema]);
+    const { rows: found } = await client.query<{ table: string | null }>('SELECT to_regclass($1)::text AS table', [EARLIER_TABLE]);
+    if (found[0]?.table == null) {
+      await client.query('COMMIT');
+      return 0;
+    }
+    const { rows } = await client.query<{ id: string; sealed: string | null }>(`SELECT id, sealed FROM ${EARLIER_TABLE}`);
+    await keep(records, rows.map((row) => ({ owner: row.id, sealed: row.sealed, destroyed_at: null })));
+    await client.query(`DROP TABLE ${EARLIER_TABLE}`);
+    await client.query('COMMIT');
+    return rows.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+    await pool.end();
   }
 };

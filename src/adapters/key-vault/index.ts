@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { checkpointStoreKind, type CheckpointStoreKind } from '../checkpoint-store';
 import type { SecretBox } from '../crypto/secret-box';
-import { moveEarlierKeyCollection, moveEarlierKeyFiles } from './earlier-key-stores';
+import { moveEarlierKeyCollection, moveEarlierKeyFiles, moveEarlierKeyTable } from './earlier-key-stores';
 import type { KeyRecords } from './key-records';
 import { keyVaultDatabase, MongoKeyRecords } from './mongo-key-records';
 import type { KeyVault } from './port';
@@ -43,6 +43,7 @@ export const openKeyVault = async (config: KeyVaultConfig, box: SecretBox): Prom
   const records = await openRecords(config);
   try {
     await moveEarlierKeyFiles(records, config.dataDir);
+    if (config.databaseUrl) await moveEarlierKeyTable(records, config.databaseUrl);
     if (config.mongoUrl) await moveEarlierKeyCollection(records, { url: config.mongoUrl, database: keyVaultDatabase(config.mongoDatabase) });
     return await openSealedKeyVault(records, box);
   } catch (error) {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { createSchema, openPool } from '../postgres/pool';
+import { openPoolWithSchema } from '../postgres/pool';
 import { sealedUnderPattern, type KeyRecord, type KeyRecords } from './key-records';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS key_vault (owner text PRIMARY KEY, sealed text, destroyed_at text)';
@@ -7,22 +7,17 @@ const SCHEMA = 'CREATE TABLE IF NOT EXISTS key_vault (owner text PRIMARY KEY, se
 /**
  * The key vault's records in the event store's PostgreSQL database (DATABASE_URL), shared by every
  * instance. Each write is one statement, atomic under the row's lock. PostgreSQL never overwrites a row
- * in place: a destroyed key's earlier row version stays in the table's free space, its write-ahead log
- * and backups until reused (docs/decisions.md: sealed under the service key, retired by a rotation).
+ * in place: a destroyed key's earlier row version would stay in the table's pages until reused, so the
+ * destruction of a live key rewrites the table (`VACUUM FULL`, issue 19's erasure) and its sealed bytes
+ * leave the table's pages at once. Its write-ahead log and backups keep it until recycled
+ * (docs/decisions.md: sealed under the service key, which a rotation retires).
  */
 export class PostgresKeyRecords implements KeyRecords {
   private constructor(private readonly pool: pg.Pool) {}
 
   /** Connects and creates the table if needed: an unreachable server fails here. */
   static async connect(url: string): Promise<PostgresKeyRecords> {
-    const pool = await openPool(url, { purpose: 'key vault', maxConnections: 4 });
-    try {
-      await createSchema(pool, SCHEMA);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
-    return new PostgresKeyRecords(pool);
+    return new PostgresKeyRecords(await openPoolWithSchema(url, { purpose: 'key vault', maxConnections: 4 }, SCHEMA));
   }
 
   async read(owner: string): Promise<KeyRecord | undefined> {
@@ -41,12 +36,16 @@ export class PostgresKeyRecords implements KeyRecords {
   }
 
   async destroy(owner: string, at: string | null): Promise<void> {
-    // A key is destroyed when its sealed value is gone; the first destruction's time stays.
-    await this.pool.query(
+    // A key is destroyed when its sealed value is gone. An owner already destroyed is left as it is (the first
+    // destruction's time stays, and no row version is written); `xmax` is 0 for a row this statement inserted.
+    const { rows } = await this.pool.query<{ inserted: boolean }>(
       `INSERT INTO key_vault AS k (owner, sealed, destroyed_at) VALUES ($1, NULL, $2)
-       ON CONFLICT (owner) DO UPDATE SET sealed = NULL, destroyed_at = CASE WHEN k.sealed IS NULL THEN k.destroyed_at ELSE excluded.destroyed_at END`,
+       ON CONFLICT (owner) DO UPDATE SET sealed = NULL, destroyed_at = excluded.destroyed_at WHERE k.sealed IS NOT NULL
+       RETURNING xmax = 0 AS inserted`,
       [owner, at],
     );
+    // The row version that held the sealed key is dead but still on the table's pages: rewrite them without it.
+    if (rows[0] && !rows[0].inserted) await this.pool.query('VACUUM FULL key_vault');
   }
 
   async sealedUnderOtherKeys(keyId: string): Promise<readonly { owner: string; sealed: string }[]> {
