@@ -1,38 +1,31 @@
-import type Logger from 'bunyan';
-import type Router from '@koa/router';
-import type { KeyVault } from '../adapters/key-vault/port';
-import type { ArtifactStores } from '../adapters/object-store/artifact-stores';
-import type { ReadStore } from '../adapters/read-store/port';
-import type { CommandDeps } from '../commands/command-deps';
-import type { AppState } from '../http/app-context';
 import { botDataRouter } from '../http/bot-data/bot-data-router';
-import type { ProjectionRunner } from '../projections/projection-runner';
-import { eraseDeletedBotData } from '../subscribers/bot-data/erase-deleted-bot-data';
-import type { PeriodicSweep } from '../subscribers/periodic-sweep';
+import { botDataErasureProjection } from '../projections/bot-data-erasure-view';
+import { partOf } from '../subscribers/background/background-part';
+import { botDataEraser, eraseDeletedBotData } from '../subscribers/bot-data/erase-deleted-bot-data';
+import { forgetDeletedBotStates } from '../subscribers/bot-data/forget-deleted-bot-states';
+import type { Capability } from './capability';
 
-export interface BotDataDeletionDeps {
-  readonly commands: CommandDeps;
-  readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
-  readonly stores: ArtifactStores;
-  readonly keyVault: KeyVault;
-  readonly log: Logger;
-}
-
-export interface BotDataDeletion {
-  /** the authenticated routes: v2 DELETE /v2/bots/{id}/delete-data, legacy POST /bots/{id}/delete_data */
-  readonly router: Router<AppState>;
-  /** the erasure of deleted bots' artifacts still pending (also after a restart) */
-  readonly erasure: PeriodicSweep;
-  stop(): Promise<void>;
-}
-
-/** Deleting a bot's data on request: its routes and the sweep that erases its artifacts (its projection is in all-projections). */
-export const botDataDeletion = (deps: BotDataDeletionDeps, options: { readonly sweepMs?: number; readonly erasureWaitMs?: number } = {}): BotDataDeletion => {
-  const eraser = eraseDeletedBotData(deps, options.sweepMs);
-  return {
-    router: botDataRouter({ ...deps, eraser, ...(options.erasureWaitMs === undefined ? {} : { erasureWaitMs: options.erasureWaitMs }) }),
-    erasure: eraser.sweep,
-    stop: () => eraser.sweep.stop(),
-  };
+/**
+ * Deleting a bot's data on the team's request (docs/decisions.md, issue 25): crypto-shredding, so the
+ * sealing of bots' personal fields is not here but where the service opens the event log
+ * (personal-data-log.ts); this is the rest. On an api process: the routes (v2 `DELETE
+ * /v2/bots/{id}/delete-data`, legacy `POST /bots/{id}/delete_data`), which destroy the bot's key and erase
+ * its artifacts at once, and the sweep that erases what a refusing store or a crash left (lease
+ * `data-erasure`). In every process: forgetting what it folded of a deleted bot (its own memory, no lease).
+ */
+export const botDataDeletion: Capability = {
+  name: 'bot-data-deletion',
+  projections: [botDataErasureProjection],
+  build: (context) => {
+    const { commands, readStore, stores, keyVault, log, eventStore } = context;
+    const forget = partOf('forget-deleted-bot-states', () => forgetDeletedBotStates({ eventStore, keyVault, log }, context.readModels.position));
+    if (!context.roles.api) return { parts: [forget] };
+    const eraser = botDataEraser({ commands, readStore, stores, keyVault, log });
+    const erasure = partOf('data-erasure', () => eraseDeletedBotData(eraser, log, context.overrides.dataErasureSweepMs), { lease: 'data-erasure' });
+    return {
+      parts: [forget, erasure],
+      publicRouters: [botDataRouter({ commands, readStore, projections: context.readModels, keyVault, eraseNow: eraser.eraseNow })],
+      expose: { dataErasure: erasure },
+    };
+  },
 };

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either';
+import type { EventStore } from '../adapters/event-store/port';
 import type { KeyVault } from '../adapters/key-vault/port';
 import type { BotRejection } from '../domain/bot/bot-decider';
 import { handleBotCommand } from './bot-commands';
@@ -24,8 +25,15 @@ export const deleteBotData = async (deps: CommandDeps, keyVault: KeyVault, botId
   const decided = await handleBotCommand(deps, botId, { type: 'DeleteBotData', key_id: keyId, now });
   if (E.isLeft(decided)) return decided;
   await keyVault.destroy(botId, now);
-  // States folded before hold the personal fields as they read then (a queued webhook's payload). A delivery
-  // stream about a bot ends with its subject, the bot's stream name.
-  stateCacheFor(deps.eventStore).forget((stream) => stream === botStreamName(botId) || stream.endsWith(`-${botStreamName(botId)}`));
+  forgetFoldedStatesOf(deps.eventStore, botId);
   return E.right({ position: decided.right.position, alreadyDeleted: decided.right.events.length === 0 });
 };
+
+/**
+ * Drops this process's folded states of a deleted bot's streams (its own, its webhook deliveries'): folded
+ * before, they hold its personal fields as they read then (a queued webhook's payload); folded again, they
+ * read the placeholders. Every process does it when it sees the deletion in the log (forget-deleted-bot-states.ts).
+ */
+export const forgetFoldedStatesOf = (eventStore: EventStore, botId: string): void =>
+  // A delivery stream about a bot ends with its subject, the bot's stream name.
+  stateCacheFor(eventStore).forget((stream) => stream === botStreamName(botId) || stream.endsWith(`-${botStreamName(botId)}`));

@@ -11,7 +11,9 @@ import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { PersonalDataEventStore } from '../../src/adapters/personal-data/personal-data-event-store';
 import { ServiceKeys } from '../../src/adapters/signing/service-keys';
+import bunyan from 'bunyan';
 import { DomainEvent } from '../../src/domain/all-events';
+import { followLog } from '../../src/subscribers/follow-log';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { DELETED_MEETING_URL, DELETED_TEXT } from '../../src/domain/bot/personal-data';
 
@@ -29,6 +31,7 @@ const created = (botId = BOT) => ({
     created_by: null, created_at: T,
   },
 });
+const chatRequested = { type: 'ChatMessageRequested', data: { bot_id: BOT, request_id: 'm1', message: 'Call Alice at +33 6 12 34 56 78', at: T } };
 const chat = { type: 'ChatMessageSent', data: { bot_id: BOT, message_id: 'm1', message: 'Call Alice at +33 6 12 34 56 78', at: T } };
 const participants = { type: 'ParticipantsReported', data: { bot_id: BOT, participants: ['Alice Martin', 'Bob Durand'], speakers: ['Alice Martin'], at: T } };
 const status = { type: 'StatusChanged', data: { bot_id: BOT, status: 'joining_call', at: T } };
@@ -81,7 +84,7 @@ describe('the event log seals bots\' personal fields with their own key (crypto-
   };
 
   it('writes no personal field in clear, and every reader gets the events as they were appended', async () => {
-    const appended = [created(), status, chat, participants];
+    const appended = [created(), status, chatRequested, chat, participants];
     await log.appendToStream(`bot-${BOT}`, appended.map(newEvent), 'no_stream');
     await log.appendToStream(`webhook-delivery-ep-1-bot-${BOT}`, [newEvent(webhook)], 'no_stream');
     for (const text of PERSONAL) assert.ok(!eventsFile().includes(text), `"${text}" is not in the log's file`);
@@ -93,16 +96,16 @@ describe('the event log seals bots\' personal fields with their own key (crypto-
 
     assert.deepEqual(stripped(await log.readStream(`bot-${BOT}`)), appended);
     assert.deepEqual(stripped(await log.readAll()), [...appended, webhook]);
-    assert.deepEqual(stripped(await viaSubscription(5)), [...appended, webhook]);
+    assert.deepEqual(stripped(await viaSubscription(6)), [...appended, webhook]);
   });
 
   it('once the bot\'s key is destroyed, every reader gets placeholders the domain still decodes; the rest is intact', async () => {
-    await log.appendToStream(`bot-${BOT}`, [created(), status, chat, participants].map(newEvent), 'no_stream');
+    await log.appendToStream(`bot-${BOT}`, [created(), status, chatRequested, chat, participants].map(newEvent), 'no_stream');
     await log.appendToStream(`webhook-delivery-ep-1-bot-${BOT}`, [newEvent(webhook)], 'no_stream');
     await log.appendToStream(`bot-${OTHER_BOT}`, [newEvent(created(OTHER_BOT))], 'no_stream');
     await keys.destroy(BOT, T);
 
-    for (const events of [await log.readAll(), await viaSubscription(6)]) {
+    for (const events of [await log.readAll(), await viaSubscription(7)]) {
       decodes(events);
       const mine = events.filter((e) => JSON.stringify(e.data).includes(BOT));
       for (const text of PERSONAL) assert.ok(!JSON.stringify(mine.map((e) => e.data)).includes(text), `"${text}" is not read any more`);
@@ -114,6 +117,33 @@ describe('the event log seals bots\' personal fields with their own key (crypto-
       const other = events.find((e) => e.streamName === `bot-${OTHER_BOT}`)!;
       assert.equal(other.data.bot_name, "Alice Martin's notetaker", "another bot's data is untouched");
     }
+  });
+
+  it('every consumer of the log (followLog) gets the domain\'s decoded events, opened, and the placeholders once the bot\'s data is deleted', async () => {
+    await log.appendToStream(`bot-${BOT}`, [created(), status, chatRequested, chat].map(newEvent), 'no_stream');
+    const followed = async (): Promise<DomainEvent[]> => {
+      const seen: DomainEvent[] = [];
+      let done!: () => void;
+      const all = new Promise<void>((resolve) => (done = resolve));
+      const following = followLog(log, { name: 'test', log: bunyan.createLogger({ name: 'test', level: 'fatal' }) }, (event) => {
+        seen.push(event);
+        if (seen.length === 4) done();
+      });
+      await all;
+      await following.stop();
+      return seen;
+    };
+    /** what each event says of the person (its type for one that says nothing) */
+    const shown = (e: DomainEvent) => (e.type === 'ChatMessageRequested' || e.type === 'ChatMessageSent' ? e.data.message : e.type === 'BotCreated' ? e.data.bot_name : e.type);
+    assert.deepEqual(
+      (await followed()).map(shown),
+      ["Alice Martin's notetaker", 'StatusChanged', chatRequested.data.message, chat.data.message],
+    );
+    await keys.destroy(BOT, T);
+    assert.deepEqual(
+      (await followed()).map(shown),
+      [DELETED_TEXT, 'StatusChanged', DELETED_TEXT, DELETED_TEXT],
+    );
   });
 
   it('an event written before keys existed reads as written until the bot\'s data is deleted, then as deleted too (the file still holds it)', async () => {

@@ -10,9 +10,9 @@
  * them. The meeting link (it identifies a person's meeting room, often with its passcode), the bot's name
  * (it is shown to the participants and often names the person it works for), `extra` and the
  * deduplication key (the team's own data about the meeting, often names or e-mail addresses), the entry
- * message, the names the bot ignores, the participants and speakers it saw, the chat it posted, and the
- * transcription provider's custom parameters (vocabularies of names). The recording, transcripts, chat
- * and participant files are artifacts: they are erased from their stores, not sealed.
+ * message, the names the bot ignores, the participants and speakers it saw, the chat it was asked to post
+ * and posted, and the transcription provider's custom parameters (vocabularies of names). The recording,
+ * transcripts, chat and participant files are artifacts: they are erased from their stores, not sealed.
  * Not personal: statuses, times, error codes and messages the service wrote, usage, artifact keys, the
  * team's own endpoints (webhook, callback, streaming URLs), settings (timeouts, recording mode, images).
  */
@@ -47,6 +47,8 @@ const personalFieldsByType: Readonly<Record<string, readonly PersonalField[]>> =
   BotCreated: definitionFields,
   BotScheduled: definitionFields,
   BotScheduleChanged: definitionFields,
+  // the team's chat message, asked for (recorded for the bot to take up) and then posted
+  ChatMessageRequested: [field('message', DELETED_TEXT)],
   ChatMessageSent: [field('message', DELETED_TEXT)],
   ParticipantsReported: [field('participants', []), field('speakers', [])],
   TranscriptionRequested: [field('custom_params', null)],

@@ -5,8 +5,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { deleteBotData } from '../../commands/delete-bot-data';
 import { BOTS, type BotView } from '../../projections/bot-view';
-import type { ProjectionRunner } from '../../projections/projection-runner';
-import type { DataEraser } from '../../subscribers/bot-data/erase-deleted-bot-data';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { orThrow } from '../api-error';
 import { callerOf, type AppContext, type AppState } from '../app-context';
 import { decodeDeleteDataQuery } from '../codecs/delete-data-query';
@@ -17,9 +16,10 @@ import { refusalToApiError } from '../v2/refusal-to-api-error';
 export interface BotDataRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly keyVault: KeyVault;
-  readonly eraser: DataEraser;
+  /** erases the bot's artifacts now: done (with the position that recorded it), or not yet because a store refused */
+  readonly eraseNow: (botId: string) => Promise<{ readonly erased: boolean; readonly position: bigint | null }>;
   /** how long a request waits for the erasure of the artifacts before answering that it goes on (default 10 s) */
   readonly erasureWaitMs?: number;
 }
@@ -56,7 +56,7 @@ export const botDataRouter = (deps: BotDataRouterDeps): Router<AppState> => {
     const deleted = await deleteBotData(deps.commands, deps.keyVault, bot.bot_id, caller.key_id);
     if (E.isLeft(deleted)) throw refusalToApiError(deleted.left);
     await deps.projections.waitForPosition(deleted.right.position);
-    const erasure = deps.eraser.eraseNow(bot.bot_id);
+    const erasure = deps.eraseNow(bot.bot_id);
     const erased = await within(deps.erasureWaitMs ?? 10_000, erasure);
     if (erased === null) erasure.catch((err: Error) => ctx.state.log.warn({ err, bot_id: bot.bot_id }, 'the erasure will be tried again by the sweep'));
     await deps.projections.waitForPosition(erased?.position ?? null);

@@ -22,22 +22,29 @@ export interface EraseDeletedBotDataDeps {
 
 const PAGE = 100;
 
+/** A bot's erasure: done (and the position of BotArtifactsErased when this call recorded it), or not yet because a store refused. */
+export interface Erased {
+  readonly erased: boolean;
+  readonly position: bigint | null;
+}
+
 /**
  * The erasure of the bots whose data the team deleted: each one's data key is destroyed (again: the request
  * did it, unless it crashed just before), then every object of the bot goes from every store that may hold
  * it, the team's buckets through the bot's service key included; once all are clean, BotArtifactsErased is
  * recorded. A store that refuses is retried at the next sweep, and reported on the team's storage
- * configuration as retention's refusals are.
+ * configuration as retention's refusals are. Every step is idempotent: the request's own erasure and the
+ * sweep may meet on one bot without harm (the decider records the erasure once).
  */
 export interface DataEraser {
-  /** the sweep over every erasure still pending */
-  readonly sweep: PeriodicSweep;
-  /** erases one bot now (a deletion request waits for it); its position once erased, null while a store refuses */
-  eraseNow(botId: string): Promise<{ readonly erased: boolean; readonly position: bigint | null }>;
+  /** erases one bot now (a deletion request waits for it) */
+  eraseNow(botId: string): Promise<Erased>;
+  /** erases every bot still pending, oldest deletion first */
+  erasePending(): Promise<void>;
 }
 
-export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 60_000): DataEraser => {
-  const eraseBot = async (erasure: BotDataErasureView): Promise<{ erased: boolean; position: bigint | null }> => {
+export const botDataEraser = (deps: EraseDeletedBotDataDeps): DataEraser => {
+  const eraseBot = async (erasure: BotDataErasureView): Promise<Erased> => {
     await deps.keyVault.destroy(erasure.id, erasure.deleted_at);
     const customer = await customerStorageOf(deps.readStore, erasure.id);
     const { failures } = await eraseBotObjects(deps.stores, customer?.storage ?? { kind: 'service' }, erasure.id);
@@ -51,7 +58,7 @@ export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 
     return { erased: true, position: E.isRight(recorded) ? recorded.right.position : null };
   };
 
-  const sweep = async () => {
+  const erasePending = async () => {
     let after: readonly FieldValue[] | undefined;
     for (;;) {
       const page = await deps.readStore.find<BotDataErasureView>(BOT_DATA_ERASURES, {
@@ -71,7 +78,7 @@ export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 
   };
 
   return {
-    sweep: periodicSweep('erase-deleted-bot-data', intervalMs, sweep, deps.log),
+    erasePending,
     eraseNow: async (botId) => {
       const erasure = (await deps.readStore.get<BotDataErasureView>(BOT_DATA_ERASURES, botId))?.doc;
       if (!erasure) return { erased: false, position: null };
@@ -79,3 +86,7 @@ export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 
     },
   };
 };
+
+/** The sweep over the erasures still pending (a read model, so a restart resumes them), every `intervalMs`. */
+export const eraseDeletedBotData = (eraser: DataEraser, log: Logger, intervalMs = 60_000): PeriodicSweep =>
+  periodicSweep('erase-deleted-bot-data', intervalMs, eraser.erasePending, log);
