@@ -42,6 +42,8 @@ export interface ServiceOverrides {
   readonly retentionSweepMs?: number;
   /** how often the artifacts of deleted bots still to erase are looked for (default 60 s) */
   readonly dataErasureSweepMs?: number;
+  /** how long a deletion request waits for the erasure of the bot's artifacts before answering `partiallyDeleted` (default 10 s) */
+  readonly dataErasureWaitMs?: number;
   /** how webhook targets' host names are resolved (tests pretend a name moved to a private address) */
   readonly resolveHost?: Resolve;
   readonly webhookHttp?: WebhookHttp;

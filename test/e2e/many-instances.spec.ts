@@ -18,6 +18,9 @@ import { apiClient, createTeam, MEETING, request } from '../support/http-client'
 import { freshPostgresDatabase } from '../support/postgres';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { startTestService, type TestService } from '../support/test-service';
+import { eventually } from '../support/eventually';
+import { stateCacheFor } from '../../src/commands/stream-state-cache';
+import { botStreamName } from '../../src/domain/bot/bot-events';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Who holds a lease now, read from the PostgreSQL the instances share. */
@@ -58,7 +61,7 @@ describe('many instances on shared stores', function () {
 
     it('each single-owner part runs in one of them: the first holds the leases, the second stands by', () => {
       const held = a.service.parts.heldLeases();
-      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers']) {
+      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers', 'data-erasure']) {
         assert.ok(held.includes(lease), `${lease} in ${held.join(', ')}`);
       }
       assert.deepEqual(b.service.parts.heldLeases(), []);
@@ -142,6 +145,32 @@ describe('many instances on shared stores', function () {
       const afterDelete = await askVcJoin(a);
       assert.equal(afterDelete.status, 200, JSON.stringify(afterDelete.body));
       assert.equal(afterDelete.body.sdk, null, 'nothing left to sign with');
+    });
+
+    it("a bot's data deleted through the instance without the lease data-erasure: the holder erases it, the request answers deleted, and every instance forgets what it folded of the bot", async () => {
+      assert.throws(() => b.service.dataErasure, /another process holds the lease data-erasure/);
+      const team = await createTeam(a.url, { tokens: 10 });
+      const onA = apiClient(a.url, team.api_key);
+      const onB = apiClient(b.url, team.api_key);
+      const botId = (await onA.post('/v2/bots', { meeting_url: MEETING, bot_name: "Alice Martin's notetaker" })).body.data.bot_id as string;
+      const { bot } = await takeBotToRun(a, botId, 'worker-x');
+      await bot.status('joining_call');
+      await bot.status('in_call_recording');
+      const polled = bot.poll(20);
+      const chat = onA.post(`/v2/bots/${botId}/send-chat-message`, { message: 'Alice Martin joins at 10' });
+      const [request] = (await polled).body.requests as { id: string }[];
+      await bot.answer({ id: request!.id, ok: true });
+      assert.equal((await chat).status, 200);
+      const end = { kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: '', recorded_seconds: 60, waiting_room_seconds: 0, at: new Date().toISOString() };
+      assert.equal((await bot.report(end)).status, 204);
+      const foldedOnA = () => JSON.stringify(stateCacheFor(a.service.eventStore).get(botStreamName(botId))?.state ?? null);
+      assert.ok(foldedOnA().includes('Alice Martin joins at 10'), "A folded the bot as it ran (the team's chat message in it)");
+
+      const deleted = await onB.delete(`/v2/bots/${botId}/delete-data`);
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      assert.deepEqual([deleted.body.data.status, deleted.body.data.artifacts_deleted], ['deleted', true], 'B saw the erasure A recorded');
+      await eventually(async () => foldedOnA(), (folded) => !folded.includes('Alice'));
+      for (const on of [onA, onB]) assert.equal((await on.get(`/v2/bots/${botId}`)).body.data.bot_name, '[deleted]');
     });
 
     it('the rate limit of a team holds across instances (one shared count per window)', async () => {

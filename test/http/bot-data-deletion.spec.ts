@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import * as E from 'fp-ts/Either';
+import { handleBotCommand } from '../../src/commands/bot-commands';
 import { adminClient, apiClient, createTeam } from '../support/http-client';
 import { readUntil } from '../support/read-until';
 import { runScriptedMeeting, type ScriptedMeeting } from '../support/scripted-bot-run';
@@ -156,6 +158,17 @@ describe("deleting a bot's data (v2 DELETE /v2/bots/{id}/delete-data, legacy POS
     assert.equal(again.body.data.message, "The bot's data was already deleted");
     const audit = (await api.get(`/v2/bots/${botId}/events`)).body.data.events as { type: string }[];
     assert.equal(audit.filter((e) => e.type === 'BotDataDeleted').length, 1, 'recorded once');
+  });
+
+  it('a deletion recorded by a request cut short before it destroyed the key: the eraser (lease data-erasure) destroys the key and erases the artifacts on its own', async () => {
+    const { api } = await newTeam();
+    const botId = await aliceBot(api);
+    const recorded = await handleBotCommand(t.service.commands, botId, { type: 'DeleteBotData', key_id: 'key-of-the-request', now: new Date().toISOString() });
+    assert.ok(E.isRight(recorded));
+    const details = await readUntil(async () => (await api.get(`/v2/bots/${botId}`)).body.data, (bot) => bot.artifacts_deleted === true);
+    assert.deepEqual((await t.service.keyVault.lookup(botId)).state, 'destroyed');
+    assert.equal(existsSync(artifactFolder(botId)), false);
+    assert.ok(!JSON.stringify(details).includes('Alice'));
   });
 
   it('a restarted service reads the deleted bot as deleted (its read models are rebuilt from the log at start)', async () => {

@@ -3,9 +3,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type * as Minio from 'minio';
-import { customerStorage, type CustomerStorage } from '../support/customer-storage';
+import { customerStorage, INGEST_ACTIONS, SERVICE_ACTIONS, type CustomerStorage } from '../support/customer-storage';
 import { adminClient, apiClient, createTeam } from '../support/http-client';
-import { bucketName, type Radosgw, sharedRadosgw } from '../support/radosgw';
+import { bucketName, bucketPolicy, type Radosgw, sharedRadosgw } from '../support/radosgw';
 import { readUntil } from '../support/read-until';
 import { runScriptedMeeting, type ScriptedMeeting } from '../support/scripted-bot-run';
 import { ScriptedLauncher } from '../support/scripted-launcher';
@@ -50,7 +50,7 @@ describe("deleting a bot's data erases it from the service's bucket and the team
     t = await startTestService({
       botSlots: 10,
       objectStoreUrl: `s3+http://${encodeURIComponent(keys.accessKey)}:${encodeURIComponent(keys.secretKey)}@${gw.host}:${gw.port}/${serviceBucket}?force_path_style=true`,
-      overrides: { launcher, webhookDelivery: { pollMs: 20, timeoutMs: 10_000 } },
+      overrides: { launcher, webhookDelivery: { pollMs: 20, timeoutMs: 10_000 }, dataErasureWaitMs: 2_000 },
     });
   });
   after(async () => {
@@ -142,5 +142,32 @@ describe("deleting a bot's data erases it from the service's bucket and the team
     assert.deepEqual((await own.api.get(`/v2/webhooks/${own.endpointId}/deliveries?limit=100`)).body.data.deliveries, deliveriesBefore, 'the delivery log stays');
     const audit = (await own.api.get(`/v2/bots/${ownBot}/events`)).body.data.events.map((e: { type: string }) => e.type);
     for (const type of ['BotCreated', 'StatusChanged', 'ArtifactStored', 'ParticipantsReported', 'BotCompleted', 'BotDataDeleted', 'BotArtifactsErased']) assert.ok(audit.includes(type), `the audit keeps ${type}`);
+  });
+
+  it("a bucket that refuses the erasure: the answer says partiallyDeleted, the personal data is unreadable already; once it accepts, the sweep erases the rest", async () => {
+    const customer = await customerStorage(gw);
+    const team = await teamWith(customer);
+    const botId = await zoeBot(team.api);
+    const allowing = (serviceActions: readonly string[]) =>
+      bucketPolicy(customer.artifactsBucket, [
+        { keys: customer.ingest, allow: INGEST_ACTIONS },
+        { keys: customer.service, allow: serviceActions },
+      ]);
+    await customer.serviceClient.setBucketPolicy(customer.artifactsBucket, allowing(SERVICE_ACTIONS.filter((a) => a !== 's3:DeleteObject')));
+
+    const deleted = await team.api.delete(`/v2/bots/${botId}/delete-data`);
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+    assert.equal(deleted.body.data.status, 'partiallyDeleted');
+    assert.equal(deleted.body.data.artifacts_deleted, false);
+    assertNothingPersonal(await shownBy(team.api, botId, team.endpointId), 'the API');
+    assert.ok((await objectsOf(customer.serviceClient, customer.artifactsBucket, botId)).length > 0, 'the bucket still holds them');
+    const config = (await team.api.get('/v2/storage-config')).body.data;
+    assert.match(config.last_error_message, /could not erase a deleted bot's artifacts/, 'the team is told why');
+
+    await customer.serviceClient.setBucketPolicy(customer.artifactsBucket, allowing(SERVICE_ACTIONS));
+    await t.service.dataErasure.runNow();
+    await readUntil(async () => (await team.api.get(`/v2/bots/${botId}`)).body.data, (bot) => bot.artifacts_deleted === true);
+    for (const bucket of [customer.artifactsBucket, customer.logsBucket]) assert.deepEqual(await objectsOf(customer.serviceClient, bucket, botId), [], `nothing of the bot in ${bucket}`);
+    assert.deepEqual((await team.api.post(`/bots/${botId}/delete_data`)).body, { ok: true, status: 'alreadyDeleted' });
   });
 });

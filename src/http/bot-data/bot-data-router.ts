@@ -18,8 +18,8 @@ export interface BotDataRouterDeps {
   readonly readStore: ReadStore;
   readonly projections: ReadModelProgress;
   readonly keyVault: KeyVault;
-  /** erases the bot's artifacts now: done (with the position that recorded it), or not yet because a store refused */
-  readonly eraseNow: (botId: string) => Promise<{ readonly erased: boolean; readonly position: bigint | null }>;
+  /** the erasure of a bot's artifacts, recorded by whichever instance holds the lease `data-erasure` (deleted-bot-data-watch.ts) */
+  readonly erasures: { erasureOf(botId: string): { readonly recorded: Promise<bigint>; cancel(): void } };
   /** how long a request waits for the erasure of the artifacts before answering that it goes on (default 10 s) */
   readonly erasureWaitMs?: number;
 }
@@ -53,16 +53,20 @@ export const botDataRouter = (deps: BotDataRouterDeps): Router<AppState> => {
   const deleteData = async (ctx: AppContext & { params: Record<string, string | undefined> }): Promise<Deleted> => {
     const caller = callerOf(ctx);
     const bot = await findBotOfCaller(deps.readStore, caller, orThrow(parseBotIdParam(ctx.params.bot_id)));
-    const deleted = await deleteBotData(deps.commands, deps.keyVault, bot.bot_id, caller.key_id);
-    if (E.isLeft(deleted)) throw refusalToApiError(deleted.left);
-    await deps.projections.waitForPosition(deleted.right.position);
-    const erasure = deps.eraseNow(bot.bot_id);
-    const erased = await within(deps.erasureWaitMs ?? 10_000, erasure);
-    if (erased === null) erasure.catch((err: Error) => ctx.state.log.warn({ err, bot_id: bot.bot_id }, 'the erasure will be tried again by the sweep'));
-    await deps.projections.waitForPosition(erased?.position ?? null);
-    const afterwards = (await deps.readStore.get<BotView>(BOTS, bot.bot_id))!.doc;
-    const outcome: Outcome = deleted.right.alreadyDeleted && afterwards.artifacts_erased_at ? 'alreadyDeleted' : erased?.erased ? 'deleted' : 'partiallyDeleted';
-    return { outcome, bot: afterwards };
+    // Asked before the deletion is recorded: an erasure recorded at once is not missed.
+    const erasure = deps.erasures.erasureOf(bot.bot_id);
+    try {
+      const deleted = await deleteBotData(deps.commands, deps.keyVault, bot.bot_id, caller.key_id);
+      if (E.isLeft(deleted)) throw refusalToApiError(deleted.left);
+      await deps.projections.waitForPosition(deleted.right.position);
+      const erasedBefore = Boolean((await deps.readStore.get<BotView>(BOTS, bot.bot_id))?.doc.artifacts_erased_at);
+      if (!erasedBefore) await deps.projections.waitForPosition(await within(deps.erasureWaitMs ?? 10_000, erasure.recorded));
+      const afterwards = (await deps.readStore.get<BotView>(BOTS, bot.bot_id))!.doc;
+      const outcome: Outcome = afterwards.artifacts_erased_at ? (deleted.right.alreadyDeleted ? 'alreadyDeleted' : 'deleted') : 'partiallyDeleted';
+      return { outcome, bot: afterwards };
+    } finally {
+      erasure.cancel();
+    }
   };
 
   router.delete('/v2/bots/:bot_id/delete-data', async (ctx) => {

@@ -1,5 +1,5 @@
 import type Logger from 'bunyan';
-import * as E from 'fp-ts/Either';
+import type { EventStore } from '../../adapters/event-store/port';
 import type { KeyVault } from '../../adapters/key-vault/port';
 import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
 import type { FieldValue, ReadStore } from '../../adapters/read-store/port';
@@ -9,10 +9,14 @@ import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import { BOT_DATA_ERASURES, type BotDataErasureView } from '../../projections/bot-data-erasure-view';
 import { customerStorageOf } from '../../projections/bot-storage-view';
 import { BOTS, type BotView } from '../../projections/bot-view';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
+import { followLog } from '../follow-log';
 import { periodicSweep, type PeriodicSweep } from '../periodic-sweep';
 import { eraseBotObjects } from './erase-bot-objects';
 
 export interface EraseDeletedBotDataDeps {
+  readonly eventStore: EventStore;
+  readonly readModels: ReadModelProgress;
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
   readonly stores: ArtifactStores;
@@ -22,40 +26,28 @@ export interface EraseDeletedBotDataDeps {
 
 const PAGE = 100;
 
-/** A bot's erasure: done (and the position of BotArtifactsErased when this call recorded it), or not yet because a store refused. */
-export interface Erased {
-  readonly erased: boolean;
-  readonly position: bigint | null;
-}
-
 /**
- * The erasure of the bots whose data the team deleted: each one's data key is destroyed (again: the request
- * did it, unless it crashed just before), then every object of the bot goes from every store that may hold
- * it, the team's buckets through the bot's service key included; once all are clean, BotArtifactsErased is
- * recorded. A store that refuses is retried at the next sweep, and reported on the team's storage
- * configuration as retention's refusals are. Every step is idempotent: the request's own erasure and the
- * sweep may meet on one bot without harm (the decider records the erasure once).
+ * The erasure of the bots whose data the team deleted, under the lease `data-erasure` (one process at a
+ * time, whichever instance the deletion was asked on): each one's data key is destroyed (again: the
+ * request did it, unless it stopped just before), then every object of the bot goes from every store that
+ * may hold it, the team's buckets through the bot's service key included; once all are clean,
+ * BotArtifactsErased is recorded, which the deleting request waits for. Its work list is a read model
+ * (bot-data-erasure-view.ts), so a restart or a takeover resumes what was cut short: swept at the start,
+ * at once for each deletion it sees in the log, and every `intervalMs` for a store that refused (reported
+ * on the team's storage configuration as retention's refusals are). Every step is idempotent.
  */
-export interface DataEraser {
-  /** erases one bot now (a deletion request waits for it) */
-  eraseNow(botId: string): Promise<Erased>;
-  /** erases every bot still pending, oldest deletion first */
-  erasePending(): Promise<void>;
-}
-
-export const botDataEraser = (deps: EraseDeletedBotDataDeps): DataEraser => {
-  const eraseBot = async (erasure: BotDataErasureView): Promise<Erased> => {
+export const eraseDeletedBotData = (deps: EraseDeletedBotDataDeps, intervalMs = 60_000): PeriodicSweep => {
+  const eraseBot = async (erasure: BotDataErasureView): Promise<void> => {
     await deps.keyVault.destroy(erasure.id, erasure.deleted_at);
     const customer = await customerStorageOf(deps.readStore, erasure.id);
     const { failures } = await eraseBotObjects(deps.stores, customer?.storage ?? { kind: 'service' }, erasure.id);
     if (failures.length > 0) {
       deps.log.warn({ bot_id: erasure.id, failures }, "a deleted bot's artifacts could not all be erased: tried again at the next sweep");
       if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `The service could not erase a deleted bot's artifacts: ${failures[0]}`);
-      return { erased: false, position: null };
+      return;
     }
     const known = (await deps.readStore.get<BotView>(BOTS, erasure.id))?.doc.artifacts.map((a) => a.key) ?? [];
-    const recorded = await handleBotCommand(deps.commands, erasure.id, { type: 'RecordArtifactsErased', keys: known, now: nowIso(deps.commands) });
-    return { erased: true, position: E.isRight(recorded) ? recorded.right.position : null };
+    await handleBotCommand(deps.commands, erasure.id, { type: 'RecordArtifactsErased', keys: known, now: nowIso(deps.commands) });
   };
 
   const erasePending = async () => {
@@ -77,16 +69,20 @@ export const botDataEraser = (deps: EraseDeletedBotDataDeps): DataEraser => {
     }
   };
 
+  const sweep = periodicSweep('erase-deleted-bot-data', intervalMs, erasePending, deps.log);
+  // A deletion asked on any instance: once the work list shows it, a sweep after the one under way.
+  const following = followLog(deps.eventStore, { name: 'erase-deleted-bot-data', fromPosition: deps.readModels.position, log: deps.log }, async (event, recorded) => {
+    if (event.type !== 'BotDataDeleted') return;
+    await deps.readModels.waitForPosition(recorded.position);
+    await sweep.runAfter();
+  });
+  // What was pending when this process took the lease (a restart, a takeover).
+  void sweep.runAfter();
   return {
-    erasePending,
-    eraseNow: async (botId) => {
-      const erasure = (await deps.readStore.get<BotDataErasureView>(BOT_DATA_ERASURES, botId))?.doc;
-      if (!erasure) return { erased: false, position: null };
-      return erasure.pending ? eraseBot(erasure) : { erased: true, position: null };
+    ...sweep,
+    stop: async () => {
+      await following.stop();
+      await sweep.stop();
     },
   };
 };
-
-/** The sweep over the erasures still pending (a read model, so a restart resumes them), every `intervalMs`. */
-export const eraseDeletedBotData = (eraser: DataEraser, log: Logger, intervalMs = 60_000): PeriodicSweep =>
-  periodicSweep('erase-deleted-bot-data', intervalMs, eraser.erasePending, log);

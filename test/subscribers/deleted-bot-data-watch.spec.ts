@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import * as E from 'fp-ts/Either';
 import { SecretBox } from '../../src/adapters/crypto/secret-box';
-import type { Subscription } from '../../src/adapters/event-store/port';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import type { KeyVault } from '../../src/adapters/key-vault/port';
 import { SealedKeyVault } from '../../src/adapters/key-vault/sealed-key-vault';
@@ -18,7 +17,7 @@ import { deleteBotData } from '../../src/commands/delete-bot-data';
 import { stateCacheFor } from '../../src/commands/stream-state-cache';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { botStreamName } from '../../src/domain/bot/bot-events';
-import { forgetDeletedBotStates } from '../../src/subscribers/bot-data/forget-deleted-bot-states';
+import { DeletedBotDataWatch } from '../../src/subscribers/bot-data/deleted-bot-data-watch';
 import { recordingLogger, waitFor } from './support';
 
 const BOT = '0d7a5e1e-0000-4000-8000-00000000f0f0';
@@ -42,14 +41,14 @@ const ended = [
  * Two processes on one log and one key vault: each its own store object, so its own folded states (the
  * command handler's cache), as two instances of the service have.
  */
-describe("every process forgets what it folded of a bot whose data another process deleted", () => {
+describe("every process forgets what it folded of a bot whose data another process deleted, and sees its erasure", () => {
   let dir: string;
   let raw: SqliteEventStore;
   let keys: KeyVault;
   let deleting: CommandDeps;
   let other: PersonalDataEventStore;
-  let following: Subscription | null;
-  const { log } = recordingLogger();
+  let watch: DeletedBotDataWatch | null;
+  let logged: Record<string, any>[];
   const foldedHere = () => JSON.stringify(stateCacheFor(other).get(botStreamName(BOT))?.state ?? null);
 
   beforeEach(async () => {
@@ -58,35 +57,62 @@ describe("every process forgets what it folded of a bot whose data another proce
     keys = new SealedKeyVault(new SqliteKeyRecords(path.join(dir, 'key-vault.sqlite3')), new SecretBox(new ServiceKeys([Buffer.alloc(32, 3)])));
     deleting = { eventStore: new PersonalDataEventStore(raw, keys), clock: () => new Date('2026-03-03T10:00:00.000Z'), newId: () => randomUUID() };
     other = new PersonalDataEventStore(raw, keys);
-    following = null;
+    watch = null;
     await deleting.eventStore.appendToStream(botStreamName(BOT), ended.map((e) => ({ id: randomUUID(), ...e })), 'no_stream');
     await loadBot({ eventStore: other }, BOT);
     assert.ok(foldedHere().includes('Hello Alice Martin'), "the other process folded the bot's chat request (its state holds the message)");
   });
   afterEach(async () => {
-    await following?.stop();
+    await watch?.stop();
     await keys.close();
     await raw.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const watching = (from: bigint | null) => {
+    const { log, records } = recordingLogger();
+    logged = records;
+    watch = new DeletedBotDataWatch({ eventStore: other, keyVault: keys, log });
+    watch.start(from);
+    return watch;
+  };
+
   it('given a deletion through one process, then the other drops its folded state, and folds the placeholders again', async () => {
     const from = (await raw.readAll()).at(-1)!.position;
     assert.ok(E.isRight(await deleteBotData(deleting, keys, BOT, 'key-1')));
-    assert.ok(foldedHere().includes('Hello Alice Martin'), 'the deleting process cannot reach the other one\'s memory');
-    following = forgetDeletedBotStates({ eventStore: other, keyVault: keys, log }, from);
+    assert.ok(foldedHere().includes('Hello Alice Martin'), "the deleting process cannot reach the other one's memory");
+    watching(from);
     await waitFor(() => stateCacheFor(other).get(botStreamName(BOT)) === undefined, 'the other process to forget the bot');
     const again = JSON.stringify(await loadBot({ eventStore: other }, BOT));
     assert.ok(!again.includes('Alice'), 'folded again, nothing personal');
     assert.ok(again.includes('[deleted]'));
   });
 
-  it('given a deletion recorded whose key was not destroyed yet (the deleting process stopped in between), then the key is destroyed before the state is forgotten', async () => {
+  it("given a deletion recorded whose key is not destroyed yet (the deleting process stopped in between), then the state is kept until the eraser destroys the key: the watch destroys nothing", async () => {
     assert.ok(E.isRight(await handleBotCommand(deleting, BOT, { type: 'DeleteBotData', key_id: 'key-1', now: T })));
-    assert.equal((await keys.lookup(BOT)).state, 'live');
-    following = forgetDeletedBotStates({ eventStore: other, keyVault: keys, log }, null);
+    watching(null);
+    await waitFor(() => logged.some((r) => r.msg.includes('not destroyed yet') && r.bot_id === BOT), 'the watch to see the deletion');
+    assert.equal((await keys.lookup(BOT)).state, 'live', 'the watch leaves the key to the eraser (lease data-erasure)');
+    assert.ok(stateCacheFor(other).get(botStreamName(BOT)) !== undefined, 'nothing forgotten while a fold would read the same again');
+    await keys.destroy(BOT, T);
     await waitFor(() => stateCacheFor(other).get(botStreamName(BOT)) === undefined, 'the other process to forget the bot');
-    assert.deepEqual(await keys.lookup(BOT), { state: 'destroyed', destroyedAt: T });
     assert.ok(!JSON.stringify(await loadBot({ eventStore: other }, BOT)).includes('Alice'));
+  });
+
+  it('wakes who waits for the erasure of the bot\'s artifacts, recorded through any process, with its position; one who stopped waiting is not woken', async () => {
+    const from = (await raw.readAll()).at(-1)!.position;
+    const watch = watching(from);
+    const waiting = watch.erasureOf(BOT);
+    const gaveUp = watch.erasureOf(BOT);
+    gaveUp.cancel();
+    let wokeGaveUp = false;
+    void gaveUp.recorded.then(() => (wokeGaveUp = true));
+    assert.ok(E.isRight(await deleteBotData(deleting, keys, BOT, 'key-1')));
+    const erased = await handleBotCommand(deleting, BOT, { type: 'RecordArtifactsErased', keys: [], now: T });
+    assert.ok(E.isRight(erased));
+    assert.equal(await waiting.recorded, erased.right.position);
+    waiting.cancel();
+    await new Promise((resolve) => setImmediate(resolve)); // what the same event woke has run by now
+    assert.equal(wokeGaveUp, false);
   });
 });
