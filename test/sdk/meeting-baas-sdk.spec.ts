@@ -4,6 +4,8 @@ import {
   joinResponse, leaveResponse, listEventsResponse, listRawCalendarsResponse, patchBotResponse, scheduleRecordEventResponse, unscheduleRecordEventResponse, V2Zod,
 } from '@meeting-baas/sdk';
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
+import { defaultVcSettings } from '../../src/capabilities/vc-settings';
+import { FakeVcPlatform, type FakeVcUser } from '../fakes/fake-vc-platform';
 import { startCalendarFakes, type CalendarFakes } from '../support/calendar-fakes';
 import { apiClient, createTeam } from '../support/http-client';
 import { readUntil } from '../support/read-until';
@@ -23,11 +25,13 @@ import { startRenameProxy, type RenameProxy } from './rename-proxy';
  */
 
 const MEETING = 'https://meet.google.com/abc-defg-hij';
+const VC_MEETING = 'https://zoom.us/j/1234567890?pwd=abc';
+const VC_APP = { client_id: 'sdk-test-oauth-app', client_secret: 'sdk-test-oauth-secret', redirect_uri: 'https://app.example.com/vc/callback' };
 const HOUR = 3_600_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** Fields and options that issues 21 and 20 deliver (being built): refused today, switched on when they merge. */
-const BUILT_BY_ISSUE_21 = 'vc credentials and OBF/ZAK/SDK options (zoom_* fields, zoom_config, /zoom_oauth_connections, /v2/zoom-credentials) came with issue 21, after this test: not called through the client yet';
+/** The vc credentials' v2 operations the spec leaves out (it defines only the read of one): this service's own shapes (issue 21). */
+const V2_CREDENTIALS_OF_OUR_OWN = "not in the spec (which defines only GET /v2/vc-credentials/{id}); issue 21's own";
 
 /** Methods not called, by client, and why: operations the spec does not define, or built by another issue. */
 const NOT_CALLED: Readonly<Record<'v1' | 'v2', Readonly<Record<string, string>>>> = {
@@ -41,10 +45,6 @@ const NOT_CALLED: Readonly<Record<'v1' | 'v2', Readonly<Record<string, string>>>
     getCalendarWebhookDocumentation: 'GET /bots/webhooks/calendar: not in the spec',
     resyncAllCalendars: 'POST /calendars/resync_all: not in the spec (a calendar resyncs by itself, and POST /calendars/{uuid}/resync one at a time)',
     retranscribeBot: "POST /bots/retranscribe: not in the spec (implemented: test/http/transcription-api.spec.ts; the client's type declares no answer)",
-    listZoomOauthConnections: BUILT_BY_ISSUE_21,
-    createZoomOauthConnection: BUILT_BY_ISSUE_21,
-    getZoomOauthConnection: BUILT_BY_ISSUE_21,
-    deleteZoomOauthConnection: BUILT_BY_ISSUE_21,
     getApiKey: 'not an operation',
     getBaseUrl: 'not an operation',
   },
@@ -71,11 +71,10 @@ const NOT_CALLED: Readonly<Record<'v1' | 'v2', Readonly<Record<string, string>>>
     getEventDetails: 'GET /v2/calendars/{id}/events/{event_id}: not in the spec, and not implemented',
     updateCalendarBot: 'PATCH /v2/calendars/{id}/bots: not in the spec (only POST is), and not implemented',
     deleteCalendarBot: 'DELETE /v2/calendars/{id}/bots: not in the spec (only POST is), and not implemented',
-    createZoomCredential: `POST /v2/zoom-credentials: not in the spec (${BUILT_BY_ISSUE_21})`,
-    listZoomCredentials: `GET /v2/zoom-credentials: not in the spec (${BUILT_BY_ISSUE_21})`,
-    getZoomCredential: `GET /v2/vc-credentials/{id} is in the spec: ${BUILT_BY_ISSUE_21}`,
-    updateZoomCredential: `PATCH /v2/zoom-credentials/{id}: not in the spec (${BUILT_BY_ISSUE_21})`,
-    deleteZoomCredential: `DELETE /v2/zoom-credentials/{id}: not in the spec (${BUILT_BY_ISSUE_21})`,
+    createZoomCredential: `POST /v2/vc-credentials: ${V2_CREDENTIALS_OF_OUR_OWN} body {type: oauth|sdk, ...}, not the client's {name, client_id, client_secret, authorization_code?}`,
+    listZoomCredentials: `GET /v2/vc-credentials: ${V2_CREDENTIALS_OF_OUR_OWN} answer {credentials: [...]}, not the client's list`,
+    updateZoomCredential: `PATCH /v2/vc-credentials/{id}: ${V2_CREDENTIALS_OF_OUR_OWN} operations have none, and it is not implemented`,
+    deleteZoomCredential: `DELETE /v2/vc-credentials/{id}: ${V2_CREDENTIALS_OF_OUR_OWN} (implemented: test/http/vc-credentials.spec.ts)`,
     getApiKey: 'not an operation',
     getBaseUrl: 'not an operation',
   },
@@ -98,6 +97,26 @@ const dataOf = <T>(result: { success: boolean; data?: T; error?: unknown }, what
   return result.data as T;
 };
 
+/** Where the client ships a TypeScript type and no schema: each field of the type present, of its type. */
+type FieldKind = 'string' | 'string|null' | 'string|undefined|null';
+const hasShape = (value: unknown, shape: Readonly<Record<string, FieldKind>>, what: string) => {
+  assert.ok(typeof value === 'object' && value !== null, `${what} is an object`);
+  for (const [field, kind] of Object.entries(shape)) {
+    const v = (value as Record<string, unknown>)[field];
+    const ok = typeof v === 'string' || (kind !== 'string' && v === null) || (kind === 'string|undefined|null' && v === undefined);
+    assert.ok(ok, `${what}.${field} is ${kind}: ${JSON.stringify(v)}`);
+  }
+};
+/** The client's ZoomOAuthConnectionResponse (v1). */
+const VC_CONNECTION: Readonly<Record<string, FieldKind>> = {
+  uuid: 'string', zoom_user_id: 'string', zoom_account_id: 'string|undefined|null', scopes: 'string|undefined|null', state: 'string', created_at: 'string', updated_at: 'string',
+};
+/** The client's GetZoomCredential200Data (v2). */
+const VC_CREDENTIAL: Readonly<Record<string, FieldKind>> = {
+  credential_id: 'string', name: 'string', credential_type: 'string', zoom_user_id: 'string|null', zoom_account_id: 'string|null', scopes: 'string|null', state: 'string',
+  last_error_message: 'string|null', last_error_at: 'string|null', created_at: 'string', updated_at: 'string',
+};
+
 /** A v2 method's result is the API's own envelope. */
 const okV2 = (result: { success: boolean }, what: string) => assert.equal(result.success, true, `${what} succeeds: ${JSON.stringify(result)}`);
 
@@ -107,6 +126,8 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
   let t: TestService;
   let proxy: RenameProxy;
   let receiver: WebhookReceiver;
+  let vcPlatform: FakeVcPlatform;
+  let vcUser: FakeVcUser;
   const launcher = new ScriptedLauncher();
   const called = { v1: new Set<string>(), v2: new Set<string>() };
   let v1: BaasClientV1Methods;
@@ -115,8 +136,12 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
   before(async () => {
     fakes = await startCalendarFakes();
     receiver = await new WebhookReceiver().start();
+    vcPlatform = await new FakeVcPlatform().start();
+    vcPlatform.registerClient(VC_APP.client_id, VC_APP.client_secret);
+    vcUser = vcPlatform.addUser({ id: 'sdkUSER0001abc', account_id: 'acct-sdk', email: 'host@example.com', name: 'Meeting Host' });
     t = await startTestService({
-      botSlots: 20,
+      botSlots: 30,
+      vc: { ...defaultVcSettings, platform: { oauthBaseUrl: vcPlatform.oauthBaseUrl, apiBaseUrl: vcPlatform.apiBaseUrl } },
       overrides: { launcher, calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: true, pageSize: 50, requestOptions: fakes.requestOptions }) },
     });
     proxy = await startRenameProxy(t.url);
@@ -130,6 +155,7 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
     await proxy?.stop();
     await t?.stop();
     await receiver?.stop();
+    await vcPlatform?.stop();
     await fakes?.stop();
   });
 
@@ -243,7 +269,7 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
   });
 
   describe('the v2 client', () => {
-    it('createBot with every field it sends (zoom_config aside: issue 21), then getBotStatus, getBotScreenshots, leaveBot', async () => {
+    it('createBot with every field it sends (zoom_config: with the vc credentials below), then getBotStatus, getBotScreenshots, leaveBot', async () => {
       for (const m of ['createBot', 'getBotStatus', 'getBotScreenshots', 'leaveBot']) call('v2', m);
       const created = await v2.createBot({
         meeting_url: MEETING, bot_name: 'V2 Bot', bot_image: 'https://example.com/i.png', allow_multiple_bots: true, recording_mode: 'speaker_view',
@@ -313,6 +339,81 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
     });
   });
 
+  describe('vc credentials and vc joins (issue 21), through both clients', () => {
+    let connection: { uuid: string; zoom_user_id: string };
+
+    it('createZoomOauthConnection, listZoomOauthConnections, getZoomOauthConnection (the spec\'s /vc_oauth_connections)', async () => {
+      for (const m of ['createZoomOauthConnection', 'listZoomOauthConnections', 'getZoomOauthConnection']) call('v1', m);
+      const created = dataOf(
+        await v1.createZoomOauthConnection({
+          authorization_code: vcPlatform.authorize(VC_APP.client_id, vcUser, VC_APP.redirect_uri), redirect_uri: VC_APP.redirect_uri,
+          zoom_client_id: VC_APP.client_id, zoom_client_secret: VC_APP.client_secret,
+        }),
+        'createZoomOauthConnection',
+      );
+      hasShape(created, VC_CONNECTION, 'createZoomOauthConnection');
+      assert.equal(created!.zoom_user_id, vcUser.id);
+      connection = created!;
+      const listed = dataOf(await v1.listZoomOauthConnections(), 'listZoomOauthConnections');
+      assert.deepEqual(listed.map((c) => c.uuid), [connection.uuid]);
+      for (const c of listed) hasShape(c, VC_CONNECTION, 'listZoomOauthConnections');
+      hasShape(dataOf(await v1.getZoomOauthConnection({ uuid: connection.uuid }), 'getZoomOauthConnection'), VC_CONNECTION, 'getZoomOauthConnection');
+    });
+
+    it('getZoomCredential reads the connection as a v2 credential (the spec\'s GET /v2/vc-credentials/{id})', async () => {
+      call('v2', 'getZoomCredential');
+      const read = await v2.getZoomCredential({ id: connection.uuid });
+      okV2(read, 'getZoomCredential');
+      assert.ok(read.success);
+      hasShape(read.data, VC_CREDENTIAL, 'getZoomCredential');
+      assert.deepEqual([read.data.credential_type, read.data.state, read.data.zoom_user_id], ['user', 'active', vcUser.id]);
+    });
+
+    it('joinMeeting with each of the zoom_* fields it sends, delivered to the bot record; createBot with zoom_config', async () => {
+      const joins = [
+        { zoom_obf_token_user_id: vcUser.id, zoom_sdk_id: 'sdk-key-of-the-team', zoom_sdk_pwd: 'sdk-secret-of-the-team' },
+        { zoom_obf_token_url: 'https://tokens.example.com/obf' },
+        { zoom_obf_token: 'a-raw-obf-token' },
+        { zoom_access_token_url: 'https://tokens.example.com/zak', zoom_sdk_id: 'sdk-key-of-the-team', zoom_sdk_pwd: 'sdk-secret-of-the-team' },
+      ];
+      for (const fields of joins) {
+        const joined = dataOf(await v1.joinMeeting({ bot_name: 'Vc bot', meeting_url: VC_MEETING, ...fields }), `joinMeeting with ${Object.keys(fields).join(', ')}`);
+        satisfies(joinResponse, joined, 'joinMeeting');
+        const record = dataOf(await v1.getMeetingData({ bot_id: joined.bot_id, include_transcripts: false }), 'getMeetingData of a vc bot');
+        satisfies(getMeetingDataResponse, record, 'getMeetingData of a vc bot');
+        const bot = record.bot_data.bot;
+        const shown = { zoom_obf_token_user_id: bot.zoom_obf_token_user_id, zoom_obf_token_url: bot.zoom_obf_token_url, zoom_access_token_url: bot.zoom_access_token_url, zoom_sdk_id: bot.zoom_sdk_id };
+        const expected = { zoom_obf_token_user_id: null, zoom_obf_token_url: null, zoom_access_token_url: null, zoom_sdk_id: null, ...fields };
+        delete (expected as Record<string, unknown>).zoom_sdk_pwd;
+        delete (expected as Record<string, unknown>).zoom_obf_token;
+        assert.deepEqual(shown, expected, 'the bot record carries what was asked (secrets never shown)');
+        assert.deepEqual([bot.zoom_obf_token, bot.zoom_sdk_pwd], [null, null]);
+      }
+
+      for (const zoom_config of [{ credential_id: connection.uuid }, { credential_user_id: vcUser.id }, { zak_token_url: 'https://tokens.example.com/zak' }]) {
+        const created = await v2.createBot({ meeting_url: VC_MEETING, bot_name: 'Vc v2 bot', zoom_config });
+        okV2(created, `createBot with zoom_config ${JSON.stringify(zoom_config)}`);
+        const botId = created.success ? created.data.bot_id : '';
+        const [made] = await t.service.eventStore.readStream(`bot-${botId}`);
+        const vc = (made!.data as { config: { vc: { obf: unknown; zak_token_url: string | null } } }).config.vc;
+        const asked = 'credential_id' in zoom_config
+          ? { obf: { kind: 'credential', credential_id: connection.uuid }, zak_token_url: null }
+          : 'credential_user_id' in zoom_config
+            ? { obf: { kind: 'credential_user', vc_user_id: vcUser.id }, zak_token_url: null }
+            : { obf: null, zak_token_url: 'https://tokens.example.com/zak' };
+        assert.deepEqual({ obf: vc.obf, zak_token_url: vc.zak_token_url }, asked, 'the bot joins as asked');
+      }
+    });
+
+    it('deleteZoomOauthConnection removes it; the credential is gone from both APIs', async () => {
+      call('v1', 'deleteZoomOauthConnection');
+      dataOf(await v1.deleteZoomOauthConnection({ uuid: connection.uuid }), 'deleteZoomOauthConnection');
+      assert.deepEqual(dataOf(await v1.listZoomOauthConnections(), 'listZoomOauthConnections after the deletion'), []);
+      const gone = await v2.getZoomCredential({ id: connection.uuid });
+      assert.ok(!gone.success && gone.statusCode === 404, JSON.stringify(gone));
+    });
+  });
+
   // After the suites above (mocha runs a suite's own tests before its child suites).
   describe('every method accounted for', () => {
     it('calls every method of both clients whose operation the spec defines, and says why it calls none of the others', () => {
@@ -323,7 +424,9 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
         const both = methods.filter((m) => called[version].has(m) && NOT_CALLED[version][m] !== undefined);
         assert.deepEqual(both, [], `${version} methods called and listed`);
       }
-      const failed = proxy.calls.filter((c) => c.status >= 400 && !(c.method === 'DELETE' && c.ourTarget.endsWith('/delete-data') && c.status === 409));
+      const refusedOnPurpose = (c: { method: string; ourTarget: string; status: number }) =>
+        (c.method === 'DELETE' && c.ourTarget.endsWith('/delete-data') && c.status === 409) || (c.method === 'GET' && c.ourTarget.startsWith('/v2/vc-credentials/') && c.status === 404);
+      const failed = proxy.calls.filter((c) => c.status >= 400 && !refusedOnPurpose(c));
       assert.deepEqual(failed.map((c) => `${c.method} ${c.ourTarget} ${c.status}`), [], 'no other call was refused');
       assert.ok(proxy.calls.every((c) => !c.ourTarget.includes('zoom')), 'every path went through the renames');
     });

@@ -5,7 +5,6 @@ import { ApiError, renamedInError, validationError } from '../api-error';
 import { RECORDING_MODES } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
-import type { Platform } from '../../domain/meeting-url';
 import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-request';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
@@ -146,18 +145,11 @@ const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<
       vc_obf_token_user_id: f.vc_obf_token_user_id,
       vc_sdk_id: f.vc_sdk_id,
       vc_sdk_pwd: f.vc_sdk_pwd,
+      vc_access_token_url: f.vc_access_token_url,
       ...(Object.keys(leave).length > 0 ? { automatic_leave: leave } : {}),
       ...(speech ? { speech_to_text: defined({ provider: f.speech_to_text_provider, api_key: f.speech_to_text_api_key }) } : {}),
     }),
   );
-};
-
-/** The ZAK token URL of a calendar bot (its legacy name), on vc meetings only and never with an OBF source. */
-const withZakTokenUrl = (config: RequestedBotConfig, url: string | undefined, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
-  if (url === undefined) return E.right(config);
-  if (platform !== 'vc') return E.left(validationError('body/vc_access_token_url', `is only allowed for vc meetings (meeting_url is a ${platform} meeting)`));
-  if (config.vc?.obf) return E.left(validationError('body/vc_access_token_url', 'must NOT be given with an OBF source: the platform joins with an OBF token or a ZAK, never both'));
-  return E.right({ ...config, vc: { obf: null, sdk: null, ...config.vc, zak_token_url: url } });
 };
 
 /** `16khz` -> 16000: the bot config's frequency in Hz. */
@@ -166,13 +158,9 @@ const hertzOf = (frequency: string): number => Number.parseInt(frequency, 10) * 
 /**
  * The `bot_param` fields POST /bots lacks, delivered as v2 bots carry them: `streaming_input`/`_output`/
  * `_audio_frequency` as the v2 `streaming_config`, `transcription_custom_parameters` as the speech-to-text
- * provider's `custom_params` (checked by that provider as v2 checks them). `vc_access_token_url` (the ZAK
- * token URL) becomes the vc part's ZAK URL, as v2's `zak_token_url`: like it, never with an OBF source.
+ * provider's `custom_params` (checked by that provider as v2 checks them).
  */
-const withCalendarOnlyFields = (base: RequestedBotConfig, f: Record<string, unknown>, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
-  const zak = withZakTokenUrl(base, f.vc_access_token_url as string | undefined, platform);
-  if (E.isLeft(zak)) return zak;
-  const config = zak.right;
+const withCalendarOnlyFields = (config: RequestedBotConfig, f: Record<string, unknown>): E.Either<ApiError, RequestedBotConfig> => {
   const input = (f.streaming_input as string | undefined) ?? null;
   const output = (f.streaming_output as string | undefined) ?? null;
   const frequency = f.streaming_audio_frequency as string | undefined;
@@ -221,7 +209,7 @@ export const botDefinitionOfParam = (param: CalendarBotParam, meetingUrl: string
     const decoded = E.mapLeft(inLegacyTerms)(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl)));
     return E.chain((r: LegacyCreateBotRequest) =>
       E.map((config: RequestedBotConfig): BotDefinition => ({ meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config }))(
-        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields, r.platform),
+        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields),
       ),
     )(decoded);
   }

@@ -55,6 +55,6 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
       custom_params: r.transcription_custom_parameters,
     },
     login: null,
-    vc: obf !== null || sdk !== null ? { obf, zak_token_url: null, sdk } : null,
+    vc: obf !== null || sdk !== null || r.vc_access_token_url !== null ? { obf, zak_token_url: r.vc_access_token_url, sdk } : null,
   };
 };

@@ -75,6 +75,8 @@ const bodyCodec = (sandboxHosts: boolean) =>
     vc_obf_token_user_id: nullable(str(1, 255)),
     vc_sdk_id: nullable(str(1, 255)),
     vc_sdk_pwd: nullable(str(1, 1024)),
+    /** the ZAK token URL (v2's vc_config.zak_token_url), as the official client and the calendar's bot_param name it */
+    vc_access_token_url: nullable(TargetUrl),
     deduplication_key: nullable(str(1, 255)),
     start_time: nullable(UnixSeconds),
     streaming: nullable(Streaming),
@@ -88,7 +90,7 @@ export type LegacyCreateBotRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCod
 const codecs = { sandbox: bodyCodec(true), production: bodyCodec(false) };
 
 export const LEGACY_OBF_SOURCES = ['vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id'] as const;
-const VC_FIELDS = [...LEGACY_OBF_SOURCES, 'vc_sdk_id', 'vc_sdk_pwd'] as const;
+const VC_FIELDS = [...LEGACY_OBF_SOURCES, 'vc_sdk_id', 'vc_sdk_pwd', 'vc_access_token_url'] as const;
 
 const crossFieldProblem = (r: LegacyCreateBotRequest): ApiError | null => {
   if (r.platform === 'tm') {
@@ -112,6 +114,9 @@ const crossFieldProblem = (r: LegacyCreateBotRequest): ApiError | null => {
   }
   const sources = LEGACY_OBF_SOURCES.filter((field) => r[field] !== null);
   if (sources.length > 1) return validationError(`body/${sources[1]}`, `must NOT be given with ${sources[0]} (one OBF token source per bot)`);
+  if (sources.length === 1 && r.vc_access_token_url !== null) {
+    return validationError('body/vc_access_token_url', `must NOT be given with ${sources[0]}: the platform joins with an OBF token or a ZAK, never both`);
+  }
   return null;
 };
 
