@@ -17,8 +17,8 @@ interface UnavailableOption {
 export const unavailableOptions: readonly UnavailableOption[] = [
 ];
 
-export const optionNotAvailable = (field: string, feature: string): ApiError => {
-  const sentence = `body/${field} is not available yet: this service does not deliver ${feature} yet`;
+export const optionNotAvailable = (field: string, feature: string, location = 'body'): ApiError => {
+  const sentence = `${location}/${field} is not available yet: this service does not deliver ${feature} yet`;
   return new ApiError({ status: 400, code: 'FST_ERR_OPTION_NOT_AVAILABLE', message: sentence, details: sentence });
 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CredentialSealer, KeyDestroyedError } from '../../../src/adapters/key-vault/credential-sealer';
-import { SqliteKeyVault } from '../../../src/adapters/key-vault/sqlite-key-vault';
+import { openKeyVault } from '../../../src/adapters/key-vault';
 import type { Sealed } from '../../../src/domain/codec-helpers';
 import { adminClient, apiClient, createTeam, MEETING } from '../../support/http-client';
 import { startTestService, type TestService } from '../../support/test-service';
@@ -41,7 +41,7 @@ describe('tm and mt workspaces and logins through the API', () => {
 
   /** Opens a secret the log holds with the service's key vault, as someone with a copy of both would. */
   const openFromTheLog = async (keyId: string, sealed: Sealed): Promise<string> => {
-    const vault = new SqliteKeyVault(`${t.dataDir}/keys.sqlite3`, t.secretBox);
+    const vault = await openKeyVault({ dataDir: t.dataDir, mongoDatabase: 'unused' }, t.secretBox);
     try {
       return await new CredentialSealer(vault).open(keyId, sealed);
     } finally {
