@@ -10,8 +10,12 @@
  *      Microsoft Teams (its meetup-join link on teams.microsoft.com, past the AV-confirm modal) and Zoom's web
  *      client (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, and Zoom's replica through the
  *      Meeting SDK with an OBF token from a token URL (a meeting of another organisation, the team's own SDK
- *      credentials signing, the token fetched by the service at join time), alternating; and the memory of
- *      the pool's waiting processes (each a bot process, its Chromium, its display and its sound server);
+ *      credentials signing, the token fetched by the service at join time, set beside the plain join), and
+ *      signed in (issue 20) on the Teams replica (an organisation account on Microsoft's sign-in replica) and
+ *      the Meet replica (Google's sign-in with SAML single sign-on to the service's own identity provider),
+ *      each set beside its own anonymous join of the same run (the pooled bot signs in after it takes its
+ *      job), alternating; and the memory of the pool's waiting processes (each a bot process, its Chromium,
+ *      its display and its sound server);
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account; memory (PSS) per bot and CPU (by kind of process)
@@ -79,7 +83,7 @@ const SETTLE_MS = 3000;
 const BASELINE = 'sandbox mt, cold';
 const PLAIN_ZOOM = 'Zoom replica';
 const TOKEN_URL_ZOOM = 'Zoom replica, token URL';
-const FLAVOURS = [BASELINE, 'sandbox mt', 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM] as const;
+const FLAVOURS = [BASELINE, 'sandbox mt', 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM, 'Teams replica, signed in', 'Meet replica, signed in'] as const;
 /** the organisation of the token-URL flavour's meetings: the team's SDK app is of another one, so it needs the OBF token */
 const HOST_ORG = 'bench-host-org';
 type Flavour = (typeof FLAVOURS)[number];
@@ -91,6 +95,13 @@ const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
   'Zoom replica, token URL': { platform: 'vc', lobby: false, replica: 'zoom', organisation: HOST_ORG, recording_permission: 'grant' },
+  'Teams replica, signed in': { platform: 'tm', lobby: false, replica: 'teams' },
+  'Meet replica, signed in': { platform: 'mt', lobby: false, replica: 'meet' },
+};
+/** A signed-in flavour's sign-in choice (its logins are set up once, setUpSignIns), and the anonymous join it is set beside. */
+const SIGN_IN: Partial<Record<Flavour, { readonly body: Record<string, unknown>; readonly anonymous: Flavour }>> = {
+  'Teams replica, signed in': { body: { tm_config: { email_group: 'bench@contoso.com' } }, anonymous: 'Teams replica' },
+  'Meet replica, signed in': { body: { mt_config: { email_group: 'bench@example.com' } }, anonymous: 'Meet replica' },
 };
 
 /** The token-URL flavour: a team whose stored SDK credentials sign its joins, the OBF token's user, the token URL. */
@@ -154,7 +165,8 @@ const oneLatencySample = async (services: Services, flavour: Flavour): Promise<L
   const meeting = await openMeeting(bench.sandbox, flavour, service.vc);
   const vc = flavour === TOKEN_URL_ZOOM ? service.vc : null;
   const api = vc?.api ?? bench.api;
-  const { botId, postedAt } = await postBot(api, meeting, 'audio_only', vc ? { vc_config: { obf_token_url: vc.tokens.url(`/obf/${meeting.meetingId}`) } } : {});
+  const extra = vc ? { vc_config: { obf_token_url: vc.tokens.url(`/obf/${meeting.meetingId}`) } } : (SIGN_IN[flavour]?.body ?? {});
+  const { botId, postedAt } = await postBot(api, meeting, 'audio_only', extra);
   try {
     const { bot, seenAt } = await waitForStatus(api, botId, 'in_call_recording', 100);
     const [atRecording] = await botProcessTrees(bench, [botId]);
@@ -223,6 +235,13 @@ const benchLatency = async (services: Services): Promise<LatencyByFlavour> => {
     const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
     console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
   }
+  for (const [flavour, signIn] of Object.entries(SIGN_IN) as [Flavour, { anonymous: Flavour }][]) {
+    const signed = samples[flavour];
+    const anonymous = samples[signIn.anonymous];
+    if (signed.length === 0 || anonymous.length === 0) continue;
+    const p50 = (xs: LatencySample[]) => percentile(xs.map((s) => s.ownSeconds), 50);
+    console.log(`   ${flavour} / ${signIn.anonymous} (anonymous join), p50 time to record: x${(p50(signed) / p50(anonymous)).toFixed(2)} (+${seconds(p50(signed) - p50(anonymous))} for the sign-in)`);
+  }
   const plain = samples[PLAIN_ZOOM];
   const viaUrl = samples[TOKEN_URL_ZOOM];
   if (plain.length > 0 && viaUrl.length > 0) {
@@ -248,6 +267,7 @@ const poolMemoryKb = async (service: Service): Promise<number> => {
 // ---------------------------------------------------------------------------------------------------
 
 const rampSummary = (label: string, steps: readonly StepResult[]) => {
+  if (steps.length === 0) return; // its ramp was not asked for (BENCH_RAMP or BENCH_VIDEO_RAMP empty)
   const passed = steps.filter((s) => s.pass);
   const best = passed[passed.length - 1];
   const failed = steps.find((s) => !s.pass);
@@ -325,6 +345,22 @@ const startService = async (sandbox: RunningSandbox, downloads: string, slots: n
   return { bench: { sandbox, t, api: apiClient(t.url, team.api_key), downloads }, launcher, vc: tokens ? await tokenUrlTeam(sandbox, t, tokens) : null };
 };
 
+/**
+ * The signed-in flavours' accounts: a Microsoft organisation account and its tm login; an mt workspace
+ * whose SSO profile (sign-in URL, certificate) is entered in the replica's Google Workspace domain, an
+ * account of it and its mt login.
+ */
+const setUpSignIns = async (bench: Bench) => {
+  const { client } = bench.sandbox;
+  await client.putMicrosoftAccount({ email: 'bench@contoso.com', password: 'Bench-password-1', display_name: 'Bench Contoso' });
+  const tm = (await bench.api.post('/v2/tm-workspaces', { domain: 'contoso.com' })).body.data;
+  await bench.api.post('/v2/tm-logins', { email: 'bench@contoso.com', password: 'Bench-password-1', name: 'Bench', email_group: 'bench@contoso.com', workspace_id: tm.workspace_id });
+  const mt = (await bench.api.post('/v2/mt-workspaces', { domain: 'example.com' })).body.data;
+  await client.putGoogleDomain('example.com', { sign_in_url: mt.sso.sign_in_page_url, certificate: mt.sso.certificate });
+  await client.putGoogleAccount({ email: 'bench@example.com', display_name: 'Bench Example' });
+  await bench.api.post('/v2/mt-logins', { email: 'bench@example.com', name: 'Bench', email_group: 'bench@example.com', workspace_id: mt.workspace_id });
+};
+
 const main = async () => {
   const chromium = chromiumVersion();
   console.log(machineLine(chromium));
@@ -338,6 +374,7 @@ const main = async () => {
     const cold = await startService(sandbox, downloads, 1, 0, null);
     started.push(cold);
     await synthesizePhrases(sandbox);
+    await setUpSignIns(warm.bench);
     const poolKb = POOL > 0 ? await poolMemoryKb(warm) : 0;
     if (POOL > 0) console.log(`\nwarm pool of ${POOL}: ${mb(poolKb)} PSS while waiting (${mb(poolKb / POOL)} per waiting bot process with its Chromium, display and sound server)`);
     const latency = LATENCY_BOTS > 0 ? await benchLatency({ warm, cold }) : noLatency();

@@ -31,6 +31,7 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import { HttpSignInService, type SignInService } from './sign-in/sign-in-service';
 import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
 import { askVcJoin } from './vc-sdk/vc-join-client';
 
@@ -39,6 +40,7 @@ const SAME_SIGNAL_WINDOW_MS = 3000;
 
 interface Setup {
   job: BotJob;
+  signIn: SignInService | null;
   reporter: Reporter;
   control: ControlChannel;
   patienceMs: number | null;
@@ -85,6 +87,7 @@ const setup = async (log: BotLog, onServiceLost: () => void, replicas: ReplicaAd
     const patienceMs = servicePatienceMs(process.env);
     return {
       job: service.job,
+      signIn: new HttpSignInService(target, service.job.bot_id),
       reporter: new HttpReporter(target, service.job.bot_id, patienceMs),
       control: new HttpControl(target, service.job.bot_id, { log: (m) => log.warn(m), serviceLostAfterMs: patienceMs, onServiceLost }),
       patienceMs,
@@ -104,6 +107,7 @@ const setup = async (log: BotLog, onServiceLost: () => void, replicas: ReplicaAd
   const out = cli.job.upload.kind === 'folder' ? cli.job.upload.path : null;
   return {
     job: cli.job,
+    signIn: null,
     reporter: new ConsoleReporter(out),
     control: new NoControl(),
     patienceMs: null,
@@ -144,7 +148,10 @@ const main = async (): Promise<number> => {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The service process died: a restarted service takes the bot over, so the meeting goes on.
+  // The service process died: a restarted service takes the bot over, so the meeting goes on. Its end of
+  // the stderr pipe died with it: echoing the log there fails (EPIPE), which must not end the bot (its
+  // log is kept for the bot.log artifact all the same).
+  process.stderr.on('error', () => undefined);
   s.whenServiceGone?.(() => log.warn('the service that started this bot is gone; carrying on until it is back'));
   try {
     const end = await runBot(s.job, {
@@ -155,6 +162,7 @@ const main = async (): Promise<number> => {
       log,
       stop: stop.signal,
       sandboxReplicas: replicas.ok ? replicas.address : null,
+      signIn: s.signIn,
       testCaFromService: s.testCaFromService,
       warmBrowser: s.warmBrowser ?? undefined,
       options: s.options,

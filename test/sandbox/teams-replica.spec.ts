@@ -12,10 +12,10 @@ import type { CreateMeetingRequest } from '../../sandbox/client';
 import { replicaPageSuite } from '../support/replica-browser';
 import { passcodeOf, shortIdOf } from '../../sandbox/teams/links';
 
-const WAIT = { timeout: 10_000 };
+const WAIT = { timeout: 20_000 }; // a bound for a loaded CI machine, not a time the test expects
 
 describe('Microsoft Teams replica (Chromium, real host names)', function () {
-  this.timeout(40_000);
+  this.timeout(90_000);
   const suite = replicaPageSuite({ platform: 'tm', replica: 'teams' });
   const { pages, meeting: teams } = suite;
 
@@ -223,6 +223,8 @@ describe('Microsoft Teams replica (Chromium, real host names)', function () {
     await page.click(composer);
     await page.keyboard.type('Hello Alice');
     await page.keyboard.press('Enter');
+    // as a person would: the next message once the first is in the list and the composer is empty again
+    await page.waitForFunction(`document.querySelectorAll('[data-tid="chat-pane-message"]').length === 3 && document.querySelector('div[data-tid="ckeditor"]').textContent === ''`, WAIT);
     await page.type(composer, 'Second');
     await page.click('button[data-tid="sendMessageCommands-send"]');
     await page.waitForFunction(`document.querySelectorAll('[data-tid="chat-pane-message"]').length === 4`, WAIT);
