@@ -1,7 +1,9 @@
 /**
  * The bot process.
  * - Started by the service (BOT_JOB_ON_STDIN=1): the job, the service's address and the bot's token on
- *   standard input (a BotLaunch), never in the environment; reports, control and (UploadTarget http) artifacts go through the service's internal
+ *   standard input (a BotLaunch), never in the environment. A warm process (BOT_WARM_BROWSER=1, the
+ *   service's pool) starts Chromium (its display and sound server with it) first, says `ready` on standard output, then waits for its launch; its
+ *   input ending before one makes it exit (code 0). Reports, control and (UploadTarget http) artifacts go through the service's internal
  *   bot API. SIGTERM/SIGINT end the run with error code SIGTERM after storing what was recorded. The end
  *   of standard input (the service process died) does not: the bot goes on and waits for the service to
  *   come back (a restarted service takes it over); only when the service stays unreachable for
@@ -12,9 +14,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
-import { replicaSettingFromEnv } from './browser/replica-routing';
+import type { WarmBrowser } from './browser/bot-browser';
+import { replicaSettingFromEnv, type ReplicaAddress } from './browser/replica-routing';
+import { startWarmBrowser } from './browser/warm-browser';
 import { parseCli, usage } from './cli-args';
-import { SERVICE_MODE_VARIABLE, type BotJob } from '../contract/bot-contract';
+import { SERVICE_MODE_VARIABLE, WARM_READY_LINE, WARM_VARIABLE, type BotJob } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { HttpControl } from './control/http-control';
 import { NoControl } from './control/no-control';
@@ -46,6 +50,8 @@ interface Setup {
   whenServiceGone: ((onGone: () => void) => void) | null;
   /** service mode, tests only: the certificate authority the service passed */
   testCaFromService: string | null;
+  /** a warm process: the browser it started before the job */
+  warmBrowser: Promise<WarmBrowser | null> | null;
   /** service mode: the vc join's credentials, from the service */
   vcJoin?: () => Promise<VcJoinAnswer>;
 }
@@ -56,9 +62,23 @@ const servicePatienceMs = (env: NodeJS.ProcessEnv): number => {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_SERVICE_PATIENCE_MS;
 };
 
-const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | null> => {
+/** A warm process's browser, started at once; `ready` is said once it is up (or could not start). */
+const warmUp = (replicas: ReplicaAddress | null, log: BotLog): Promise<WarmBrowser | null> =>
+  startWarmBrowser(replicas, log).then((warm) => {
+    process.stdout.write(`${WARM_READY_LINE}\n`);
+    return warm;
+  });
+
+/** null: bad arguments or launch; 'no_job': a warm process the pool let go before giving it a job. */
+const setup = async (log: BotLog, onServiceLost: () => void, replicas: ReplicaAddress | null): Promise<Setup | 'no_job' | null> => {
   if (process.env[SERVICE_MODE_VARIABLE] === '1') {
-    const service = jobFromService(await readJobLine(process.stdin));
+    const warmBrowser = process.env[WARM_VARIABLE] === '1' ? warmUp(replicas, log) : null;
+    const line = await readJobLine(process.stdin);
+    if (warmBrowser && line.trim() === '') {
+      await (await warmBrowser)?.browser.close().catch(() => undefined);
+      return 'no_job';
+    }
+    const service = jobFromService(line);
     if (!service.ok) {
       process.stderr.write(`${service.error}\n`);
       return null;
@@ -75,6 +95,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
       testCaFromService: service.testCaPem,
+      warmBrowser,
       vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
@@ -94,20 +115,26 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
     onSignal: () => ({ kind: 'leave_requested' }),
     whenServiceGone: null,
     testCaFromService: null,
+    warmBrowser: null,
   };
 };
 
 const main = async (): Promise<number> => {
   const log = new BotLog();
   const stop = new AbortController();
-  const s = await setup(log, () => {
-    if (stop.signal.aborted) return;
-    log.warn('the service is unreachable for good: leaving');
-    stop.abort({ kind: 'terminated', signal: 'the service being gone' } satisfies EndCause);
-  });
-  if (!s) return 2;
   const replicas = replicaSettingFromEnv(process.env);
   if (!replicas.ok) log.warn(replicas.error);
+  const s = await setup(
+    log,
+    () => {
+      if (stop.signal.aborted) return;
+      log.warn('the service is unreachable for good: leaving');
+      stop.abort({ kind: 'terminated', signal: 'the service being gone' } satisfies EndCause);
+    },
+    replicas.ok ? replicas.address : null,
+  );
+  if (s === 'no_job') return 0;
+  if (!s) return 2;
   let firstSignalAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
     if (firstSignalAt === null) {
@@ -137,6 +164,7 @@ const main = async (): Promise<number> => {
       sandboxReplicas: replicas.ok ? replicas.address : null,
       signIn: s.signIn,
       testCaFromService: s.testCaFromService,
+      warmBrowser: s.warmBrowser ?? undefined,
       options: s.options,
       ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
@@ -145,6 +173,9 @@ const main = async (): Promise<number> => {
   } catch (err) {
     log.error(`bot crashed: ${(err as Error).stack ?? err}`);
     return 1;
+  } finally {
+    // a warm browser the run never used (it ended before, or needed other arguments) goes with the process
+    await (await s.warmBrowser)?.browser.close().catch(() => undefined);
   }
 };
 

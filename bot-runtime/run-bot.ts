@@ -16,7 +16,7 @@ import type { Browser } from 'puppeteer-core';
 import { ArtifactStore } from './artifacts';
 import { countedAttendees } from './attendees';
 import { BotLog } from './bot-log';
-import { openBotBrowser, type BotBrowser } from './browser/bot-browser';
+import { openBotBrowser, type BotBrowser, type WarmBrowser } from './browser/bot-browser';
 import type { ReplicaAddress } from './browser/replica-routing';
 import type { BotJob, ControlResult, EndReport } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
@@ -57,7 +57,10 @@ export interface RunOptions {
   readonly chunkSeconds: number;
   /** screenshot interval; 0: none */
   readonly screenshotSeconds: number;
-  /** from the start until the bot has asked to join (page loaded, name typed, join clicked) */
+  /**
+   * how long the meeting may take to answer the bot's request to join (the page still shows the pre-join
+   * screen), and to load its page: never counted from the bot's start, which a busy machine makes slow
+   */
   readonly joinTimeoutSeconds: number;
   /** a sign-in on the platform's pages that takes longer has timed out */
   readonly signInTimeoutSeconds: number;
@@ -94,6 +97,8 @@ export interface RunDeps {
   readonly stop?: AbortSignal;
   /** run in a new context of this browser instead of launching one */
   readonly browser?: Browser;
+  /** the browser this process started before its job came (a warm process); used when it was started with the arguments the job needs */
+  readonly warmBrowser?: Promise<WarmBrowser | null>;
   /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
   readonly sandboxReplicas?: ReplicaAddress | null;
   /** the service's sign-in calls, for a job that signs in (service mode) */
@@ -120,7 +125,6 @@ class BotRun {
   private readonly loop: TickLoop;
   private readonly autoLeave: AutoLeave;
   private readonly notes: MeetingNotes;
-  private readonly startedAt = Date.now();
 
   // opened while joining; null when the run ended before
   private workDir = '';
@@ -131,13 +135,13 @@ class BotRun {
   private media: BotMedia | null = null;
   /** vc Meeting SDK: the bot's own page server, while the run lasts */
   private sdkHost: SdkHostServer | null = null;
-  /** when the bot last asked to join (a retry while the OBF token's user is absent asks again) */
-  private joinAttemptAt = Date.now();
   /** vc Meeting SDK: joins again while the OBF token's user is absent */
   private readonly joinRetry: JoinRetry;
 
   private phase: Phase = 'joining';
   private joinClicked = false;
+  /** when the bot last asked to join (name typed, join clicked; a retry while the OBF token's user is absent asks again) */
+  private joinAskedAt: number | null = null;
   private snapshotFailures = 0;
   private lastScreen: Screen | null = null;
   /** when the page last showed something its driver recognises (or finished loading) */
@@ -328,9 +332,9 @@ class BotRun {
     }
     if (args.ended) return null;
     const t0 = Date.now();
-    this.browser = await openBotBrowser(this.deps.browser, args.value);
-    const page = await this.browser.context.newPage();
-    this.log.info(`browser ready in ${Date.now() - t0} ms`);
+    this.browser = await openBotBrowser({ shared: this.deps.browser, warm: await this.deps.warmBrowser }, args.value);
+    const page = this.browser.page;
+    this.log.info(`browser ready in ${Date.now() - t0} ms${this.browser.warm ? ' (started before the job)' : ''}`);
     const tab = new MeetingTab(
       page,
       family,
@@ -400,6 +404,7 @@ class BotRun {
           this.log.info('entering the name and asking to join');
           try {
             await this.loop.unlessEnded(tab.driver.join(this.job.bot_name, this.media?.own));
+            this.joinAskedAt = Date.now();
           } catch (err) {
             // the driver did not find its way through the page: what it saw is kept, as for an unrecognised page
             const kept = await this.keepDiagnostic(tab);
@@ -433,7 +438,7 @@ class BotRun {
       case 'waiting_for_authorized_user':
         this.setPhase('waiting_for_user');
         await this.statuses.report('in_waiting_room');
-        if (await this.joinRetry.whenDue(now, tab.driver, (work) => this.loop.unlessEnded(work), (cause) => this.loop.requestEnd(cause))) this.joinAttemptAt = now;
+        if (await this.joinRetry.whenDue(now, tab.driver, (work) => this.loop.unlessEnded(work), (cause) => this.loop.requestEnd(cause))) this.joinAskedAt = now;
         break;
       case 'ended':
         return this.loop.requestEnd({ kind: 'meeting_ended' });
@@ -490,7 +495,7 @@ class BotRun {
   }
 
   private expectJoinWithinTimeout(now: number, what: string): void {
-    if (now - this.joinAttemptAt > this.opts.joinTimeoutSeconds * 1000) {
+    if (this.joinAskedAt !== null && now - this.joinAskedAt > this.opts.joinTimeoutSeconds * 1000) {
       this.loop.requestEnd({ kind: 'cannot_join', message: `Could not join: ${what} within ${this.opts.joinTimeoutSeconds} s.` });
     }
   }

@@ -245,6 +245,14 @@ export const internalPaths = {
 export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
 
 /**
+ * A warm process (the service's pool): started before its job, it starts Chromium (and its display and sound
+ * server), says WARM_READY_LINE on its standard output, and waits for its launch; its input ending before a
+ * launch means the pool let it go.
+ */
+export const WARM_VARIABLE = 'BOT_WARM_BROWSER';
+export const WARM_READY_LINE = 'ready';
+
+/**
  * vc joins with credentials: what the service gives a vc bot at each join (and each retry while the OBF
  * token's user is absent), from `POST {serviceUrl}/internal/bots/{bot_id}/vc-join`. `sdk` null: the bot
  * joins through the web client as anyone would (nothing to sign). Otherwise it joins through the

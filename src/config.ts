@@ -24,6 +24,8 @@ export interface ServiceConfig {
   /** The address bots use to reach the service's internal API. */
   readonly publicUrl: string | undefined;
   readonly botSlots: number | undefined;
+  /** Bot processes kept started, with their Chromium, before their job (BOT_POOL_SIZE; default: two, at most the slots). */
+  readonly botPoolSize?: number | undefined;
   /** Names this instance in the bots it runs: at start it fails only its own bots that its previous run left. */
   readonly instanceId?: string | undefined;
   readonly logLevel: string;
@@ -80,11 +82,11 @@ const flag = (name: string, value: string | undefined): boolean => {
   throw new Error(`${name} must be 1 or 0 (true/false, yes/no, on/off), got "${value}"`);
 };
 
-const botSlotsFrom = (value: string | undefined): number | undefined => {
+const wholeNumberFrom = (name: string, value: string | undefined): number | undefined => {
   if (value === undefined || value === '') return undefined;
-  const slots = Number(value);
-  if (!Number.isInteger(slots) || slots < 0) throw new Error(`BOT_SLOTS must be a whole number, 0 or more, got "${value}"`);
-  return slots;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 or more, got "${value}"`);
+  return n;
 };
 
 const portFrom = (value: string | undefined, fallback: number): number => {
@@ -207,7 +209,7 @@ const refuseConveniencesInProduction = (config: ServiceConfig, nodeEnv: string |
  */
 export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
   const role = roleFrom(env.ROLE);
-  checkRole(role, botSlotsFrom(env.BOT_SLOTS), env.PUBLIC_URL || undefined);
+  checkRole(role, wholeNumberFrom('BOT_SLOTS', env.BOT_SLOTS), env.PUBLIC_URL || undefined);
   return refuseConveniencesInProduction(
     {
       port: portFrom(env.PORT, 8080),
@@ -220,7 +222,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
       sandboxHosts: flag('SANDBOX_HOSTS', env.SANDBOX_HOSTS),
       publicUrl: env.PUBLIC_URL || undefined,
-      botSlots: botSlotsFrom(env.BOT_SLOTS),
+      botSlots: wholeNumberFrom('BOT_SLOTS', env.BOT_SLOTS),
+      botPoolSize: wholeNumberFrom('BOT_POOL_SIZE', env.BOT_POOL_SIZE),
       instanceId: env.INSTANCE_ID || undefined,
       logLevel: env.LOG_LEVEL || 'info',
       serviceSecret: env.SERVICE_SECRET || undefined,

@@ -11,11 +11,11 @@
  * on a socket in the bot's private folder (no TCP, no D-Bus, no shared memory with other clients), and
  * dies with its bot.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BotUser } from '../../contract/host/bot-user';
-import { asBotUser, lastLines, stopHelper } from './helper-process';
+import { lastLines, spawnHelper, stopHelper } from './helper-process';
 
 export const PULSEAUDIO_PATH = '/usr/bin/pulseaudio';
 const PAREC_PATH = '/usr/bin/parec';
@@ -86,8 +86,7 @@ export const startAudioServer = async (opts: AudioServerOptions): Promise<AudioS
   const socket = path.join(home, 'native');
   const pulse = opts.pulseAudioPath ?? PULSEAUDIO_PATH;
   const args = pulseAudioArgs(socket);
-  const [command, argv] = asBotUser(pulse, args, opts.runAs);
-  const child = spawn(command, argv, {
+  const child = spawnHelper(pulse, args, opts.runAs, {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { PATH: process.env.PATH || '/usr/bin:/bin', HOME: home, XDG_RUNTIME_DIR: home, XDG_CONFIG_HOME: home },
   });
@@ -115,8 +114,7 @@ export const startAudioServer = async (opts: AudioServerOptions): Promise<AudioS
     environment,
     speakers: () => {
       if (listener) return speakers;
-      const [cmd, argv] = asBotUser(PAREC_PATH, listenerArgs(), opts.runAs);
-      listener = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH || '/usr/bin:/bin', HOME: home, ...environment } });
+      listener = spawnHelper(PAREC_PATH, listenerArgs(), opts.runAs, { stdio: ['ignore', 'pipe', 'ignore'], env: { PATH: process.env.PATH || '/usr/bin:/bin', HOME: home, ...environment } });
       listener.on('error', () => undefined);
       let odd: Buffer = Buffer.alloc(0);
       listener.stdout!.on('data', (d: Buffer) => {

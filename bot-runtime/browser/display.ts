@@ -10,12 +10,11 @@
  * cookie file is private to the bot user. Xvfb runs as the bot user, like Chromium: started by root
  * (tests, `npm run bot` as root), through `setpriv`.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BotUser } from '../../contract/host/bot-user';
-import { asBotUser, lastLines, stopHelper } from './helper-process';
+import { lastLines, spawnHelper, stopHelper } from './helper-process';
 
 export const XVFB_PATH = '/usr/bin/Xvfb';
 const STARTUP_LIMIT_MS = 10_000;
@@ -81,8 +80,7 @@ export const startVirtualDisplay = async (opts: DisplayOptions): Promise<Virtual
   if (opts.runAs) await fs.promises.chown(authFile, opts.runAs.uid, opts.runAs.gid);
   const xvfb = opts.xvfbPath ?? XVFB_PATH;
   const args = xvfbArgs(opts.screen, authFile);
-  const [command, argv] = asBotUser(xvfb, args, opts.runAs);
-  const child = spawn(command, argv, {
+  const child = spawnHelper(xvfb, args, opts.runAs, {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH || '/usr/bin:/bin' },
   });

@@ -5,7 +5,7 @@
  * when the bot's process is gone (`setpriv --pdeathsig`, kept across the change of user), so a killed bot
  * leaves no display or sound server behind.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import type { BotUser } from '../../contract/host/bot-user';
 
 const SETPRIV = '/usr/bin/setpriv';
@@ -15,6 +15,17 @@ export const asBotUser = (command: string, args: readonly string[], runAs: BotUs
   SETPRIV,
   [...(runAs ? [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups'] : []), '--pdeathsig', 'SIGTERM', '--', command, ...args],
 ];
+
+/**
+ * Starts a helper as `asBotUser` says, in a process group of its own, as puppeteer starts Chromium: a
+ * terminal's Ctrl-C (SIGINT to the whole foreground group, `npm run bot`) then reaches the bot alone, which
+ * leaves its meeting, stores its recording and ends its helpers itself. In the bot's group, the display would
+ * die at the same key and take the browser down before the recorder stopped.
+ */
+export const spawnHelper = (command: string, args: readonly string[], runAs: BotUser | null, options: Omit<SpawnOptions, 'detached'>): ChildProcess => {
+  const [cmd, argv] = asBotUser(command, args, runAs);
+  return spawn(cmd, argv, { ...options, detached: true });
+};
 
 /** Ends a helper: SIGTERM, SIGKILL after 3 s. */
 export const stopHelper = (child: ChildProcess): Promise<void> =>

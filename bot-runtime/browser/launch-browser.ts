@@ -2,7 +2,8 @@
  * Launches Debian's Chromium the way tab capture works here (ENVIRONMENT.md): no `--mute-audio`, no
  * `--use-fake-ui-for-media-stream`, `--auto-accept-this-tab-capture`, autoplay without a gesture, and no
  * background traffic to outside hosts. It looks like a person's Chromium on Linux (fingerprint/): headful
- * on a virtual display of its own (display.ts) by default, or in the new headless mode.
+ * on a virtual display of its own (display.ts) by default, or in the new headless mode, with a sound server
+ * of its own (audio-server.ts) either way. The switches: chromium-flags.ts.
  *
  * Always with its sandbox (never `--no-sandbox`), never as root, with an environment of its own
  * (contract/host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
@@ -21,25 +22,11 @@ import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from '.
 import { startAudioServer, type AudioServer } from './audio-server';
 import { startVirtualDisplay, type VirtualDisplay } from './display';
 import { keepSoundServer } from './speakers';
-import { AUTOMATION_DEFAULTS, DEFAULT_BROWSER_MODE, gpuEnvironment, personLikeArgs, SCREEN, userAgentArgs, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
+import { chromiumFlags } from './chromium-flags';
+import { DEFAULT_BROWSER_MODE, gpuEnvironment, SCREEN, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
-
-export const chromiumArgs = (extra: readonly string[] = []): string[] => [
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--autoplay-policy=no-user-gesture-required',
-  '--auto-accept-this-tab-capture',
-  // a hidden or occluded tab must not be throttled: the page polls the meeting and records
-  '--disable-background-timer-throttling',
-  '--disable-renderer-backgrounding',
-  '--disable-backgrounding-occluded-windows',
-  ...extra,
-];
 
 /** Switches that would run Chromium without its sandbox: refused, whoever asks. */
 const UNSANDBOXED = ['--no-sandbox', '--no-zygote', '--single-process', '--disable-setuid-sandbox', '--disable-namespace-sandbox', '--disable-seccomp-filter-sandbox'];
@@ -76,7 +63,7 @@ const chromiumUser = (): BotUser | null => {
   return user;
 };
 
-/** The command line: puppeteer's defaults without `--mute-audio`, ours, never a sandbox switch. */
+/** The command line (chromium-flags.ts), never a sandbox switch. */
 export const browserCommand = (
   executable: string,
   extra: readonly string[],
@@ -86,8 +73,7 @@ export const browserCommand = (
 ): { readonly executablePath: string; readonly args: string[] } => {
   const asked = [...extra].filter((a) => UNSANDBOXED.includes(a.split('=')[0]!));
   if (asked.length) throw new Error(`Chromium always runs with its sandbox: ${asked.join(' ')} refused`);
-  const defaults = puppeteer.defaultArgs({ headless: false, userDataDir: profile }).filter((a) => !AUTOMATION_DEFAULTS.includes(a) && a !== 'about:blank');
-  const args = [...defaults, ...chromiumArgs([...personLikeArgs(mode), ...extra]), 'about:blank'];
+  const args = chromiumFlags(extra, profile, mode, () => chromiumVersion(executable));
   if (args.some((a) => UNSANDBOXED.includes(a))) throw new Error('Chromium always runs with its sandbox (PUPPETEER_DANGEROUS_NO_SANDBOX is refused)');
   if (!runAs) return { executablePath: executable, args };
   return { executablePath: SETPRIV, args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', executable, ...args] };
@@ -113,7 +99,7 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
       startAudioServer({ dir: profile, runAs }),
     ]);
     const browser = await puppeteer.launch({
-      ...browserCommand(executable, [...userAgentArgs(mode, chromiumVersion(executable)), ...(opts.args ?? [])], profile, runAs, mode),
+      ...browserCommand(executable, opts.args ?? [], profile, runAs, mode),
       ignoreDefaultArgs: true,
       env: { ...chromiumEnvironment(profile, process.env), ...gpuEnvironment(), ...display?.environment, ...sound?.environment, ...noAppEnvironment() },
       headless: mode === 'headless',

@@ -14,7 +14,8 @@
  *   Resolves to `{mainMime, audioMime, startedAt}` once every recorder has started (`startedAt`:
  *   epoch ms of the first recorder's start event).
  * - `takeLevel()`: the loudest RMS level (dBFS) sampled since the previous call, or null.
- * - `pause()`, `resume()`, `stop()` (resolves to `{stoppedAt}` after the last chunk has been handed over).
+ * - `pause()`, `resume()`, `stop()` (resolves to `{stoppedAt, capture}` after the last chunk has been handed over;
+ *   `capture`: the ms of audio the tab capture delivered while recording, the ms it dropped, its mean latency).
  *
  * Chunks leave the page through the world's function `__botRecorderData(stream, seq, base64)`, one
  * at a time and in order per stream (the page waits for node to take each chunk).
@@ -31,7 +32,17 @@ export const inPageRecorderSource = String.raw`
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     return btoa(bin);
   };
-  const st = { stream: null, recorders: [], ctx: null, timer: null, level: null, startedAt: null };
+  const st = { stream: null, recorders: [], ctx: null, timer: null, level: null, startedAt: null, audioTrack: null, deliveredAtStart: null };
+
+  // Milliseconds of audio the capture's track has delivered so far (null where the browser does not say).
+  const delivered = () => {
+    const stats = st.audioTrack && st.audioTrack.stats;
+    return stats && typeof stats.deliveredFramesDuration === 'number' ? stats.deliveredFramesDuration : null;
+  };
+  const waitUntil = async (ok, ms) => {
+    const end = performance.now() + ms;
+    while (!ok() && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+  };
 
   const startRecorder = (name, stream, mimeType, bits, sliceMs) => {
     const rec = new MediaRecorder(stream, Object.assign({ mimeType }, bits));
@@ -50,7 +61,10 @@ export const inPageRecorderSource = String.raw`
     st.recorders.push(entry);
     return new Promise((resolve, reject) => {
       rec.onstart = () => {
-        if (st.startedAt === null) st.startedAt = Date.now();
+        if (st.startedAt === null) {
+          st.startedAt = Date.now();
+          st.deliveredAtStart = delivered();
+        }
         resolve(rec.mimeType || mimeType);
       };
       rec.onerror = (e) => reject(e.error || new Error('MediaRecorder error'));
@@ -60,8 +74,10 @@ export const inPageRecorderSource = String.raw`
 
   window.__botRecorder = {
     async start(opts) {
+      // Audio-only still has to ask for video (the API requires it): the smallest frames, at a rate whose first
+      // frame comes at once (at 1 frame/s the capture starts a second later), stopped as soon as it runs.
       const stream = await navigator.mediaDevices.getDisplayMedia({
-        video: opts.video ? { frameRate: 15 } : { frameRate: 1, width: 320, height: 240 },
+        video: opts.video ? { frameRate: 15 } : { width: 320, height: 240 },
         audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
         preferCurrentTab: true,
         selfBrowserSurface: 'include',
@@ -70,8 +86,13 @@ export const inPageRecorderSource = String.raw`
       st.stream = stream;
       const audioTracks = stream.getAudioTracks();
       if (audioTracks.length === 0) throw new Error('the tab capture has no audio track');
+      st.audioTrack = audioTracks[0];
+      // The capture's audio may flow a moment after getDisplayMedia answers (seconds on a busy machine): the
+      // recorders start once it flows, so that the recording's start is its first sound, not a gap the file lacks.
+      await waitUntil(() => delivered() !== 0, 3000);
 
-      const ctx = new AudioContext();
+      // The level needs no more than speech's band, and no low latency: fewer, larger audio callbacks.
+      const ctx = new AudioContext({ sampleRate: 16000, latencyHint: 'playback' });
       st.ctx = ctx;
       const analyser = ctx.createAnalyser();
       analyser.fftSize = 2048;
@@ -95,7 +116,8 @@ export const inPageRecorderSource = String.raw`
         mainMime = pick(['video/x-matroska;codecs=avc1,opus', 'video/webm;codecs=h264,opus', 'video/webm;codecs=vp8,opus', 'video/webm']);
         started.push(startRecorder('main', stream, mainMime, { videoBitsPerSecond: opts.videoBitsPerSecond, audioBitsPerSecond: opts.audioBitsPerSecond }, opts.mainSliceMs));
       } else {
-        for (const t of stream.getVideoTracks()) t.enabled = false;
+        // nothing of the picture is recorded: the capture stops making frames (the audio track goes on)
+        for (const t of stream.getVideoTracks()) t.stop();
       }
       const mimes = await Promise.all(started);
       return { audioMime: mimes[0], mainMime: opts.video ? mimes[1] : null, startedAt: st.startedAt };
@@ -113,6 +135,11 @@ export const inPageRecorderSource = String.raw`
     },
     async stop() {
       const stoppedAt = Date.now();
+      const stats = st.audioTrack && st.audioTrack.stats;
+      // what the capture delivered while recording and what it could not (its frames dropped), in ms: the log says it
+      const capture = stats && st.deliveredAtStart !== null
+        ? { deliveredMs: Math.round(stats.deliveredFramesDuration - st.deliveredAtStart), droppedMs: Math.round(stats.totalFramesDuration - stats.deliveredFramesDuration), latencyMs: Math.round(stats.averageLatency) }
+        : null;
       await Promise.all(st.recorders.map((r) => new Promise((resolve) => {
         if (r.rec.state === 'inactive') return resolve();
         r.rec.addEventListener('stop', () => resolve(), { once: true });
@@ -123,7 +150,7 @@ export const inPageRecorderSource = String.raw`
       if (window.__botTap) await window.__botTap.stop();
       if (st.stream) for (const t of st.stream.getTracks()) t.stop();
       if (st.ctx) await st.ctx.close().catch(() => undefined);
-      return { stoppedAt };
+      return { stoppedAt, capture };
     },
   };
 })();

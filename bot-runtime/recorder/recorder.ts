@@ -145,8 +145,9 @@ export class Recorder {
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
         }),
-      ])) as { stoppedAt: number };
+      ])) as { stoppedAt: number; capture: { deliveredMs: number; droppedMs: number; latencyMs: number } | null };
       stoppedAt = r.stoppedAt;
+      if (r.capture) this.logCapture(r.capture, stoppedAt);
     } catch (err) {
       this.log.warn(`recorder stop: ${(err as Error).message}; keeping the chunks received so far`);
     } finally {
@@ -156,6 +157,18 @@ export class Recorder {
     await this.writes.catch((err) => this.log.error(`writing the recording failed: ${(err as Error).message}`));
     this.log.info(`recorder stopped: ${this.bytes} bytes recorded, ${this.chunks} audio chunks`);
     return stoppedAt;
+  }
+
+  /**
+   * What the tab capture delivered. On a machine too busy for its audio (every core taken), Chromium renders
+   * the tab's sound slower than real time: the recording is then shorter than the time it covers, its
+   * silences squeezed. Said as a warning beyond a second, since the bot cannot make up for it.
+   */
+  private logCapture(capture: { deliveredMs: number; droppedMs: number; latencyMs: number }, stoppedAt: number): void {
+    const account = `the tab capture delivered ${(capture.deliveredMs / 1000).toFixed(1)} s of audio while recording, dropped ${(capture.droppedMs / 1000).toFixed(1)} s, mean latency ${capture.latencyMs} ms`;
+    const behindMs = this.startedAt === null ? 0 : stoppedAt - this.startedAt - capture.deliveredMs;
+    if (behindMs > 1000) this.log.warn(`${account}: ${(behindMs / 1000).toFixed(1)} s less than the time recorded (the machine is too busy for its audio)`);
+    else this.log.info(account);
   }
 
   /**

@@ -8,14 +8,36 @@ import { replicaRouting, type ReplicaAddress } from '../browser/replica-routing'
 import { pinArgs, sandboxPin } from '../browser/sandbox-trust';
 import type { MeetingLocation } from '../meeting-url';
 
+type Replicas = { readonly address: ReplicaAddress; readonly hosts: readonly string[] } | null;
+
+/** The replica hosts routed to the sandbox, and the key of the certificate it presents there. */
+const replicaArgs = async (replicas: Replicas, log: BotLog): Promise<{ args: string[]; pins: string[] }> => {
+  if (!replicas) return { args: [], pins: [] };
+  const where = `${replicas.address.host}:${replicas.address.port}`;
+  let routing;
+  try {
+    routing = await replicaRouting(replicas.hosts, replicas.address);
+  } catch (err) {
+    throw new Error(`The sandbox replicas at ${where} are unreachable: ${(err as Error).message}`);
+  }
+  if (!routing) return { args: [], pins: [] };
+  log.info(`SANDBOX_REPLICAS: ${replicas.hosts.join(', ')} go to the sandbox at ${where}`);
+  return { args: routing.args, pins: [routing.pin] };
+};
+
+/** What a browser started before its job is started with: what every job of this process needs (the replicas' routing). */
+export const warmBrowserArgs = async (replicas: Replicas, log: BotLog): Promise<string[]> => {
+  const { args, pins } = await replicaArgs(replicas, log);
+  return [...args, ...pinArgs(pins)];
+};
+
 export const browserArgsFor = async (
   meeting: MeetingLocation,
   trustSandbox: boolean,
-  replicas: { readonly address: ReplicaAddress; readonly hosts: readonly string[] } | null,
+  replicas: Replicas,
   log: BotLog,
 ): Promise<string[]> => {
   const pins: string[] = [];
-  const args: string[] = [];
   if (trustSandbox && meeting.sandbox) {
     try {
       pins.push(await sandboxPin(meeting.url));
@@ -24,19 +46,6 @@ export const browserArgsFor = async (
     }
   }
   if (trustSandbox && !meeting.sandbox) log.warn('trust_sandbox_certificate ignored: not a sandbox URL');
-  if (replicas) {
-    const where = `${replicas.address.host}:${replicas.address.port}`;
-    let routing;
-    try {
-      routing = await replicaRouting(replicas.hosts, replicas.address);
-    } catch (err) {
-      throw new Error(`The sandbox replicas at ${where} are unreachable: ${(err as Error).message}`);
-    }
-    if (routing) {
-      args.push(...routing.args);
-      pins.push(routing.pin);
-      log.info(`SANDBOX_REPLICAS: ${replicas.hosts.join(', ')} go to the sandbox at ${where}`);
-    }
-  }
-  return [...args, ...pinArgs(pins)];
+  const routed = await replicaArgs(replicas, log);
+  return [...routed.args, ...pinArgs([...pins, ...routed.pins])];
 };

@@ -58,6 +58,8 @@ export class BotDispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
   async start(fromPosition: bigint | null): Promise<void> {
+    // in the background: the first bot waits for what it needs (the compiled runtime), the others find the pool warm
+    if (this.deps.slots > 0) void this.deps.launcher.start?.();
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
     // A scheduled bot is not queued before its time (its BotCreated queues it).
     for (const bot of active) if (!bot.dispatched && bot.status !== 'scheduled') this.queue.push(bot.bot_id);
@@ -158,7 +160,7 @@ export class BotDispatcher {
     await this.subscription?.stop();
     for (const bot of this.running.values()) if (bot !== null) this.terminate(bot);
     // Every dispatch ends here, its bot's end recorded, before the stores it writes to are closed.
-    await Promise.all([...this.inFlight]);
+    await Promise.all([...this.inFlight, this.deps.launcher.close?.()]);
   }
 
   private terminate(bot: LaunchedBot): void {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import bunyan from 'bunyan';
 import { botIdentityFor } from '../../src/adapters/bot-launcher/bot-identity';
-import { childProcessLauncherFor } from '../../src/adapters/bot-launcher/child-process-launcher';
+import { childProcessLauncherFor, defaultBotPoolSize } from '../../src/adapters/bot-launcher/child-process-launcher';
 import { privateFolder } from '../../src/adapters/disk/private-files';
 import { configFromEnv } from '../../src/config';
 
@@ -37,14 +37,18 @@ describe('whom bots run as', () => {
     assert.equal(botIdentityFor(0, 'meetbot', meetbot, true).kind, 'refused');
   });
 
-  it('a service that would run bots but cannot isolate them does not start; one that runs none may', () => {
+  it('a service that would run bots but cannot isolate them does not start; one that runs none may', async () => {
     const log = bunyan.createLogger({ name: 'test', streams: [] });
     const config = configFromEnv({ BOT_USER: 'no-such-user-here', BOT_SAME_USER: '1' });
     assert.equal(config.botUser, 'no-such-user-here');
     assert.equal(config.botSameUser, true);
     assert.throws(() => childProcessLauncherFor(log, config, 2), /Bots cannot run safely here/);
     const idle = childProcessLauncherFor(log, config, 0);
-    assert.throws(() => idle.launch({ bot_id: 'b' } as never, { serviceUrl: 'http://s', botToken: 't' }), /bots cannot run on this machine/);
+    await assert.rejects(async () => idle.launch({ bot_id: 'b' } as never, { serviceUrl: 'http://s', botToken: 't' }), /bots cannot run on this machine/);
+  });
+
+  it('keeps two bots warm by default, never more than the slots, none where no bot runs', () => {
+    assert.deepEqual([0, 1, 2, 8].map(defaultBotPoolSize), [0, 1, 2, 2]);
   });
 
   it('reads BOT_USER and BOT_SAME_USER, off unless set', () => {

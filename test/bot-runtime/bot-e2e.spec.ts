@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import type { EndReport, Platform, RecordingMode } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { FinalWebhookCheck } from './final-webhooks';
-import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';
+import { startImageServer } from './image-checks';
+import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, tmpDir, type StartedBot } from './support';
 
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
@@ -318,6 +319,22 @@ describe('bot-runtime end to end (Chromium + sandbox)', function () {
   });
 
   describe('joining', () => {
+    it('the join timeout counts from the request to join, not from the start: a bot slow to reach the pre-join screen still joins', async () => {
+      // the bot's start takes 3 s (its picture answers that late), longer than its whole join timeout
+      const dir = tmpDir('slow-image-');
+      const slow = await startImageServer(dir, {}, { answerAfterMs: 3000 });
+      try {
+        const m = await sb.client.createMeeting({ platform: 'mt', lobby: false });
+        const bot = track(startBot(m.url, 'mt', { recording_mode: 'audio_only', bot_image: [`${slow.base}/late.png`] }, { options: { joinTimeoutSeconds: 2 } }));
+        await bot.reporter.waitFor(() => bot.reporter.statuses().includes('in_call_recording') || bot.reporter.ends().length > 0, 'recording or the end');
+        assert.deepEqual(bot.reporter.ends(), [], bot.log.text());
+        assert.match(bot.log.text(), /no bot image could be used/);
+      } finally {
+        await slow.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('a leave while the page of an unreachable meeting is loading ends the run at once, not at the navigation timeout', async () => {
       // accepts connections and never answers: the navigation could only end by its own timeout (an hour here)
       const sockets: net.Socket[] = [];

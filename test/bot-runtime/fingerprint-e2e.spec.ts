@@ -5,7 +5,8 @@
  * sandbox certificate pinned, the replica hosts routed), one tab per platform flavour prepared as a bot
  * prepares its meeting tab (the driver family's, the bot's world with recorder and page watcher), read
  * once by the driver and clicked by the driver's own click: nothing trips, on the three sandbox
- * flavours and the Meet, Teams and Zoom replicas.
+ * flavours and the Meet, Teams and Zoom replicas, and in the first tab of a browser started before its job
+ * (a bot from the service's warm pool).
  *
  * One tell is left, pinned here: a bot that brings its own microphone or camera answers the page's
  * `getUserMedia` through a wrapper in the page's world (docs/decisions.md).
@@ -23,6 +24,7 @@ import { BotLog } from '../../bot-runtime/bot-log';
 import { openBotBrowser, type BotBrowser } from '../../bot-runtime/browser/bot-browser';
 import type { BrowserMode } from '../../bot-runtime/browser/fingerprint/browser-mode';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
+import { startWarmBrowser } from '../../bot-runtime/browser/warm-browser';
 import type { DriverFamily } from '../../bot-runtime/drivers/page-driver';
 import { familyForUrl, replicaHosts } from '../../bot-runtime/drivers/families';
 import { googleMeetFamily } from '../../bot-runtime/drivers/google-meet/family';
@@ -82,9 +84,13 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
     }
   };
 
-  /** A tab as the bot prepares it for a meeting of `family` (the driver family's, the bot's world with recorder and page watcher). */
-  const preparedTab = async (browser: BotBrowser, family: DriverFamily, media: BotMedia | null, oldHabits = false) => {
-    const page = await browser.context.newPage();
+  /**
+   * A tab as the bot prepares it for a meeting of `family` (the driver family's, the bot's world with recorder
+   * and page watcher); `inFirstTab`: the browser's first tab, where a bot whose browser is its own (a warm one
+   * too) opens its meeting.
+   */
+  const preparedTab = async (browser: BotBrowser, family: DriverFamily, media: BotMedia | null, oldHabits = false, inFirstTab = false) => {
+    const page = inFirstTab ? browser.page : await browser.context.newPage();
     const tab = new MeetingTab(
       page,
       family,
@@ -105,10 +111,10 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
    * native in the page's world before its scripts, a read from the page's world, a script's click; and a
    * console that reads what it logs, as one with the DevTools' Runtime domain enabled did before V8 stopped.
    */
-  const visit = async (browser: BotBrowser, url: string, oldHabits = false, media: BotMedia | null = null): Promise<FingerprintReport> => {
+  const visit = async (browser: BotBrowser, url: string, oldHabits = false, media: BotMedia | null = null, inFirstTab = false): Promise<FingerprintReport> => {
     const host = new URL(url).hostname;
     const before = (await reportsOf(host)).filter((r) => r.final).length;
-    const { page, tab } = await preparedTab(browser, familyForUrl(url)!, media, oldHabits);
+    const { page, tab } = await preparedTab(browser, familyForUrl(url)!, media, oldHabits, inFirstTab);
     await page.goto(url, { waitUntil: 'load' });
     await nextReport(host, false, before);
     await tab.driver.read(0);
@@ -155,14 +161,15 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
   const inMode = async (mode: BrowserMode, work: (browser: BotBrowser) => Promise<void>) => {
     const browser = await launchBrowser({ mode, args: await botArgs() });
     try {
-      await work({ context: browser.defaultBrowserContext(), close: () => browser.close() });
+      const [first] = await browser.pages();
+      await work({ context: browser.defaultBrowserContext(), page: first!, warm: false, close: () => browser.close() });
     } finally {
       await browser.close();
     }
   };
 
   it('the bot (headful, its default): no check trips on any flavour', async () => {
-    const browser = await openBotBrowser(undefined, await botArgs());
+    const browser = await openBotBrowser({}, await botArgs());
     try {
       for (const host of hosts()) {
         const report = await visit(browser, `${host}/fingerprint`);
@@ -174,8 +181,24 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
     }
   });
 
+  it("a bot from the warm pool (its browser, display and sound server started before the job; the meeting in that browser's first tab): no check trips", async () => {
+    const replicas = { host: '127.0.0.1', port: sandbox.port };
+    const warm = await startWarmBrowser(replicas, log);
+    assert.ok(warm, 'the browser started before the job');
+    const meeting = { platform: 'mt' as const, url: 'https://meet.google.com/fingerprint', sandbox: false };
+    const browser = await openBotBrowser({ warm }, await browserArgsFor(meeting, false, { address: replicas, hosts: replicaHosts() }, log));
+    try {
+      assert.equal(browser.warm, true, 'the job took the browser started before it');
+      const report = await visit(browser, meeting.url, false, null, true);
+      assert.deepEqual(tripped(report), {}, report.tripped.join(', '));
+      assert.deepEqual(report.checks.map((c) => c.id).sort(), [...FINGERPRINT_CHECKS].sort(), 'every check ran');
+    } finally {
+      await browser.close();
+    }
+  });
+
   it("the bot's sign-in on Microsoft's and Google's sign-in hosts (headful): no check trips, its reads and clicks included", async () => {
-    const browser = await openBotBrowser(undefined, await botArgs());
+    const browser = await openBotBrowser({}, await botArgs());
     try {
       for (const [url, family] of [
         ['https://login.microsoftonline.com/fingerprint', microsoftTeamsFamily],
@@ -200,7 +223,7 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
   it("a bot that brings its own camera (bot_image) still shows its wrapper of the page's getUserMedia: the known tell left", async () => {
     const picture = `data:image/png;base64,${PNG_1X1}`;
     const media = new BotMedia({ streaming: null, images: [picture], imageConfig: { mode: 'cycle', interval_seconds: 10 }, log });
-    const browser = await openBotBrowser(undefined, await botArgs());
+    const browser = await openBotBrowser({}, await botArgs());
     try {
       const report = await visit(browser, 'https://meet.google.com/fingerprint', false, media);
       assert.deepEqual(report.tripped.sort(), ['automation-globals', 'injected-stack-frames', 'patched-natives'], JSON.stringify(tripped(report)));

@@ -51,14 +51,15 @@ export interface ImageServer {
 
 /**
  * Serves `files` (path -> type and body) over HTTPS with a fresh self-signed certificate, which
- * BOT_TEST_CA_PEM makes the bot trust until `stop()`.
+ * BOT_TEST_CA_PEM makes the bot trust until `stop()`; `answerAfterMs`: each answer that late (a slow host).
  */
-export const startImageServer = async (dir: string, files: Record<string, { type: string; body: Buffer }>): Promise<ImageServer> => {
+export const startImageServer = async (dir: string, files: Record<string, { type: string; body: Buffer }>, options: { readonly answerAfterMs?: number } = {}): Promise<ImageServer> => {
   const cert = await makeCertificate();
   const caFile = path.join(dir, 'test-ca.pem');
   fs.writeFileSync(caFile, cert.certPem);
   process.env.BOT_TEST_CA_PEM = caFile;
-  const server = https.createServer({ key: cert.keyPem, cert: cert.certPem }, (req, res) => {
+  const server = https.createServer({ key: cert.keyPem, cert: cert.certPem }, async (req, res) => {
+    if (options.answerAfterMs) await sleep(options.answerAfterMs);
     const f = files[req.url ?? ''];
     if (!f) return res.writeHead(404).end('not found');
     res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);

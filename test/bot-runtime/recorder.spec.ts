@@ -18,8 +18,12 @@ import { MemoryReporter, tmpDir } from './support';
 
 const exec = promisify(execFile);
 
+/** `capture`: the page's account of its tab capture when it stops (what Chromium's track stats said), if any. */
+type CaptureAccount = { deliveredMs: number; droppedMs: number; latencyMs: number } | null;
+
 /** A world of the page that answers the recorder's calls like the in-page recorder and lets the test send chunks. */
-const standInWorld = (mainMime: string | null) => {
+const standInWorld = (mainMime: string | null, capture: (startedAt: number, stoppedAt: number) => CaptureAccount = () => null) => {
+  let startedAt = 0;
   let binding: ((stream: string, seq: number, b64: string) => Promise<void>) | null = null;
   const world: PageWorld = {
     expose: async (_name, fn) => {
@@ -27,20 +31,23 @@ const standInWorld = (mainMime: string | null) => {
     },
     addScript: async () => undefined,
     evaluate: async <T>(src: string) => {
-      if (src.startsWith('window.__botRecorder.start(')) return { mainMime, audioMime: 'audio/webm;codecs=opus', startedAt: Date.now() } as T;
-      if (src === 'window.__botRecorder.stop()') return { stoppedAt: Date.now() } as T;
+      if (src.startsWith('window.__botRecorder.start(')) return { mainMime, audioMime: 'audio/webm;codecs=opus', startedAt: (startedAt = Date.now()) } as T;
+      if (src === 'window.__botRecorder.stop()') {
+        const stoppedAt = startedAt + 30_000;
+        return { stoppedAt, capture: capture(startedAt, stoppedAt) } as T;
+      }
       return undefined as T;
     },
   };
   return { world, send: (stream: string, seq: number, data: Buffer) => binding!(stream, seq, data.toString('base64')) };
 };
 
-const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: string) => {
+const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: string, capture?: (startedAt: number, stoppedAt: number) => CaptureAccount) => {
   const root = tmpDir('bot-recorder-');
   const out = path.join(root, 'out');
   const reporter = new MemoryReporter();
   const log = new BotLog(null);
-  const { world, send } = standInWorld(mainMime);
+  const { world, send } = standInWorld(mainMime, capture);
   const recorder = new Recorder({ mode, chunkSeconds: 1, workDir: path.join(root, 'work'), ffmpegPath }, new ArtifactStore(new FolderUploader(out), reporter, log), log);
   await recorder.install(world);
   await recorder.start();
@@ -115,6 +122,16 @@ describe('bot-runtime recorder (node side)', function () {
       assert.equal(fs.readFileSync(path.join(t.out, key), 'utf8'), 'video bytes');
       assert.ok(t.reporter.artifactKeys().includes('audio_chunks/000001.webm'));
     }
+  });
+
+  it("logs the tab capture's account, and warns when it delivered a second or more less than the time recorded (a machine too busy for its audio)", async () => {
+    const fine = await setUp('audio_only', null, undefined, () => ({ deliveredMs: 29_800, droppedMs: 0, latencyMs: 22 }));
+    const busy = await setUp('audio_only', null, undefined, () => ({ deliveredMs: 27_500, droppedMs: 0, latencyMs: 45 }));
+    roots.push(fine.root, busy.root);
+    await fine.recorder.stop();
+    await busy.recorder.stop();
+    assert.match(fine.log.text(), /info the tab capture delivered 29\.8 s of audio while recording, dropped 0\.0 s, mean latency 22 ms\n/);
+    assert.match(busy.log.text(), /warn the tab capture delivered 27\.5 s of audio .*: 2\.5 s less than the time recorded \(the machine is too busy for its audio\)/);
   });
 
   it('clears its stop timeout once the page has answered', async () => {

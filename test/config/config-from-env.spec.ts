@@ -28,6 +28,13 @@ describe('configuration from the environment', () => {
     assert.throws(() => configFromEnv({ PORT: '70000' }), /PORT must be an integer/);
   });
 
+  it('takes BOT_POOL_SIZE as a whole number (0 turns the warm pool off; unset, the launcher decides), and refuses anything else', () => {
+    assert.equal(configFromEnv({}).botPoolSize, undefined);
+    assert.equal(configFromEnv({ BOT_POOL_SIZE: '0' }).botPoolSize, 0);
+    assert.equal(configFromEnv({ BOT_POOL_SIZE: '3' }).botPoolSize, 3);
+    for (const value of ['two', '-1', '0.5']) assert.throws(() => configFromEnv({ BOT_POOL_SIZE: value }), /BOT_POOL_SIZE must be a whole number/);
+  });
+
   it('names the instance by INSTANCE_ID when given', () => {
     assert.equal(configFromEnv({ INSTANCE_ID: 'api-2' }).instanceId, 'api-2');
   });

@@ -27,6 +27,8 @@ export interface TestService {
 
 export interface TestServiceOptions {
   readonly botSlots?: number;
+  /** BOT_POOL_SIZE: warm bot processes (none unless asked: most tests start one bot at a time) */
+  readonly botPoolSize?: number;
   /** SANDBOX_HOSTS (on unless turned off: most tests send bots to the local sandbox) */
   readonly sandboxHosts?: boolean;
   readonly clock?: () => Date;
@@ -94,6 +96,7 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     sandboxHosts: options.sandboxHosts ?? true,
     publicUrl: undefined,
     botSlots: options.botSlots ?? 0,
+    botPoolSize: options.botPoolSize ?? 0,
     instanceId: options.instanceId,
     logLevel: 'debug',
     objectStoreUrl: options.objectStoreUrl,

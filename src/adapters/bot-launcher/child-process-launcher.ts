@@ -1,23 +1,20 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type Logger from 'bunyan';
-import { SERVICE_MODE_VARIABLE, type BotJob, type BotLaunch } from '../../../contract/bot-contract';
+import type { BotJob, BotLaunch } from '../../../contract/bot-contract';
 import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
-import { botProcessEnvironment } from '../../../contract/host/environment';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
-import type { BotExit, BotLauncher, LaunchedBot } from './port';
-
-const REPOSITORY = path.resolve(__dirname, '../../..');
-const BOT_MAIN = path.join(REPOSITORY, 'bot-runtime/main.ts');
-const STDERR_TAIL_BYTES = 4096;
+import { startBotProcess, type BotProcess } from './bot-process';
+import { compiledBotRuntime } from './compiled-runtime';
+import type { BotLauncher, LaunchedBot } from './port';
+import { WarmPool } from './warm-pool';
 
 export interface ChildProcessLauncherOptions {
   /** passed to bots as SANDBOX_REPLICAS (development and tests: the real platform hosts go to that sandbox) */
   readonly sandboxReplicas?: string | undefined;
   /** BOT_TEST_CA_PEM (development and tests): a file of the service's holding a certificate authority of local HTTPS/WSS servers */
   readonly botTestCaPem?: string | undefined;
+  /** BOT_POOL_SIZE: bot processes kept started, with their Chromium, before their job */
+  readonly poolSize?: number | undefined;
 }
 
 /** Its text goes to the bot with the job, since the bot user cannot read the service's files. */
@@ -32,72 +29,87 @@ const testCaPem = (file: string | undefined, log: Logger): string | null => {
 };
 
 /**
- * One child process per bot on this machine, as the bot user (bot-identity.ts), in a private folder of its
- * own (its home and temporary folder, removed when it ends), with an environment by allow-list. The job and
- * the bot's token travel on its standard input, never on the command line or in the environment (which
- * other processes of the user, Chromium's among them, could read); the pipe stays open, so that the bot
- * sees the service die with it and does not stay in the meeting on its own.
+ * One child process per bot on this machine (bot-process.ts), taken from the warm pool when one waits there
+ * (warm-pool.ts), else started for the job. Either way the process serves that one bot and exits with it.
  */
 export class ChildProcessLauncher implements BotLauncher {
+  private pool: WarmPool<BotProcess> | null = null;
+  private closed = false;
+
   constructor(
     private readonly log: Logger,
     private readonly identity: BotIdentity,
     private readonly options: ChildProcessLauncherOptions = {},
   ) {}
 
-  launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): LaunchedBot {
+  /** Compiles the runtime and fills the pool; launches work before (they wait for the compilation). */
+  async start(): Promise<void> {
+    if (this.identity.kind === 'refused') return;
+    let main: string;
+    try {
+      main = await compiledBotRuntime();
+    } catch (err) {
+      this.log.error({ err }, 'the bot runtime could not be compiled: bots fail until it can');
+      return;
+    }
+    const size = this.options.poolSize ?? 0;
+    if (size <= 0 || this.closed || this.pool) return;
+    this.pool = new WarmPool(size, () => this.startProcess(main, true), {
+      onLost: (p, early) => this.log.warn({ pid: p.pid }, early ? 'a warm bot process died before it was ready: replaced after a pause' : 'a warm bot process died: replaced'),
+      onStartFailed: (err) => this.log.error({ err }, 'a warm bot process could not be started'),
+    });
+    this.pool.fill();
+    this.log.info({ pool_size: size }, 'warm bot processes starting');
+  }
+
+  /** The pool's waiting processes' ids (operators and benches). */
+  get warmPids(): number[] {
+    return this.waiting().flatMap((p) => (p.pid === undefined ? [] : [p.pid]));
+  }
+
+  /** How many of them have their Chromium up. */
+  get warmReadyCount(): number {
+    return this.waiting().filter((p) => p.isReady).length;
+  }
+
+  private waiting(): BotProcess[] {
+    return (this.pool?.processes ?? []).filter((p) => !p.hasExited);
+  }
+
+  async launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): Promise<LaunchedBot> {
     if (this.identity.kind === 'refused') throw new Error(`bots cannot run on this machine: ${this.identity.reason}`);
-    const owner = this.identity.kind === 'bot_user' ? this.identity.user : null;
-    const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetbot-'));
-    if (owner) fs.chownSync(privateDir, owner.uid, owner.gid);
-    const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
-      cwd: REPOSITORY,
-      env: {
-        ...botProcessEnvironment(privateDir, process.env, {
-          NODE_ENV: process.env.NODE_ENV,
-          CHROMIUM_PATH: process.env.CHROMIUM_PATH,
-          SANDBOX_REPLICAS: this.options.sandboxReplicas,
-        }),
-        [SERVICE_MODE_VARIABLE]: '1',
-      },
-      ...(owner ? { uid: owner.uid, gid: owner.gid } : {}),
-      stdio: ['pipe', 'ignore', 'pipe'],
-      // its own process group, so that whatever it started can be ended with it
-      detached: true,
-    });
+    const warm = this.pool?.take() ?? null;
+    const bot = warm ?? this.startProcess(await compiledBotRuntime(), false);
     const launch: BotLaunch = { job, service_url: connection.serviceUrl, token: connection.botToken, test_ca_pem: testCaPem(this.options.botTestCaPem, this.log) };
-    child.stdin.on('error', () => undefined); // a bot that died before reading its job: its exit tells
-    child.stdin.write(`${JSON.stringify(launch)}\n`);
-    let stderrTail = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    bot.send(launch);
+    void bot.exited.then((exit) => {
+      if (exit.code === null && exit.signal === null) this.log.error({ bot_id: job.bot_id, err: exit.stderrTail }, 'bot process could not start');
     });
-    const exited = new Promise<BotExit>((resolve) => {
-      const done = (exit: BotExit) => {
-        fs.rm(privateDir, { recursive: true, force: true, maxRetries: 3 }, () => resolve(exit));
-      };
-      child.on('error', (err) => {
-        this.log.error({ err, bot_id: job.bot_id }, 'bot process could not start');
-        done({ code: null, signal: null, stderrTail: String(err) });
-      });
-      child.on('exit', (code, signal) => {
-        // A bot that died abruptly may leave children behind: end the whole group.
-        try {
-          if (child.pid) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // the group is already gone
-        }
-        done({ code, signal, stderrTail });
-      });
-    });
-    this.log.info({ bot_id: job.bot_id, pid: child.pid, uid: owner?.uid ?? process.getuid?.() }, 'bot process started');
-    return { pid: child.pid, exited, kill: (signal) => void child.kill(signal) };
+    this.log.info({ bot_id: job.bot_id, pid: bot.pid, uid: this.owner?.uid ?? process.getuid?.(), from_pool: warm !== null, warm_ready: warm?.isReady ?? false }, 'bot process started');
+    return { pid: bot.pid, exited: bot.exited, kill: (signal) => bot.kill(signal) };
+  }
+
+  /** Ends the pool's waiting processes; running bots are the dispatcher's. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool?.close();
+  }
+
+  private get owner() {
+    return this.identity.kind === 'bot_user' ? this.identity.user : null;
+  }
+
+  private startProcess(main: string, warm: boolean): BotProcess {
+    const bot = startBotProcess({ main, owner: this.owner, sandboxReplicas: this.options.sandboxReplicas }, warm);
+    if (warm) this.log.debug({ pid: bot.pid }, 'warm bot process started');
+    return bot;
   }
 }
 
 /**
  * The launcher of this machine's bots, as its user allows: a service that would run bots (`slots` > 0) but
- * cannot isolate them refuses to start; one told to run them as itself says so loudly.
+ * cannot isolate them refuses to start; one told to run them as itself says so loudly. Its warm pool (none
+ * where no bot runs: `slots` 0) fills once the service starts its dispatcher (`start`).
  */
 export const childProcessLauncherFor = (
   log: Logger,
@@ -106,6 +118,7 @@ export const childProcessLauncherFor = (
     readonly botSameUser?: boolean | undefined;
     readonly sandboxReplicas?: string | undefined;
     readonly botTestCaPem?: string | undefined;
+    readonly botPoolSize?: number | undefined;
   },
   slots: number,
 ): ChildProcessLauncher => {
@@ -116,5 +129,12 @@ export const childProcessLauncherFor = (
     log.warn('BOT_SAME_USER=1 (development only): bots run as the service\'s own user and could read DATA_DIR and the service secret; never use it in production');
   }
   if (identity.kind === 'bot_user') log.info({ bot_user: identity.user.name, uid: identity.user.uid }, 'bots run as their own user');
-  return new ChildProcessLauncher(log, identity, { sandboxReplicas: settings.sandboxReplicas, botTestCaPem: settings.botTestCaPem });
+  return new ChildProcessLauncher(log, identity, {
+    sandboxReplicas: settings.sandboxReplicas,
+    botTestCaPem: settings.botTestCaPem,
+    poolSize: slots > 0 ? (settings.botPoolSize ?? defaultBotPoolSize(slots)) : 0,
+  });
 };
+
+/** Two warm bots, or one per slot on a machine of fewer slots. */
+export const defaultBotPoolSize = (slots: number): number => Math.max(0, Math.min(2, slots));

@@ -16,7 +16,11 @@ export interface LaunchedBot {
 
 /** Starts a bot runtime for a job; where it runs (a child process here) is the launcher's business. */
 export interface BotLauncher {
-  launch(job: BotJob, connection: { readonly serviceUrl: string; readonly botToken: string }): LaunchedBot;
+  launch(job: BotJob, connection: { readonly serviceUrl: string; readonly botToken: string }): LaunchedBot | Promise<LaunchedBot>;
+  /** the service is up: the launcher may prepare for future bots (it settles once prepared; launches work before) */
+  start?(): Promise<void>;
+  /** the service stops: whatever the launcher keeps ready for future bots goes (running bots are not its to end) */
+  close?(): Promise<void>;
 }
 
 /** The spec's crash codes from how a bot process died. */
