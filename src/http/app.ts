@@ -1,4 +1,5 @@
 import type Logger from 'bunyan';
+import type Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
@@ -15,6 +16,8 @@ import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
 import { redeliveryRouter } from './v2/redelivery-router';
 import { type StorageConfigRouterDeps, storageConfigRouter } from './v2/storage-config-router';
 import { webhooksRouter } from './v2/webhooks-router';
+import { openApiRouter, refuseOtherMethods } from './openapi/openapi-router';
+import { publicApiDocument } from './openapi/public-api-doc';
 
 export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   /** new webhook messages were queued: the delivery worker can look at once */
@@ -28,18 +31,33 @@ export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
   readonly calendarApi?: CalendarApiDeps;
 }
 
+/**
+ * The routers of the public API (behind the API key), in the order they are mounted. The OpenAPI document's
+ * test walks their routes: every one must be described (src/http/openapi/public-api-doc.ts).
+ */
+export const publicApiRouters = (deps: AppDeps): Router<AppState, any>[] => [
+  botsRouter(deps),
+  redeliveryRouter({ ...deps, queued: deps.webhooksQueued }),
+  webhooksRouter(deps),
+  storageConfigRouter(deps),
+  legacyBotsRouter(deps),
+  ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
+];
+
+/** The routes answered without a key: health, the OpenAPI document and its reference page. */
+export const serviceRouter = (deps: Pick<AppDeps, 'projections'>): Router<AppState, any> =>
+  openApiRouter({
+    document: publicApiDocument,
+    health: () => ({ status: 'ok', projections_position: deps.projections.position?.toString() ?? null }),
+  });
+
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const app = new Koa<AppState>();
   app.proxy = false;
   app.use(logRequests(deps.log));
   app.use(errorEnvelope());
-  app.use(async (ctx, next) => {
-    if (ctx.path === '/health') {
-      ctx.body = { status: 'ok', projections_position: deps.projections.position?.toString() ?? null };
-      return;
-    }
-    await next();
-  });
+  const service = serviceRouter(deps);
+  app.use(service.routes()).use(refuseOtherMethods(service));
 
   if (deps.adminToken) {
     const admin = adminRouter({
@@ -54,10 +72,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const routers = [
-    botsRouter(deps), redeliveryRouter({ ...deps, queued: deps.webhooksQueued }), webhooksRouter(deps), storageConfigRouter(deps), legacyBotsRouter(deps),
-    ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
-  ];
+  const routers = publicApiRouters(deps);
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),

@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { arrayOf, email, httpsUrl, int, jsonObject, leaf, nullable, oneOf, str, strictObject, withDefault, wsUrl } from './codec-kit';
-import { normaliseUuid } from './path-uuid';
+import { normaliseUuid, UUID_SCHEMA } from './path-uuid';
+import { described, schemaNoteOf } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 /** The nested objects of the v2 creation request, with the inner names DESIGN.md decided. */
@@ -9,7 +10,7 @@ import { TargetUrl } from './webhook-requests';
 export const uuid = leaf<string>('uuid', (u) => {
   const id = normaliseUuid(u);
   return id === null ? E.left('must match format "uuid"') : E.right(id);
-});
+}, UUID_SCHEMA);
 
 /** 12 hours in seconds: the spec's cap on recording, used as the ceiling of every timeout too. */
 export const MAX_TIMEOUT_SECONDS = 43_200;
@@ -37,11 +38,17 @@ export const MAX_BOT_IMAGES = 5;
 
 /** One URL or 1 to 5 of them; always an array afterwards so consumers handle a single shape. */
 const images = arrayOf(httpsUrl, 1, MAX_BOT_IMAGES);
-export const BotImage = new t.Type<string[], unknown, unknown>(
-  'bot_image',
-  images.is,
-  (u, c) => (typeof u === 'string' ? E.map((url: string) => [url])(httpsUrl.validate(u, c)) : images.validate(u, c)),
-  t.identity,
+export const BotImage = described(
+  new t.Type<string[], unknown, unknown>(
+    'bot_image',
+    images.is,
+    (u, c) => (typeof u === 'string' ? E.map((url: string) => [url])(httpsUrl.validate(u, c)) : images.validate(u, c)),
+    t.identity,
+  ),
+  () => {
+    const url = schemaNoteOf(httpsUrl)!;
+    return { anyOf: [url, { type: 'array', items: url, minItems: 1, maxItems: MAX_BOT_IMAGES }] };
+  },
 );
 
 export const BotImageConfig = strictObject('bot_image_config', {

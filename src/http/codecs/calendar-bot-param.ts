@@ -19,6 +19,7 @@ const INT32 = 2_147_483_647;
 /** `16khz`, `24khz`, `32khz` or `48khz`: the spec's form of the streaming frequency. */
 const Frequency = leaf<string>('streaming_audio_frequency', (u) =>
   typeof u === 'string' && /^(16|24|32|48)khz$/.test(u) ? E.right(u) : E.left('must be one of 16khz, 24khz, 32khz, 48khz'),
+  { type: 'string', enum: ['16khz', '24khz', '32khz', '48khz'] },
 );
 
 const SpeechToText = strictObject('speech_to_text', { provider: str(1, 100), api_key: nullable(str(1, 1024)) });
@@ -49,8 +50,8 @@ const legacyFields = {
   speech_to_text: nullable(SpeechToText),
 };
 
-const LegacyPostCodec = strictObject('bot_param', { bot_name: str(1, 255), ...legacyFields });
-const LegacyPatchCodec = strictObject('bot_param', { bot_name: nullable(str(1, 255)), ...legacyFields });
+export const LegacyPostCodec = strictObject('bot_param', { bot_name: str(1, 255), ...legacyFields });
+export const LegacyPatchCodec = strictObject('bot_param', { bot_name: nullable(str(1, 255)), ...legacyFields });
 
 /** Write-only fields, by path: sealed apart, never shown again (GET shows only that one is set). */
 const SECRET_PATHS: Readonly<Record<CalendarBotParam['generation'], readonly string[]>> = {

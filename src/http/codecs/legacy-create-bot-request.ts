@@ -55,6 +55,9 @@ export type LegacyCreateBotRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCod
 
 const codecs = { sandbox: bodyCodec(true), production: bodyCodec(false) };
 
+/** The request as the OpenAPI document describes it. */
+export const LegacyCreateBotRequestCodec = codecs.production;
+
 export const LEGACY_OBF_SOURCES = ['vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id'] as const;
 const VC_FIELDS = [...LEGACY_OBF_SOURCES, 'vc_sdk_id', 'vc_sdk_pwd'] as const;
 

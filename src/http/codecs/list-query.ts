@@ -23,12 +23,17 @@ const Limit = leaf<number>('limit', (u) =>
     const n = /^[0-9]{1,4}$/.test(s) ? Number(s) : NaN;
     return n >= 1 && n <= MAX_LIST_LIMIT ? E.right(n) : E.left(`must be an integer from 1 to ${MAX_LIST_LIMIT}`);
   })(single(u)),
+  { type: 'integer', minimum: 1, maximum: MAX_LIST_LIMIT },
 );
 
 /** Opaque to this layer (the route decodes it); only its size is bounded here. */
-const Cursor = leaf<string>('cursor', (u) => E.chain((s: string) => checkLength(s, 1, MAX_CURSOR_LENGTH))(single(u)));
+const Cursor = leaf<string>('cursor', (u) => E.chain((s: string) => checkLength(s, 1, MAX_CURSOR_LENGTH))(single(u)), {
+  type: 'string',
+  maxLength: MAX_CURSOR_LENGTH,
+  description: 'The `next_cursor` of the previous page; empty or absent: the first page.',
+});
 
-const ListQueryCodec = strictObject('ListQuery', {
+export const ListQueryCodec = strictObject('ListQuery', {
   limit: withDefault(Limit, () => DEFAULT_LIST_LIMIT),
   cursor: withDefault(Cursor, () => undefined),
 });

@@ -1,0 +1,100 @@
+import * as t from 'io-ts';
+import { RECORDING_MODES } from '../bot-configs';
+import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
+
+const RecordingMode = t.keyof(Object.fromEntries(RECORDING_MODES.map((m) => [m, null])) as Record<(typeof RECORDING_MODES)[number], null>);
+
+export const LegacyBotCreated = t.type({ bot_id: uuid });
+
+export const LegacyOk = t.type({ ok: t.literal(true) });
+
+export const LegacyRetranscribeAccepted = t.type({ ok: t.literal(true), bot_id: uuid });
+
+export const LegacyListItem = t.type({
+  access_count: integer({ minimum: 0 }),
+  bot_name: t.string,
+  created_at: dateTime,
+  duration: nullable(integer({ minimum: 0 })),
+  ended_at: nullable(dateTime),
+  extra: nullable(anyObject),
+  id: integer({ minimum: 1 }),
+  last_accessed_at: nullable(dateTime),
+  meeting_url: t.string,
+  session_id: nullable(t.string),
+  speakers: t.array(t.string),
+  uuid,
+});
+export type LegacyListItem = t.TypeOf<typeof LegacyListItem>;
+
+export const BotsWithMetadata = t.type({ bots: t.array(LegacyListItem), last_updated: dateTime, next_cursor: nullable(t.string) });
+
+const Word = t.type({ bot_id: integer(), end_time: t.number, id: integer(), start_time: t.number, text: t.string, user_id: nullable(integer()) });
+
+export const LegacyTranscript = t.type({
+  bot_id: integer(),
+  end_time: t.number,
+  id: integer(),
+  lang: t.string,
+  speaker: t.string,
+  start_time: t.number,
+  user_id: nullable(integer()),
+  words: t.array(Word),
+});
+
+const LegacyBotRecord = t.type({
+  account_id: t.string,
+  bot_exited_at: nullable(dateTime),
+  bot_image: nullable(t.string),
+  bot_joined_at: nullable(dateTime),
+  bot_name: t.string,
+  bot_param_id: t.null,
+  created_at: dateTime,
+  deduplication_key: nullable(t.string),
+  diarization_fails: integer(),
+  diarization_v2: t.boolean,
+  end_reason: nullable(t.string),
+  ended_at: nullable(dateTime),
+  enter_message: nullable(t.string),
+  errors: nullable(t.array(t.type({ error: t.string, error_code: t.string, message: nullable(t.string) }))),
+  event_id: t.null,
+  extra: nullable(anyObject),
+  id: integer({ minimum: 1 }),
+  is_stopped: t.boolean,
+  meeting_url: t.string,
+  mp4_s3_path: nullable(t.string),
+  noone_joined_timeout: integer({ minimum: 0 }),
+  recording_mode: RecordingMode,
+  reserved: t.boolean,
+  scheduled_bot_id: t.null,
+  session_id: nullable(t.string),
+  silence_timeout: integer({ minimum: 0 }),
+  speech_to_text_api_key: t.null,
+  speech_to_text_provider: nullable(t.string),
+  streaming_audio_frequency: nullable(t.string),
+  streaming_input: nullable(t.string),
+  streaming_output: nullable(t.string),
+  transcription_custom_parameters: nullable(anyObject),
+  transcription_fails: integer(),
+  transcription_payloads: t.null,
+  user_reported_error: t.null,
+  uuid,
+  waiting_room_timeout: integer({ minimum: 0 }),
+  webhook_url: nullable(t.string),
+  vc_access_token_url: nullable(t.string),
+  vc_obf_token: t.null,
+  vc_obf_token_url: nullable(t.string),
+  vc_obf_token_user_id: nullable(t.string),
+  vc_sdk_id: nullable(t.string),
+  vc_sdk_pwd: t.null,
+});
+
+export const MeetingData = t.type({
+  audio: nullable(uri),
+  mp4: nullable(uri),
+  duration: nullable(integer({ minimum: 0 })),
+  meeting_participants_file: nullable(uri),
+  speaker_diarization_file: t.null,
+  speaker_diarization_file_network: t.null,
+  bot_data: t.type({ bot: LegacyBotRecord, event_uuid: t.null, transcripts: t.array(LegacyTranscript) }),
+});
+export type MeetingData = t.TypeOf<typeof MeetingData>;

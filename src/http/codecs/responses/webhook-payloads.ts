@@ -1,0 +1,104 @@
+import * as t from 'io-ts';
+import { BotStatus } from './v2-bot-responses';
+import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
+
+/**
+ * The bodies of the webhooks the service sends (domain/webhooks: bot-webhook-messages.ts,
+ * legacy-bot-messages.ts, calendar-webhook-messages.ts), as the OpenAPI document's `webhooks` describe them.
+ * Every body is `{event, data}`.
+ */
+const message = <E extends string, D extends t.Mixed>(event: E, data: D) => t.type({ event: t.literal(event), data });
+
+const Transcription = nullable(t.type({ provider: t.string, status: t.keyof({ running: null, completed: null, failed: null }), error_code: nullable(t.string), error_message: nullable(t.string) }));
+
+/** Links are signed when each attempt is sent, valid 2 hours; null when one cannot be made. */
+const LinkedArtifact = t.type({ artifact_type: t.string, url: nullable(uri), url_expires_at: nullable(dateTime), size_bytes: integer({ minimum: 0 }) });
+
+const base = { bot_id: uuid, extra: nullable(anyObject) };
+
+export const BotStatusChange = message(
+  'bot.status_change',
+  t.type({ ...base, status: t.intersection([t.type({ code: BotStatus, created_at: dateTime }), t.partial({ start_time: dateTime })]) }),
+);
+
+export const BotCompleted = message(
+  'bot.completed',
+  t.intersection([
+    t.type({
+      ...base,
+      status: t.type({ code: t.literal('completed'), created_at: dateTime }),
+      error_code: t.string,
+      duration_seconds: t.number,
+      joined_at: nullable(dateTime),
+      exited_at: dateTime,
+      participants: t.array(t.string),
+      speakers: t.array(t.string),
+      artifacts: t.array(LinkedArtifact),
+    }),
+    t.partial({ transcription: Transcription }),
+  ]),
+);
+
+export const BotFailed = message(
+  'bot.failed',
+  t.type({ ...base, status: t.type({ code: t.keyof({ failed: null, cancelled: null }), created_at: dateTime }), error_code: t.string, error_message: nullable(t.string) }),
+);
+
+export const BotTranscriptionCompleted = message('bot.transcription_completed', t.type({ ...base, transcription: Transcription, artifacts: t.array(LinkedArtifact) }));
+export const BotTranscriptionFailed = message('bot.transcription_failed', t.type({ ...base, transcription: Transcription, artifacts: t.array(LinkedArtifact) }));
+
+/** The final event a bot's own callback receives. */
+export const BotCallback = t.union([BotCompleted, BotFailed]);
+
+const seriesFields = {
+  calendar_id: uuid,
+  event_type: t.keyof({ one_off: null, recurring: null }),
+  series_id: nullable(t.string),
+  series_bot_scheduled: t.boolean,
+};
+const Instance = t.type({ event_id: uuid, title: t.string, start_time: dateTime, end_time: dateTime, meeting_url: nullable(t.string), bot_scheduled: t.boolean });
+
+export const CalendarEventsSynced = message('calendar.events_synced', t.type({ calendar_id: uuid, events_synced: integer({ minimum: 0 }), sync_type: t.keyof({ initial: null, incremental: null, full: null }) }));
+export const CalendarEventCreated = message('calendar.event_created', t.type({ ...seriesFields, instances: t.array(Instance) }));
+export const CalendarEventUpdated = message('calendar.event_updated', t.type({ ...seriesFields, affected_instances: t.array(Instance) }));
+export const CalendarEventCancelled = message('calendar.event_cancelled', t.type({ ...seriesFields, cancelled_instances: t.array(t.type({ event_id: uuid, title: t.string, start_time: dateTime })) }));
+export const CalendarError = message(
+  'calendar.error',
+  t.type({
+    calendar_id: uuid,
+    platform: t.keyof({ google: null, microsoft: null }),
+    error: t.keyof({ credentials_revoked: null, access_denied: null, calendar_not_found: null }),
+    message: t.string,
+    status: t.literal('error'),
+  }),
+);
+
+const LegacyStatus = t.intersection([
+  t.type({ code: t.string, created_at: dateTime }),
+  t.partial({ start_time: dateTime, error_message: t.string, error_type: t.string }),
+]);
+
+export const LegacyBotStatusChange = message('bot.status_change', t.type({ bot_id: uuid, status: LegacyStatus }));
+
+const LegacyTranscriptSegment = t.type({
+  speaker: t.string,
+  start_time: t.number,
+  end_time: t.number,
+  words: t.array(t.type({ start: t.number, end: t.number, word: t.string })),
+});
+
+export const LegacyComplete = message(
+  'complete',
+  t.intersection([
+    t.type({
+      bot_id: uuid,
+      mp4: nullable(uri),
+      speakers: t.array(t.string),
+      end_reason: t.keyof({ bot_removed: null, no_attendees: null, no_speaker: null, recording_timeout: null, api_request: null, meeting_error: null }),
+    }),
+    t.partial({ transcript: nullable(t.array(LegacyTranscriptSegment)) }),
+  ]),
+);
+export const LegacyFailed = message('failed', t.type({ bot_id: uuid, error: t.string }));
+export const LegacyTranscriptionComplete = message('transcription_complete', t.type({ bot_id: uuid }));
+export const LegacyTranscriptionFailed = message('transcription_failed', t.type({ bot_id: uuid, error: t.string }));

@@ -1,0 +1,76 @@
+import * as P from '../codecs/responses/webhook-payloads';
+import type { WebhookDoc, WebhookDocs, WebhookHeaderDoc } from './webhook-doc';
+
+/** Standard Webhooks' headers, and the key the bot (or calendar) was defined with. */
+const SIGNED: readonly WebhookHeaderDoc[] = [
+  { name: 'webhook-id', required: true, description: 'The message id: the same on every retry of one event (de-duplicate on it).' },
+  { name: 'webhook-timestamp', required: true, description: 'Seconds since the epoch when this attempt was signed.' },
+  { name: 'webhook-signature', required: true, description: "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's secret (Standard Webhooks)." },
+  { name: 'x-service-api-key', required: true, description: 'The key that defined the bot as it now is (or the calendar, or the retry).' },
+];
+
+const CALLBACK_HEADERS: readonly WebhookHeaderDoc[] = [
+  ...SIGNED.map((h) => (h.name === 'webhook-signature' ? { ...h, description: "As above, keyed by the callback secret's UTF-8 bytes; absent without a secret." , required: false } : h)),
+  { name: 'x-callback-secret', required: false, description: 'The callback_config.secret the bot was given.' },
+];
+
+const BOT_ID = '8f7c2a1e-5d3b-4c2a-9e1f-0a1b2c3d4e5f';
+const AT = '2030-01-07T08:31:12.000Z';
+
+const v2 = (event: string, summary: string, description: string, schema: WebhookDoc['schema'], name: string, example?: unknown): WebhookDoc => ({
+  operationId: `webhook_${event.replace(/[^a-z_]/g, '_')}`,
+  tag: 'Webhooks (v2)',
+  summary,
+  description: `${description}\n\nSent to the team's enabled endpoints subscribed to \`${event}\` (bots created through v2, calendars connected through v2).`,
+  name,
+  schema,
+  headers: SIGNED,
+  ...(example === undefined ? {} : { example }),
+});
+
+const legacy = (event: string, summary: string, description: string, schema: WebhookDoc['schema'], name: string): WebhookDoc => ({
+  operationId: `legacy_webhook_${event.replace(/[^a-z_]/g, '_')}`,
+  tag: 'Webhooks (legacy)',
+  summary,
+  description: `${description}\n\nSent for bots created through POST /bots, to their \`webhook_url\` (else to the team's endpoints).`,
+  name,
+  schema,
+  headers: SIGNED,
+});
+
+/** Every webhook the service sends: a new message kind gets its entry here (and a codec in webhook-payloads.ts). */
+export const webhookDocs: WebhookDocs = {
+  'bot.status_change': v2('bot.status_change', 'A bot changed status', 'Every status a bot goes through (`start_time` when it starts recording).', P.BotStatusChange, 'BotStatusChangeWebhook', {
+    event: 'bot.status_change',
+    data: { bot_id: BOT_ID, extra: null, status: { code: 'in_call_recording', created_at: AT, start_time: AT } },
+  }),
+  'bot.completed': v2(
+    'bot.completed',
+    'A bot ended and its results are ready',
+    'Links its artifacts (recording, chat, participants, log, transcripts), signed for 2 hours from this attempt. A bot that transcribes sends it once its transcription ended (`transcription` says how).',
+    P.BotCompleted,
+    'BotCompletedWebhook',
+  ),
+  'bot.failed': v2('bot.failed', 'A bot failed (or, scheduled, was cancelled)', '`error_code` says why.', P.BotFailed, 'BotFailedWebhook'),
+  'bot.transcription_completed': v2('bot.transcription_completed', 'A re-transcription ended', 'Links the new transcript.', P.BotTranscriptionCompleted, 'BotTranscriptionCompletedWebhook'),
+  'bot.transcription_failed': v2('bot.transcription_failed', 'A re-transcription failed', '`transcription.error_message` says why.', P.BotTranscriptionFailed, 'BotTranscriptionFailedWebhook'),
+  'calendar.events_synced': v2('calendar.events_synced', 'A calendar sync changed events', 'How many events a sync round changed (every first round).', P.CalendarEventsSynced, 'CalendarEventsSyncedWebhook'),
+  'calendar.event_created': v2('calendar.event_created', 'New events in a calendar', 'Per series (or lone event), its new instances.', P.CalendarEventCreated, 'CalendarEventCreatedWebhook'),
+  'calendar.event_updated': v2('calendar.event_updated', 'Events changed in a calendar', 'Per series (or lone event), its changed instances.', P.CalendarEventUpdated, 'CalendarEventUpdatedWebhook'),
+  'calendar.event_cancelled': v2('calendar.event_cancelled', 'Events cancelled in a calendar', 'Per series (or lone event), its cancelled instances.', P.CalendarEventCancelled, 'CalendarEventCancelledWebhook'),
+  'calendar.error': v2('calendar.error', 'A calendar stopped syncing', 'The provider refused for good: connect the calendar again with new credentials.', P.CalendarError, 'CalendarErrorWebhook'),
+  callback: {
+    operationId: 'bot_callback',
+    tag: 'Webhooks (v2)',
+    summary: "A bot's own callback",
+    description: "A bot created with `callback_enabled` and `callback_config` sends its final event (`bot.completed` or `bot.failed`, the same bodies) to `callback_config.url` with its method (POST or PUT).",
+    name: 'BotCallbackWebhook',
+    schema: P.BotCallback,
+    headers: CALLBACK_HEADERS,
+  },
+  'legacy.bot.status_change': legacy('bot.status_change', 'A bot changed status (legacy)', 'The live statuses, `call_ended`, and why a bot ended (`meeting_error` with `error_message` and `error_type`).', P.LegacyBotStatusChange, 'LegacyBotStatusChangeWebhook'),
+  'legacy.complete': legacy('complete', 'A bot ended (legacy)', '`mp4` is signed for 2 hours from this attempt; `transcript` when the bot transcribed.', P.LegacyComplete, 'LegacyCompleteWebhook'),
+  'legacy.failed': legacy('failed', 'A bot failed (legacy)', '`error` is the legacy error string.', P.LegacyFailed, 'LegacyFailedWebhook'),
+  'legacy.transcription_complete': legacy('transcription_complete', 'A re-transcription ended (legacy)', 'Read the transcript with GET /bots/meeting_data.', P.LegacyTranscriptionComplete, 'LegacyTranscriptionCompleteWebhook'),
+  'legacy.transcription_failed': legacy('transcription_failed', 'A re-transcription failed (legacy)', '`error` says why.', P.LegacyTranscriptionFailed, 'LegacyTranscriptionFailedWebhook'),
+};
