@@ -1960,7 +1960,7 @@ export interface components {
              */
             url: string;
         };
-        /** @description Every error, v2 and legacy alike: `code` is the one to match on; `message` and `details` say what to fix (a field's path first, such as `body/bot_name`). */
+        /** @description Every error, v2 and legacy alike: `code` is the one to match on; `message` and `details` say what to fix (a field's path first, such as `body/bot_name`). Each route lists its codes; any route may also answer `FST_ERR_NOT_FOUND` (404, no such route), `FST_ERR_METHOD_NOT_ALLOWED` (405, with `Allow`), `FST_ERR_BAD_REQUEST` (another 4xx) and `FST_ERR_INTERNAL` (500, with a request id to quote). */
         ErrorEnvelope: {
             code: string;
             details?: string;

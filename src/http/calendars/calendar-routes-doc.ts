@@ -8,7 +8,7 @@ import { LegacyOk } from '../codecs/responses/legacy-bot-responses';
 import * as t from 'io-ts';
 import { jsonBody, legacyAnswer, v2Answer, type ParameterDoc, type RouteDocs } from '../openapi/operation-doc';
 import { v2CalendarBotRequestSchema } from '../v2/bot-request-schemas';
-import { CREATE_BOT_EXAMPLES, CREATION_ERRORS } from '../v2/bots-router-doc';
+import { CREATION_ERRORS } from '../v2/bots-router-doc';
 
 const CREDENTIALS = { oauth_client_id: '….apps.googleusercontent.com', oauth_client_secret: '…', oauth_refresh_token: '1//0g…', platform: 'Google' };
 
@@ -168,7 +168,7 @@ export const calendarRouteDocs: RouteDocs = {
     summary: 'A bot for an event of the calendar (or its whole series)',
     description: 'The bot as POST /v2/bots takes it, without `meeting_url`: it joins the event\'s own link, and follows the event.',
     body: jsonBody('CalendarBotRequest', v2CalendarBotRequestSchema(), {
-      series: { summary: 'Every instance of a series', value: { event_id: '3d1c9a7e-2b4f-4e6a-8c0d-1e2f3a4b5c6d', all_occurrences: true, ...CREATE_BOT_EXAMPLES.simple.value, meeting_url: undefined } },
+      series: { summary: 'Every instance of a series', value: { event_id: '3d1c9a7e-2b4f-4e6a-8c0d-1e2f3a4b5c6d', all_occurrences: true, bot_name: 'Notetaker' } },
     }),
     responses: { 201: v2Answer('The events that got the bot.', V2CalendarBotsScheduled) },
     errors: { ...calendarNotFound, 400: CREATION_ERRORS[400], 409: ['FST_ERR_CALENDAR_EVENT_CANCELLED'] },
