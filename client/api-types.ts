@@ -3188,24 +3188,25 @@ export interface operations {
     legacyListBots: {
         parameters: {
             query?: {
-                /** @description Bots whose name contains this (any case, any accents). */
+                /** @description Bots whose name contains this (any case, any accents). Empty: not given. */
                 bot_name?: string;
-                /** @description Created at or after. */
+                /** @description Created at or after. Empty: not given. */
                 created_after?: string;
-                /** @description Created at or before. */
+                /** @description Created at or before. Empty: not given. */
                 created_before?: string;
-                /** @description The `next_cursor` of the previous page (of the same filters and sort). */
+                /** @description The `next_cursor` of the previous page (of the same filters and sort). Empty: not given. */
                 cursor?: string;
-                /** @description Ended at or after. */
+                /** @description Ended at or after. Empty: not given. */
                 ended_after?: string;
-                /** @description `field:value` pairs, comma-separated (at most 20): bots whose `extra` field has that text. Write a comma inside a value as \, and a colon inside a field name as \:. */
+                /** @description `field:value` pairs, comma-separated (at most 20): bots whose `extra` field has that text. Write a comma inside a value as \, and a colon inside a field name as \:. Empty: not given. */
                 filter_by_extra?: string;
-                limit?: number;
-                /** @description Bots whose meeting URL contains this. */
+                /** @description Empty: not given. */
+                limit?: number | string;
+                /** @description Bots whose meeting URL contains this. Empty: not given. */
                 meeting_url?: string;
-                /** @description `field`, `field:asc` or `field:desc`: sorted by that `extra` field's text, bots having it first. Write a comma inside a value as \, and a colon inside a field name as \:. */
+                /** @description `field`, `field:asc` or `field:desc`: sorted by that `extra` field's text, bots having it first. Write a comma inside a value as \, and a colon inside a field name as \:. Empty: not given. */
                 sort_by_extra?: string;
-                /** @description Bots where a speaker's name contains this. */
+                /** @description Bots where a speaker's name contains this. Empty: not given. */
                 speaker_name?: string;
             };
             header?: never;
@@ -3270,9 +3271,10 @@ export interface operations {
     legacyMeetingData: {
         parameters: {
             query: {
-                /** @description The bot's uuid. */
+                /** @description The bot's uuid. Empty: not given. */
                 bot_id: string;
-                include_transcripts?: boolean;
+                /** @description Empty: not given. */
+                include_transcripts?: boolean | string;
             };
             header?: never;
             path?: never;
@@ -3653,13 +3655,21 @@ export interface operations {
     legacyListCalendarEvents: {
         parameters: {
             query: {
+                /** @description Empty: not given. */
                 attendee_email?: string;
+                /** @description Empty: not given. */
                 calendar_id: string;
+                /** @description Empty: not given. */
                 cursor?: string;
+                /** @description Empty: not given. */
                 organizer_email?: string;
+                /** @description Empty: not given. */
                 start_date_gte?: string;
+                /** @description Empty: not given. */
                 start_date_lte?: string;
-                status?: "upcoming" | "past" | "all";
+                /** @description Empty: not given. */
+                status?: ("upcoming" | "past" | "all") | string;
+                /** @description Empty: not given. */
                 updated_at_gte?: string;
             };
             header?: never;
@@ -3817,8 +3827,8 @@ export interface operations {
     legacyScheduleEventBot: {
         parameters: {
             query?: {
-                /** @description Every instance of the event's series, present and future. */
-                all_occurrences?: boolean;
+                /** @description Every instance of the event's series, present and future. Empty: not given. */
+                all_occurrences?: boolean | string;
             };
             header?: never;
             path: {
@@ -3961,8 +3971,8 @@ export interface operations {
     legacyRemoveEventBot: {
         parameters: {
             query?: {
-                /** @description Every instance of the event's series, present and future. */
-                all_occurrences?: boolean;
+                /** @description Every instance of the event's series, present and future. Empty: not given. */
+                all_occurrences?: boolean | string;
             };
             header?: never;
             path: {
@@ -4059,8 +4069,8 @@ export interface operations {
     legacyUpdateEventBot: {
         parameters: {
             query?: {
-                /** @description Every instance of the event's series, present and future. */
-                all_occurrences?: boolean;
+                /** @description Every instance of the event's series, present and future. Empty: not given. */
+                all_occurrences?: boolean | string;
             };
             header?: never;
             path: {

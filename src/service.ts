@@ -28,6 +28,7 @@ import type { CommandDeps } from './commands/command-deps';
 import { conveniencesOn, type ServiceConfig } from './config';
 import { DEFAULT_ARTIFACT_SIZE_LIMITS, DEFAULT_MIN_FREE_DISK_BYTES } from './http/internal/upload-limits';
 import { buildApp } from './http/app';
+import type { StorageConfigRouterDeps } from './http/v2/storage-config-router';
 import { artifactsRouter } from './http/artifacts/artifacts-router';
 import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact-links';
 import { internalRouter } from './http/internal/internal-router';
@@ -103,6 +104,8 @@ export interface ServiceOverrides {
   readonly calendarSync?: Partial<CalendarSyncOptions>;
   /** the transcription providers' addresses and policies (default: `*_API_URL` from the environment) */
   readonly transcription?: Partial<ProviderSettings>;
+  /** how a storage configuration is verified before it is stored (default: against its S3 server) */
+  readonly verifyStorage?: StorageConfigRouterDeps['verifyStorage'];
   /** meeting_data reads of a bot by a key are held together this long (default 60 s); closed windows are looked for this often (10 s) */
   readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
 }
@@ -242,6 +245,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     sandboxHosts: config.sandboxHosts,
     secretBox,
     publicStorageEndpointsOnly: !config.allowPrivateStorageEndpoints,
+    ...(overrides.verifyStorage ? { verifyStorage: overrides.verifyStorage } : {}),
     webhookTargets,
     webhooksQueued: () => webhooks.wake(),
     adminToken: config.adminToken,

@@ -52,6 +52,7 @@ export const legacyBotsRouteDocs: RouteDocs = {
     summary: "List the team's bots with filters (legacy)",
     description: `Newest first unless sorted by an \`extra\` field. An empty value is not a filter. ${UNKNOWN_PARAMETER}`,
     query: botsWithMetadataQuery,
+    emptyQueryValueIsAbsent: true,
     responses: { 200: legacyAnswer('A page of bots.', BotsWithMetadata, 'BotsWithMetadata') },
   },
   'GET /bots/meeting_data': {
@@ -60,6 +61,7 @@ export const legacyBotsRouteDocs: RouteDocs = {
     summary: "A bot's recording, transcript and record (legacy)",
     description: `Links are signed for 2 hours from this read; every read counts in \`access_count\`. ${UNKNOWN_PARAMETER}`,
     query: meetingDataQuery,
+    emptyQueryValueIsAbsent: true,
     responses: { 200: legacyAnswer('The bot\'s data.', MeetingData, 'MeetingData') },
     errors: { 404: ['FST_ERR_BOT_NOT_FOUND'] },
   },

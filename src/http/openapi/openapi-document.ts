@@ -150,7 +150,7 @@ class DocumentBuilder {
       description: [doc.description, `**Access**: ${access}`].filter(Boolean).join('\n\n'),
       'x-access': doc.noKey ? 'none' : sending ? 'full-or-sending' : 'full',
       security: doc.noKey ? [] : [{ ApiKey: [] }],
-      parameters: [...pathParameters, ...this.queryParameters(doc.query, `${key} query`)],
+      parameters: [...pathParameters, ...this.queryParameters(doc.query, `${key} query`).map((p) => (doc.emptyQueryValueIsAbsent ? emptyMeansAbsent(p) : p))],
       ...(doc.body
         ? {
             requestBody: {
@@ -163,6 +163,14 @@ class DocumentBuilder {
     };
   }
 }
+
+/** `name=` is taken as not given: the empty text is a value the parameter takes, whatever its type. */
+const emptyMeansAbsent = (p: Record<string, unknown>): Record<string, unknown> => ({
+  ...p,
+  allowEmptyValue: true,
+  schema: { anyOf: [p.schema, { type: 'string', maxLength: 0 }] },
+  description: [p.description, 'Empty: not given.'].filter(Boolean).join(' '),
+});
 
 const parameter = (name: string, where: 'path' | 'query', required: boolean, schema: JsonSchema, description?: string) => ({
   name,

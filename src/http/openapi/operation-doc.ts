@@ -49,6 +49,8 @@ export interface OperationDoc {
   readonly body?: BodyDoc;
   /** the codec the route decodes its query with (a strictObject), or its parameters one by one */
   readonly query?: SchemaSource | Readonly<Record<string, ParameterDoc>>;
+  /** the route reads an empty query value (`status=`) as a parameter not given (the legacy routes) */
+  readonly emptyQueryValueIsAbsent?: true;
   readonly responses: Readonly<Record<number, ResponseDoc>>;
   /** the error codes this route answers beyond the ones derived, by status */
   readonly errors?: Readonly<Record<number, readonly string[]>>;

@@ -21,6 +21,8 @@ export interface StorageConfigRouterDeps {
   readonly secretBox: SecretBox;
   /** customer endpoints must be https and public, unless ALLOW_PRIVATE_STORAGE_ENDPOINTS (development) lets any endpoint do */
   readonly publicStorageEndpointsOnly: boolean;
+  /** how a configuration's buckets and keys are tried before it is stored (tests: a stand-in that reaches no network) */
+  readonly verifyStorage?: typeof verifyStorageAccess;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -76,7 +78,7 @@ export const storageConfigRouter = (deps: StorageConfigRouterDeps): Router<AppSt
   router.put('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeStorageConfigRequest(await readJsonBody(ctx), { publicEndpointsOnly: deps.publicStorageEndpointsOnly }));
-    const verification = await verifyStorageAccess(
+    const verification = await (deps.verifyStorage ?? verifyStorageAccess)(
       {
         endpoint: request.endpoint.parsed,
         region: request.region,
