@@ -1579,19 +1579,19 @@ export interface components {
              * @description Every instance of the event's series, present and future.
              * @default false
              */
-            all_occurrences: boolean;
+            all_occurrences?: boolean;
             /** @default true */
-            allow_multiple_bots: boolean | null;
+            allow_multiple_bots?: boolean | null;
             /** @default [] */
-            bot_image: (string | string[]) | null;
+            bot_image?: (string | string[]) | null;
             bot_image_config?: {
                 /** @default 10 */
-                interval_seconds: number | null;
+                interval_seconds?: number | null;
                 /**
                  * @default cycle
                  * @enum {string|null}
                  */
-                mode: "cycle" | "static" | null;
+                mode?: "cycle" | "static" | null;
             } | null;
             /**
              * @description Not whitespace only; compared in Unicode NFC. For tm meetings at most 50 characters: letters, digits, spaces and ' ’ . _ @ - · ・, no consecutive spaces or periods, not starting or ending with a period.
@@ -1603,7 +1603,7 @@ export interface components {
                  * @default POST
                  * @enum {string|null}
                  */
-                method: "POST" | "PUT" | null;
+                method?: "POST" | "PUT" | null;
                 secret?: string | null;
                 /**
                  * Format: uri
@@ -1613,7 +1613,7 @@ export interface components {
                 url: string;
             } | null;
             /** @default false */
-            callback_enabled: boolean | null;
+            callback_enabled?: boolean | null;
             /** @description One bot per key and team. */
             deduplication_key?: string;
             /** @description Posted in the meeting chat once the bot is in; blank means none. */
@@ -1627,7 +1627,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @default [] */
-            ignored_participant_names: string[] | null;
+            ignored_participant_names?: string[] | null;
             mt_config?: {
                 /** Format: uuid */
                 credential_id?: string | null;
@@ -1637,26 +1637,26 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             /**
              * @default speaker_view
              * @enum {string|null}
              */
-            recording_mode: "speaker_view" | "audio_only" | "gallery_view" | null;
+            recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             streaming_config?: {
                 /**
                  * @default 16000
                  * @enum {integer|null}
                  */
-                audio_frequency: 16000 | 24000 | 32000 | 48000 | null;
+                audio_frequency?: 16000 | 24000 | 32000 | 48000 | null;
                 /** Format: uri */
                 input_url?: string | null;
                 /** Format: uri */
                 output_url?: string | null;
             } | null;
             /** @default false */
-            streaming_enabled: boolean | null;
+            streaming_enabled?: boolean | null;
             /**
              * @default {
              *       "grace_period": 0,
@@ -1666,16 +1666,16 @@ export interface components {
              *       "max_recording_duration": null
              *     }
              */
-            timeout_config: {
+            timeout_config?: {
                 /** @default 0 */
-                grace_period: number | null;
+                grace_period?: number | null;
                 max_recording_duration?: number | null;
                 /** @default 600 */
-                no_one_joined_timeout: number | null;
+                no_one_joined_timeout?: number | null;
                 /** @default 600 */
-                silence_timeout: number | null;
+                silence_timeout?: number | null;
                 /** @default 600 */
-                waiting_room_timeout: number | null;
+                waiting_room_timeout?: number | null;
             } | null;
             tm_config?: {
                 /** Format: uuid */
@@ -1686,7 +1686,7 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             transcription_config?: {
                 api_key?: string | null;
@@ -1694,10 +1694,10 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /** @default Default */
-                provider: string | null;
+                provider?: string | null;
             } | null;
             /** @default false */
-            transcription_enabled: boolean | null;
+            transcription_enabled?: boolean | null;
             vc_config?: {
                 /** Format: uuid */
                 credential_id?: string | null;
@@ -1820,17 +1820,17 @@ export interface components {
         };
         CreateBotRequest: {
             /** @default true */
-            allow_multiple_bots: boolean | null;
+            allow_multiple_bots?: boolean | null;
             /** @default [] */
-            bot_image: (string | string[]) | null;
+            bot_image?: (string | string[]) | null;
             bot_image_config?: {
                 /** @default 10 */
-                interval_seconds: number | null;
+                interval_seconds?: number | null;
                 /**
                  * @default cycle
                  * @enum {string|null}
                  */
-                mode: "cycle" | "static" | null;
+                mode?: "cycle" | "static" | null;
             } | null;
             /**
              * @description Not whitespace only; compared in Unicode NFC. For tm meetings at most 50 characters: letters, digits, spaces and ' ’ . _ @ - · ・, no consecutive spaces or periods, not starting or ending with a period.
@@ -1842,7 +1842,7 @@ export interface components {
                  * @default POST
                  * @enum {string|null}
                  */
-                method: "POST" | "PUT" | null;
+                method?: "POST" | "PUT" | null;
                 secret?: string | null;
                 /**
                  * Format: uri
@@ -1852,14 +1852,14 @@ export interface components {
                 url: string;
             } | null;
             /** @default false */
-            callback_enabled: boolean | null;
+            callback_enabled?: boolean | null;
             /** @description Posted in the meeting chat once the bot is in; blank means none. */
             entry_message?: string | null;
             extra?: {
                 [key: string]: unknown;
             } | null;
             /** @default [] */
-            ignored_participant_names: string[] | null;
+            ignored_participant_names?: string[] | null;
             /**
              * Format: uri
              * @description An https link to a meeting: vc (Zoom), tm (Microsoft Teams) or mt (Google Meet), with no user info, naming a meeting (not only the host). The platform is read from the host. Refused with INVALID_MEETING_URL in the message.
@@ -1875,26 +1875,26 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             /**
              * @default speaker_view
              * @enum {string|null}
              */
-            recording_mode: "speaker_view" | "audio_only" | "gallery_view" | null;
+            recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             streaming_config?: {
                 /**
                  * @default 16000
                  * @enum {integer|null}
                  */
-                audio_frequency: 16000 | 24000 | 32000 | 48000 | null;
+                audio_frequency?: 16000 | 24000 | 32000 | 48000 | null;
                 /** Format: uri */
                 input_url?: string | null;
                 /** Format: uri */
                 output_url?: string | null;
             } | null;
             /** @default false */
-            streaming_enabled: boolean | null;
+            streaming_enabled?: boolean | null;
             /**
              * @default {
              *       "grace_period": 0,
@@ -1904,16 +1904,16 @@ export interface components {
              *       "max_recording_duration": null
              *     }
              */
-            timeout_config: {
+            timeout_config?: {
                 /** @default 0 */
-                grace_period: number | null;
+                grace_period?: number | null;
                 max_recording_duration?: number | null;
                 /** @default 600 */
-                no_one_joined_timeout: number | null;
+                no_one_joined_timeout?: number | null;
                 /** @default 600 */
-                silence_timeout: number | null;
+                silence_timeout?: number | null;
                 /** @default 600 */
-                waiting_room_timeout: number | null;
+                waiting_room_timeout?: number | null;
             } | null;
             tm_config?: {
                 /** Format: uuid */
@@ -1924,7 +1924,7 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             transcription_config?: {
                 api_key?: string | null;
@@ -1932,10 +1932,10 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /** @default Default */
-                provider: string | null;
+                provider?: string | null;
             } | null;
             /** @default false */
-            transcription_enabled: boolean | null;
+            transcription_enabled?: boolean | null;
             vc_config?: {
                 /** Format: uuid */
                 credential_id?: string | null;
@@ -1952,7 +1952,7 @@ export interface components {
         CreateWebhookRequest: {
             description?: string | null;
             /** @default [] */
-            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
             /**
              * Format: uri
              * @description A public https address (plain http and private addresses only where the service allows them for development).
@@ -2059,13 +2059,13 @@ export interface components {
              *       "silence_timeout": 600
              *     }
              */
-            automatic_leave: {
+            automatic_leave?: {
                 /** @default 600 */
-                noone_joined_timeout: number | null;
+                noone_joined_timeout?: number | null;
                 /** @default 600 */
-                silence_timeout: number | null;
+                silence_timeout?: number | null;
                 /** @default 600 */
-                waiting_room_timeout: number | null;
+                waiting_room_timeout?: number | null;
             } | null;
             /** Format: uri */
             bot_image?: string | null;
@@ -2090,11 +2090,11 @@ export interface components {
              * @default speaker_view
              * @enum {string|null}
              */
-            recording_mode: "speaker_view" | "audio_only" | "gallery_view" | null;
+            recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             speech_to_text?: {
                 api_key?: string | null;
                 /** @default Default */
-                provider: string | null;
+                provider?: string | null;
             } | null;
             vc_obf_token?: string | null;
             /** Format: uri */
@@ -2441,17 +2441,17 @@ export interface components {
         };
         ScheduleBotRequest: {
             /** @default true */
-            allow_multiple_bots: boolean | null;
+            allow_multiple_bots?: boolean | null;
             /** @default [] */
-            bot_image: (string | string[]) | null;
+            bot_image?: (string | string[]) | null;
             bot_image_config?: {
                 /** @default 10 */
-                interval_seconds: number | null;
+                interval_seconds?: number | null;
                 /**
                  * @default cycle
                  * @enum {string|null}
                  */
-                mode: "cycle" | "static" | null;
+                mode?: "cycle" | "static" | null;
             } | null;
             /**
              * @description Not whitespace only; compared in Unicode NFC. For tm meetings at most 50 characters: letters, digits, spaces and ' ’ . _ @ - · ・, no consecutive spaces or periods, not starting or ending with a period.
@@ -2463,7 +2463,7 @@ export interface components {
                  * @default POST
                  * @enum {string|null}
                  */
-                method: "POST" | "PUT" | null;
+                method?: "POST" | "PUT" | null;
                 secret?: string | null;
                 /**
                  * Format: uri
@@ -2473,14 +2473,14 @@ export interface components {
                 url: string;
             } | null;
             /** @default false */
-            callback_enabled: boolean | null;
+            callback_enabled?: boolean | null;
             /** @description Posted in the meeting chat once the bot is in; blank means none. */
             entry_message?: string | null;
             extra?: {
                 [key: string]: unknown;
             } | null;
             /** @default [] */
-            ignored_participant_names: string[] | null;
+            ignored_participant_names?: string[] | null;
             /**
              * Format: date-time
              * @description When the bot joins: an ISO 8601 date-time with its zone, in the future and at most one year ahead. Answered in UTC.
@@ -2502,26 +2502,26 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             /**
              * @default speaker_view
              * @enum {string|null}
              */
-            recording_mode: "speaker_view" | "audio_only" | "gallery_view" | null;
+            recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             streaming_config?: {
                 /**
                  * @default 16000
                  * @enum {integer|null}
                  */
-                audio_frequency: 16000 | 24000 | 32000 | 48000 | null;
+                audio_frequency?: 16000 | 24000 | 32000 | 48000 | null;
                 /** Format: uri */
                 input_url?: string | null;
                 /** Format: uri */
                 output_url?: string | null;
             } | null;
             /** @default false */
-            streaming_enabled: boolean | null;
+            streaming_enabled?: boolean | null;
             /**
              * @default {
              *       "grace_period": 0,
@@ -2531,16 +2531,16 @@ export interface components {
              *       "max_recording_duration": null
              *     }
              */
-            timeout_config: {
+            timeout_config?: {
                 /** @default 0 */
-                grace_period: number | null;
+                grace_period?: number | null;
                 max_recording_duration?: number | null;
                 /** @default 600 */
-                no_one_joined_timeout: number | null;
+                no_one_joined_timeout?: number | null;
                 /** @default 600 */
-                silence_timeout: number | null;
+                silence_timeout?: number | null;
                 /** @default 600 */
-                waiting_room_timeout: number | null;
+                waiting_room_timeout?: number | null;
             } | null;
             tm_config?: {
                 /** Format: uuid */
@@ -2551,7 +2551,7 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             transcription_config?: {
                 api_key?: string | null;
@@ -2559,10 +2559,10 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /** @default Default */
-                provider: string | null;
+                provider?: string | null;
             } | null;
             /** @default false */
-            transcription_enabled: boolean | null;
+            transcription_enabled?: boolean | null;
             vc_config?: {
                 /** Format: uuid */
                 credential_id?: string | null;
@@ -2647,7 +2647,7 @@ export interface components {
         };
         StorageConfigRequest: {
             /** @default false */
-            allow_transient_spill: boolean | null;
+            allow_transient_spill?: boolean | null;
             artifacts_bucket: string;
             audio_chunks_bucket: string;
             /**
@@ -2657,7 +2657,7 @@ export interface components {
              */
             endpoint: string;
             /** @default false */
-            force_path_style: boolean | null;
+            force_path_style?: boolean | null;
             ingest_access_key_id: string;
             ingest_secret_access_key: string;
             logs_bucket: string;
@@ -2667,17 +2667,17 @@ export interface components {
         };
         UpdateScheduledBotRequest: {
             /** @default true */
-            allow_multiple_bots: boolean | null;
+            allow_multiple_bots?: boolean | null;
             /** @default [] */
-            bot_image: (string | string[]) | null;
+            bot_image?: (string | string[]) | null;
             bot_image_config?: {
                 /** @default 10 */
-                interval_seconds: number | null;
+                interval_seconds?: number | null;
                 /**
                  * @default cycle
                  * @enum {string|null}
                  */
-                mode: "cycle" | "static" | null;
+                mode?: "cycle" | "static" | null;
             } | null;
             /**
              * @description Not whitespace only; compared in Unicode NFC. For tm meetings at most 50 characters: letters, digits, spaces and ' ’ . _ @ - · ・, no consecutive spaces or periods, not starting or ending with a period.
@@ -2689,7 +2689,7 @@ export interface components {
                  * @default POST
                  * @enum {string|null}
                  */
-                method: "POST" | "PUT" | null;
+                method?: "POST" | "PUT" | null;
                 secret?: string | null;
                 /**
                  * Format: uri
@@ -2699,14 +2699,14 @@ export interface components {
                 url: string;
             } | null;
             /** @default false */
-            callback_enabled: boolean | null;
+            callback_enabled?: boolean | null;
             /** @description Posted in the meeting chat once the bot is in; blank means none. */
             entry_message?: string | null;
             extra?: {
                 [key: string]: unknown;
             } | null;
             /** @default [] */
-            ignored_participant_names: string[] | null;
+            ignored_participant_names?: string[] | null;
             /**
              * Format: date-time
              * @description When the bot joins: an ISO 8601 date-time with its zone, in the future and at most one year ahead. Answered in UTC.
@@ -2728,26 +2728,26 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             /**
              * @default speaker_view
              * @enum {string|null}
              */
-            recording_mode: "speaker_view" | "audio_only" | "gallery_view" | null;
+            recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             streaming_config?: {
                 /**
                  * @default 16000
                  * @enum {integer|null}
                  */
-                audio_frequency: 16000 | 24000 | 32000 | 48000 | null;
+                audio_frequency?: 16000 | 24000 | 32000 | 48000 | null;
                 /** Format: uri */
                 input_url?: string | null;
                 /** Format: uri */
                 output_url?: string | null;
             } | null;
             /** @default false */
-            streaming_enabled: boolean | null;
+            streaming_enabled?: boolean | null;
             /**
              * @default {
              *       "grace_period": 0,
@@ -2757,16 +2757,16 @@ export interface components {
              *       "max_recording_duration": null
              *     }
              */
-            timeout_config: {
+            timeout_config?: {
                 /** @default 0 */
-                grace_period: number | null;
+                grace_period?: number | null;
                 max_recording_duration?: number | null;
                 /** @default 600 */
-                no_one_joined_timeout: number | null;
+                no_one_joined_timeout?: number | null;
                 /** @default 600 */
-                silence_timeout: number | null;
+                silence_timeout?: number | null;
                 /** @default 600 */
-                waiting_room_timeout: number | null;
+                waiting_room_timeout?: number | null;
             } | null;
             tm_config?: {
                 /** Format: uuid */
@@ -2777,7 +2777,7 @@ export interface components {
                  * @default fail
                  * @enum {string|null}
                  */
-                fallback: "fail" | "anonymous" | null;
+                fallback?: "fail" | "anonymous" | null;
             } | null;
             transcription_config?: {
                 api_key?: string | null;
@@ -2785,10 +2785,10 @@ export interface components {
                     [key: string]: unknown;
                 } | null;
                 /** @default Default */
-                provider: string | null;
+                provider?: string | null;
             } | null;
             /** @default false */
-            transcription_enabled: boolean | null;
+            transcription_enabled?: boolean | null;
             vc_config?: {
                 /** Format: uuid */
                 credential_id?: string | null;

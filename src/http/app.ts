@@ -10,6 +10,7 @@ import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
+import { literalPathsFirst } from './middleware/literal-paths';
 import { logRequests } from './middleware/log-requests';
 import { RateLimiter } from './middleware/rate-limiter';
 import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
@@ -76,6 +77,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
     authenticate(deps.readStore),
     limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
+    literalPathsFirst(routers),
     ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),
     ...routers.map((router) => allowedMethodsInEnvelope(router)),
   ]);

@@ -1,12 +1,24 @@
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
-import { adminClient, createTeam } from './http-client';
+import type { ApiClient } from '../../client';
+import { adminClient, createTeam, typedApi } from './http-client';
 import { startCalendarFakes, type CalendarFakes } from './calendar-fakes';
 import { startTestService, type TestService } from './test-service';
+
+/** What exists before the fuzzer starts, so that some of its requests meet real bots, endpoints, calendars and events. */
+export interface Existing {
+  readonly bots: readonly string[];
+  readonly webhooks: readonly string[];
+  readonly calendars: readonly string[];
+  readonly events: readonly string[];
+  /** a provider account's credentials, which connect (the fake provider takes them) */
+  readonly credentials: { readonly oauth_client_id: string; readonly oauth_client_secret: string; readonly oauth_refresh_token: string };
+}
 
 export interface FuzzTarget {
   readonly url: string;
   readonly fullKey: string;
   readonly sendingKey: string;
+  readonly existing: Existing;
   readonly service: TestService;
   stop(): Promise<void>;
 }
@@ -32,7 +44,9 @@ export const startFuzzTarget = async (): Promise<FuzzTarget> => {
   const team = await createTeam(service.url, { tokens: 1_000_000, rate_limit_per_second: 100_000, daily_bot_cap: 1_000_000 });
   const issued = await adminClient(service.url).post(`/admin/teams/${team.team_id}/api-keys`, { permission: 'sending' });
   if (issued.status !== 201) throw new Error(`no Sending Access key: ${JSON.stringify(issued.body)}`);
+  const existing = await seed(typedApi(service.url, team.api_key), fakes);
   return {
+    existing,
     url: service.url,
     fullKey: team.api_key,
     sendingKey: issued.body.data.api_key,
@@ -42,4 +56,36 @@ export const startFuzzTarget = async (): Promise<FuzzTarget> => {
       await fakes.stop();
     },
   };
+};
+
+const HOUR = 3_600_000;
+
+/** Through the typed client: three bots (one scheduled), a webhook endpoint, a Google calendar with a one-off event and a series. */
+const seed = async (api: ApiClient, fakes: CalendarFakes): Promise<Existing> => {
+  const bots: string[] = [];
+  for (const meeting_url of ['https://meet.google.com/abc-defg-hij', 'https://zoom.us/j/1234567890?pwd=abc']) {
+    const { data, error } = await api.POST('/v2/bots', { body: { meeting_url, bot_name: 'Notetaker', extra: { seeded: true } } });
+    if (error) throw new Error(`seeding a bot: ${error.code} ${error.message}`);
+    bots.push(data.data.bot_id);
+  }
+  const joinAt = new Date(Date.now() + 24 * HOUR).toISOString();
+  const scheduled = await api.POST('/v2/bots/scheduled', { body: { meeting_url: 'https://meet.google.com/abc-defg-hij', bot_name: 'Later', join_at: joinAt } });
+  if (scheduled.error) throw new Error(`seeding a scheduled bot: ${scheduled.error.code}`);
+  bots.push(scheduled.data.data.bot_id);
+  const hook = await api.POST('/v2/webhooks', { body: { url: 'https://hooks.example.com/in', events: null } });
+  if (hook.error) throw new Error(`seeding an endpoint: ${hook.error.code} ${hook.error.message}`);
+  const fake = fakes.google;
+  fake.oauth.registerClient('fuzz-client', 'fuzz-secret');
+  const who = { email: 'fuzz@example.com', name: 'Fuzz' };
+  const calendar = fake.addCalendar(who, { name: 'Work', primary: true });
+  const now = Date.now();
+  calendar.addEvent({ summary: 'Kick-off', start: now + 2 * HOUR, end: now + 3 * HOUR, meetingUrl: 'https://meet.google.com/abc-defg-hij', attendees: [] });
+  calendar.addSeries({ summary: 'Weekly', start: now + 4 * HOUR, end: now + 5 * HOUR, meetingUrl: 'https://meet.google.com/xyz-abcd-efg', count: 3, intervalMs: 7 * 24 * HOUR });
+  const credentials = { oauth_client_id: 'fuzz-client', oauth_client_secret: 'fuzz-secret', oauth_refresh_token: fake.oauth.issueRefreshToken('fuzz-client', who) };
+  const connected = await api.POST('/v2/calendars', { body: { ...credentials, platform: 'Google' } });
+  if (connected.error) throw new Error(`seeding a calendar: ${connected.error.code} ${connected.error.message}`);
+  const calendarId = connected.data.data.calendar_id;
+  const listed = await api.GET('/calendar_events', { params: { query: { calendar_id: calendarId, status: 'all' } } });
+  if (listed.error) throw new Error(`listing the seeded events: ${listed.error.code}`);
+  return { bots, webhooks: [hook.data.data.webhook_id], calendars: [calendarId], events: listed.data.data.map((e) => e.uuid), credentials };
 };
