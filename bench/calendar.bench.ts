@@ -96,7 +96,7 @@ const main = async () => {
   const fakes = await startCalendarFakes();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-calendar-'));
   const service = await startService(
-    benchServiceConfig(dataDir),
+    benchServiceConfig(dataDir, { allowPrivateWebhookTargets: true }),
     { log: quietLog, calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: false, pageSize: PAGE, requestOptions: fakes.requestOptions }) },
   );
   const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
