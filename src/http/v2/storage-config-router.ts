@@ -12,6 +12,7 @@ import { ApiError, notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeStorageConfigRequest, type StorageConfigRequest } from '../codecs/storage-config-request';
 import { readJsonBody } from '../read-json-body';
+import type { StorageConfig } from '../codecs/responses/storage-config-responses';
 import { refusalToApiError } from './refusal-to-api-error';
 
 export interface StorageConfigRouterDeps {
@@ -33,7 +34,7 @@ const verificationFailed = (reason: string) =>
 const noConfiguration = () => notFound('FST_ERR_STORAGE_CONFIG_NOT_FOUND', 'Storage configuration not found', 'No storage configuration exists: artifacts are stored by the service');
 
 /** The spec's response: every request field but the secrets, then the resource's own fields. */
-const toResponse = (view: StorageConfigView) => ({
+const toResponse = (view: StorageConfigView): StorageConfig => ({
   artifacts_bucket: view.artifacts_bucket,
   audio_chunks_bucket: view.audio_chunks_bucket,
   logs_bucket: view.logs_bucket,

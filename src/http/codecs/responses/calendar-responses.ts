@@ -6,7 +6,7 @@ const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntr
 const CalendarStatus = keys(['syncing', 'synced', 'error'] as const);
 const LastError = nullable(t.type({ reason: keys(['credentials_revoked', 'access_denied', 'calendar_not_found', 'provider_unavailable'] as const), message: t.string, at: dateTime }));
 
-export const RawCalendars = t.type({ calendars: t.array(t.type({ email: t.string, id: t.string, is_primary: t.boolean })) });
+export const RawCalendars = t.type({ calendars: t.readonlyArray(t.type({ email: t.string, id: t.string, is_primary: t.boolean })) });
 
 export const LegacyCalendar = t.type({
   uuid,
@@ -38,7 +38,7 @@ export const V2Calendar = t.type({
 });
 export type V2Calendar = t.TypeOf<typeof V2Calendar>;
 
-export const V2CalendarList = t.type({ calendars: t.array(V2Calendar) });
+export const V2CalendarList = t.type({ calendars: t.readonlyArray(V2Calendar) });
 
 export const V2CalendarDeleted = t.type({ calendar_id: uuid, deleted: t.literal(true) });
 
@@ -53,7 +53,7 @@ const LegacyEventFields = {
   start_time: dateTime,
   end_time: dateTime,
   last_updated_at: dateTime,
-  attendees: t.array(t.type({ email: t.string, name: nullable(t.string) })),
+  attendees: t.readonlyArray(t.type({ email: t.string, name: nullable(t.string) })),
   organizer_email: nullable(t.string),
   bot_param: BotParam,
   deleted: t.boolean,
@@ -69,9 +69,9 @@ export const LegacyEventInList = t.type(LegacyEventFields);
 export const LegacyEvent = t.type({ ...LegacyEventFields, raw: anyObject });
 export type LegacyEventInList = t.TypeOf<typeof LegacyEventInList>;
 
-export const LegacyEventList = t.type({ data: t.array(LegacyEventInList), next: nullable(t.string) });
+export const LegacyEventList = t.type({ data: t.readonlyArray(LegacyEventInList), next: nullable(t.string) });
 
-export const LegacyEventsChanged = t.array(LegacyEventInList);
+export const LegacyEventsChanged = t.readonlyArray(LegacyEventInList);
 
 export const V2CalendarEvent = t.type({
   event_id: uuid,
@@ -87,4 +87,4 @@ export const V2CalendarEvent = t.type({
   bot_config: BotParam,
 });
 
-export const V2CalendarBotsScheduled = t.type({ calendar_id: uuid, all_occurrences: t.boolean, events: t.array(V2CalendarEvent) });
+export const V2CalendarBotsScheduled = t.type({ calendar_id: uuid, all_occurrences: t.boolean, events: t.readonlyArray(V2CalendarEvent) });

@@ -21,12 +21,12 @@ export const LegacyListItem = t.type({
   last_accessed_at: nullable(dateTime),
   meeting_url: t.string,
   session_id: nullable(t.string),
-  speakers: t.array(t.string),
+  speakers: t.readonlyArray(t.string),
   uuid,
 });
 export type LegacyListItem = t.TypeOf<typeof LegacyListItem>;
 
-export const BotsWithMetadata = t.type({ bots: t.array(LegacyListItem), last_updated: dateTime, next_cursor: nullable(t.string) });
+export const BotsWithMetadata = t.type({ bots: t.readonlyArray(LegacyListItem), last_updated: dateTime, next_cursor: nullable(t.string) });
 
 const Word = t.type({ bot_id: integer(), end_time: t.number, id: integer(), start_time: t.number, text: t.string, user_id: nullable(integer()) });
 
@@ -38,7 +38,7 @@ export const LegacyTranscript = t.type({
   speaker: t.string,
   start_time: t.number,
   user_id: nullable(integer()),
-  words: t.array(Word),
+  words: t.readonlyArray(Word),
 });
 
 const LegacyBotRecord = t.type({
@@ -55,7 +55,7 @@ const LegacyBotRecord = t.type({
   end_reason: nullable(t.string),
   ended_at: nullable(dateTime),
   enter_message: nullable(t.string),
-  errors: nullable(t.array(t.type({ error: t.string, error_code: t.string, message: nullable(t.string) }))),
+  errors: nullable(t.readonlyArray(t.type({ error: t.string, error_code: t.string, message: nullable(t.string) }))),
   event_id: t.null,
   extra: nullable(anyObject),
   id: integer({ minimum: 1 }),
@@ -95,6 +95,6 @@ export const MeetingData = t.type({
   meeting_participants_file: nullable(uri),
   speaker_diarization_file: t.null,
   speaker_diarization_file_network: t.null,
-  bot_data: t.type({ bot: LegacyBotRecord, event_uuid: t.null, transcripts: t.array(LegacyTranscript) }),
+  bot_data: t.type({ bot: LegacyBotRecord, event_uuid: t.null, transcripts: t.readonlyArray(LegacyTranscript) }),
 });
 export type MeetingData = t.TypeOf<typeof MeetingData>;

@@ -46,14 +46,14 @@ export const BotDetails = t.intersection([
   BotSummary,
   t.type({
     error_message: nullable(t.string),
-    status_history: t.array(t.type({ status: BotStatus, created_at: dateTime })),
+    status_history: t.readonlyArray(t.type({ status: BotStatus, created_at: dateTime })),
     transcription: nullable(Transcription),
-    artifacts: t.array(Artifact),
+    artifacts: t.readonlyArray(Artifact),
   }),
 ]);
 export type BotDetails = t.TypeOf<typeof BotDetails>;
 
-export const BotList = t.type({ bots: t.array(BotSummary), next_cursor: nullable(t.string) });
+export const BotList = t.type({ bots: t.readonlyArray(BotSummary), next_cursor: nullable(t.string) });
 
 export const ScheduledBot = t.type({
   bot_id: uuid,
@@ -70,7 +70,7 @@ export const ScheduledBot = t.type({
 });
 export type ScheduledBot = t.TypeOf<typeof ScheduledBot>;
 
-export const ScheduledBotList = t.type({ bots: t.array(ScheduledBot), next_cursor: nullable(t.string) });
+export const ScheduledBotList = t.type({ bots: t.readonlyArray(ScheduledBot), next_cursor: nullable(t.string) });
 
 export const BotCreated = t.type({ bot_id: uuid });
 
@@ -83,14 +83,14 @@ const ErrorItem = t.intersection([
 
 /** One result per item, in request order: the body its single request would have answered. */
 export const BatchResults = t.type({
-  results: t.array(t.union([t.type({ success: t.literal(true), statusCode: t.literal(201), data: BotCreated }), ErrorItem])),
+  results: t.readonlyArray(t.union([t.type({ success: t.literal(true), statusCode: t.literal(201), data: BotCreated }), ErrorItem])),
   succeeded: integer({ minimum: 0 }),
   failed: integer({ minimum: 0 }),
 });
 
 export const BotAudit = t.type({
   bot_id: uuid,
-  events: t.array(t.type({ type: t.string, revision: integer({ minimum: 0 }), position: text({ pattern: '^[0-9]+$' }), recorded_at: dateTime, data: anyValue })),
+  events: t.readonlyArray(t.type({ type: t.string, revision: integer({ minimum: 0 }), position: text({ pattern: '^[0-9]+$' }), recorded_at: dateTime, data: anyValue })),
 });
 
 export const TranscriptionRequested = t.type({ message: t.string, request_id: t.string });

@@ -8,7 +8,7 @@ export const WebhookEndpoint = t.type({
   webhook_id: uuid,
   url: uri,
   /** null: every kind, present and future */
-  events: nullable(t.array(EventType)),
+  events: nullable(t.readonlyArray(EventType)),
   description: nullable(t.string),
   enabled: t.boolean,
   disabled_reason: nullable(t.literal('failing_for_5_days')),
@@ -24,7 +24,7 @@ const Secret = text({ pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: 'The
 
 export const WebhookEndpointCreated = t.intersection([WebhookEndpoint, t.type({ secret: Secret })]);
 
-export const WebhookEndpointList = t.type({ webhooks: t.array(WebhookEndpoint) });
+export const WebhookEndpointList = t.type({ webhooks: t.readonlyArray(WebhookEndpoint) });
 
 export const WebhookEndpointDeleted = t.type({ webhook_id: uuid, deleted: t.literal(true) });
 
@@ -45,4 +45,4 @@ export const WebhookDelivery = t.type({
 });
 export type WebhookDelivery = t.TypeOf<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = t.type({ deliveries: t.array(WebhookDelivery), next_cursor: nullable(t.string) });
+export const WebhookDeliveryList = t.type({ deliveries: t.readonlyArray(WebhookDelivery), next_cursor: nullable(t.string) });

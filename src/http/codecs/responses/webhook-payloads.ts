@@ -31,9 +31,9 @@ export const BotCompleted = message(
       duration_seconds: t.number,
       joined_at: nullable(dateTime),
       exited_at: dateTime,
-      participants: t.array(t.string),
-      speakers: t.array(t.string),
-      artifacts: t.array(LinkedArtifact),
+      participants: t.readonlyArray(t.string),
+      speakers: t.readonlyArray(t.string),
+      artifacts: t.readonlyArray(LinkedArtifact),
     }),
     t.partial({ transcription: Transcription }),
   ]),
@@ -44,8 +44,8 @@ export const BotFailed = message(
   t.type({ ...base, status: t.type({ code: t.keyof({ failed: null, cancelled: null }), created_at: dateTime }), error_code: t.string, error_message: nullable(t.string) }),
 );
 
-export const BotTranscriptionCompleted = message('bot.transcription_completed', t.type({ ...base, transcription: Transcription, artifacts: t.array(LinkedArtifact) }));
-export const BotTranscriptionFailed = message('bot.transcription_failed', t.type({ ...base, transcription: Transcription, artifacts: t.array(LinkedArtifact) }));
+export const BotTranscriptionCompleted = message('bot.transcription_completed', t.type({ ...base, transcription: Transcription, artifacts: t.readonlyArray(LinkedArtifact) }));
+export const BotTranscriptionFailed = message('bot.transcription_failed', t.type({ ...base, transcription: Transcription, artifacts: t.readonlyArray(LinkedArtifact) }));
 
 /** The final event a bot's own callback receives. */
 export const BotCallback = t.union([BotCompleted, BotFailed]);
@@ -59,9 +59,9 @@ const seriesFields = {
 const Instance = t.type({ event_id: uuid, title: t.string, start_time: dateTime, end_time: dateTime, meeting_url: nullable(t.string), bot_scheduled: t.boolean });
 
 export const CalendarEventsSynced = message('calendar.events_synced', t.type({ calendar_id: uuid, events_synced: integer({ minimum: 0 }), sync_type: t.keyof({ initial: null, incremental: null, full: null }) }));
-export const CalendarEventCreated = message('calendar.event_created', t.type({ ...seriesFields, instances: t.array(Instance) }));
-export const CalendarEventUpdated = message('calendar.event_updated', t.type({ ...seriesFields, affected_instances: t.array(Instance) }));
-export const CalendarEventCancelled = message('calendar.event_cancelled', t.type({ ...seriesFields, cancelled_instances: t.array(t.type({ event_id: uuid, title: t.string, start_time: dateTime })) }));
+export const CalendarEventCreated = message('calendar.event_created', t.type({ ...seriesFields, instances: t.readonlyArray(Instance) }));
+export const CalendarEventUpdated = message('calendar.event_updated', t.type({ ...seriesFields, affected_instances: t.readonlyArray(Instance) }));
+export const CalendarEventCancelled = message('calendar.event_cancelled', t.type({ ...seriesFields, cancelled_instances: t.readonlyArray(t.type({ event_id: uuid, title: t.string, start_time: dateTime })) }));
 export const CalendarError = message(
   'calendar.error',
   t.type({
@@ -84,7 +84,7 @@ const LegacyTranscriptSegment = t.type({
   speaker: t.string,
   start_time: t.number,
   end_time: t.number,
-  words: t.array(t.type({ start: t.number, end: t.number, word: t.string })),
+  words: t.readonlyArray(t.type({ start: t.number, end: t.number, word: t.string })),
 });
 
 export const LegacyComplete = message(
@@ -93,10 +93,10 @@ export const LegacyComplete = message(
     t.type({
       bot_id: uuid,
       mp4: nullable(uri),
-      speakers: t.array(t.string),
+      speakers: t.readonlyArray(t.string),
       end_reason: t.keyof({ bot_removed: null, no_attendees: null, no_speaker: null, recording_timeout: null, api_request: null, meeting_error: null }),
     }),
-    t.partial({ transcript: nullable(t.array(LegacyTranscriptSegment)) }),
+    t.partial({ transcript: nullable(t.readonlyArray(LegacyTranscriptSegment)) }),
   ]),
 );
 export const LegacyFailed = message('failed', t.type({ bot_id: uuid, error: t.string }));
