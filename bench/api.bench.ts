@@ -15,8 +15,8 @@ import { SqliteEventStore } from '../src/adapters/event-store/sqlite-event-store
 import { MemoryReadStore } from '../src/adapters/read-store/memory-read-store';
 import { createBot } from '../src/commands/create-bot';
 import { createTeamWithKey } from '../src/commands/team-commands';
-import { allProjections } from '../src/projections/all-projections';
-import { rebuildProjections } from '../src/projections/rebuild-projections';
+import { allProjections } from '../src/capabilities';
+import { rebuildProjections } from '../src/subscribers/rebuild-projections';
 import { startService } from '../src/service';
 import { runLoad, type LoadResult } from './lib/load';
 import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';

@@ -6,11 +6,16 @@
  *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the replicas of
  *      Google Meet (https://meet.google.com/<code>), Microsoft Teams (its meetup-join link on
  *      teams.microsoft.com, past the AV-confirm modal) and Zoom's web client
- *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating;
+ *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating; and on the Zoom
+ *      replica through the Meeting SDK with an OBF token from a token URL (a meeting of another
+ *      organisation, the team's own SDK credentials signing, the token fetched by the service at join
+ *      time), beside the plain join of the same replica;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
- *   3. memory (PSS) per bot and machine CPU while the N bots record.
+ *   3. memory (PSS) per bot and machine CPU while the N bots record;
+ *   4. the fingerprint mode the bot runs Chromium in (headful on its own display) against new headless:
+ *      the fingerprint checks each trips, and each one's CPU and memory per recording bot (fingerprint-modes.ts).
  *
  * Every figure comes from one run. Nothing here asserts a time: a slow machine gives slower figures,
  * not a failure. Sizes: BENCH_LATENCY_BOTS (10 per flavour), BENCH_RAMP (1,2,4,6,8,12,16; step 1 checks that the
@@ -25,6 +30,8 @@ import type { CreateMeetingRequest } from '../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../sandbox/server';
 import { apiClient, createTeam } from '../test/support/http-client';
 import { startTestService, type TestService } from '../test/support/test-service';
+import { benchFingerprintModes } from './fingerprint-modes';
+import { TokenServer } from '../test/support/token-server';
 import { durationSeconds, soundSegments, type SilenceSettings } from './lib/audio-check';
 import { busyPercent, CLOCK_TICKS_PER_SECOND, cpuTimes, processTable, processTree, pssKb, stillRunning, sumPssKb, type ProcessEntry } from './lib/proc-stats';
 
@@ -71,7 +78,11 @@ const SETTLE_MS = 3000;
 
 /** Where part 1's bots join: the sandbox's own mt pages (the baseline) and each replica under its real host. */
 const BASELINE = 'sandbox mt';
-const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', 'Zoom replica'] as const;
+const PLAIN_ZOOM = 'Zoom replica';
+const TOKEN_URL_ZOOM = 'Zoom replica, token URL';
+const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM] as const;
+/** the organisation of the token-URL flavour's meetings: the team's SDK app is of another one, so it needs the OBF token */
+const HOST_ORG = 'bench-host-org';
 type Flavour = (typeof FLAVOURS)[number];
 /** Each flavour's meeting: no lobby, so the bot records as soon as it is in. */
 const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
@@ -79,6 +90,7 @@ const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'Meet replica': { platform: 'mt', lobby: false, replica: 'meet' },
   'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
+  'Zoom replica, token URL': { platform: 'vc', lobby: false, replica: 'zoom', organisation: HOST_ORG, recording_permission: 'grant' },
 };
 
 type Api = ReturnType<typeof apiClient>;
@@ -88,6 +100,8 @@ interface Bench {
   readonly t: TestService;
   readonly api: Api;
   readonly downloads: string;
+  /** the token-URL flavour: a team whose stored SDK credentials sign its joins, the OBF token's user, the token URL */
+  readonly vc: { readonly api: Api; readonly userId: string; readonly tokens: TokenServer };
 }
 
 interface StatusEntry {
@@ -135,15 +149,16 @@ const percentile = (values: readonly number[], p: number): number => {
 // Meetings and bots, through the sandbox's control API and the service's public API
 
 /** A meeting of the flavour without a lobby (the bot records as soon as it is in) with one simulated participant. */
-const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = BASELINE): Promise<Meeting> => {
+const openMeeting = async (sandbox: RunningSandbox, flavour: Flavour = BASELINE, obfUser: string | null = null): Promise<Meeting> => {
   const meeting = await sandbox.client.createMeeting(MEETINGS[flavour]);
-  const speaker = await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
+  // the token-URL flavour's participant is the OBF token's user: the bot gets in only while they are there
+  const speaker = flavour === TOKEN_URL_ZOOM && obfUser ? await sandbox.client.addSimulatedUser(meeting.meeting_id, 'Speaker', obfUser) : await sandbox.client.addSimulated(meeting.meeting_id, 'Speaker');
   return { meetingId: meeting.meeting_id, url: meeting.url, speakerId: speaker.participant_id };
 };
 
-const postBot = async (api: Api, meeting: Meeting): Promise<{ botId: string; postedAt: number }> => {
+const postBot = async (api: Api, meeting: Meeting, extra: Record<string, unknown> = {}): Promise<{ botId: string; postedAt: number }> => {
   const postedAt = performance.now();
-  const created = await api.post('/v2/bots', { meeting_url: meeting.url, bot_name: BOT_NAME, recording_mode: 'audio_only' });
+  const created = await api.post('/v2/bots', { meeting_url: meeting.url, bot_name: BOT_NAME, recording_mode: 'audio_only', ...extra });
   if (created.status !== 201) throw new Error(`POST /v2/bots answered ${created.status}: ${JSON.stringify(created.body)}`);
   return { botId: created.body.data.bot_id, postedAt };
 };
@@ -209,10 +224,12 @@ interface LatencySample {
 }
 
 const oneLatencySample = async (bench: Bench, flavour: Flavour): Promise<LatencySample> => {
-  const meeting = await openMeeting(bench.sandbox, flavour);
-  const { botId, postedAt } = await postBot(bench.api, meeting);
+  const meeting = await openMeeting(bench.sandbox, flavour, bench.vc.userId);
+  const viaTokenUrl = flavour === TOKEN_URL_ZOOM;
+  const api = viaTokenUrl ? bench.vc.api : bench.api;
+  const { botId, postedAt } = await postBot(api, meeting, viaTokenUrl ? { vc_config: { obf_token_url: bench.vc.tokens.url(`/obf/${meeting.meetingId}`) } } : {});
   try {
-    const { bot, seenAt } = await waitForStatus(bench.api, botId, 'in_call_recording', 100);
+    const { bot, seenAt } = await waitForStatus(api, botId, 'in_call_recording', 100);
     await sleep(SETTLE_MS);
     const [tree] = await botProcessTrees(bench, [botId]);
     const pss = await sumPssKb(tree!.map((p) => p.pid));
@@ -226,8 +243,8 @@ const oneLatencySample = async (bench: Bench, flavour: Flavour): Promise<Latency
       toRecording: at('in_call_recording') - at('in_call_not_recording'),
     };
   } finally {
-    await bench.api.post(`/v2/bots/${botId}/leave`);
-    await waitForEnd(bench.api, botId).catch(() => undefined);
+    await api.post(`/v2/bots/${botId}/leave`);
+    await waitForEnd(api, botId).catch(() => undefined);
     await waitUntilNoBotRuns(bench);
     await bench.sandbox.client.end(meeting.meetingId);
   }
@@ -273,6 +290,12 @@ const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
     if (base.length === 0 || replica.length === 0) continue;
     const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
     console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
+  }
+  const plain = samples[PLAIN_ZOOM];
+  const viaUrl = samples[TOKEN_URL_ZOOM];
+  if (plain.length > 0 && viaUrl.length > 0) {
+    const ratio = (pick: (s: LatencySample) => number) => (percentile(viaUrl.map(pick), 50) / percentile(plain.map(pick), 50)).toFixed(2);
+    console.log(`   ${TOKEN_URL_ZOOM} / ${PLAIN_ZOOM}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)} (the join with a token URL beside the plain join)`);
   }
   console.log('   (nearest-rank percentiles: p95 of 10 is the slowest)');
   failures.forEach((f) => console.log(`   failed: ${f}`));
@@ -557,6 +580,26 @@ const synthesizePhrases = async (sandbox: RunningSandbox) => {
   await sandbox.client.end(meeting.meetingId);
 };
 
+/**
+ * The token-URL flavour: an SDK app of another organisation than the meetings' (allowed to join them),
+ * stored as a second team's SDK credentials; the user whose OBF tokens the token URL hands out, minted by
+ * the sandbox for the meeting its path names. The first team keeps the plain joins.
+ */
+const tokenUrlTeam = async (sandbox: RunningSandbox, t: TestService, tokens: TokenServer): Promise<Bench['vc']> => {
+  const app = await sandbox.client.createVcApp({ name: 'Bench Notetaker', organisation: 'bench-vendor', external: true });
+  const user = await sandbox.client.createVcUser({ name: 'Speaker', organisation: HOST_ORG });
+  tokens.answer = async (res, url) => {
+    const meetingId = url.pathname.split('/')[2] ?? '';
+    const { token } = await sandbox.client.issueVcToken({ type: 'onbehalf', user_id: user.user_id, sdk_key: app.sdk_key, meeting_id: meetingId });
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(token);
+  };
+  const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
+  const api = apiClient(t.url, team.api_key);
+  const stored = await api.post('/v2/vc-credentials', { type: 'sdk', sdk_id: app.sdk_key, sdk_secret: app.sdk_secret, name: app.name });
+  if (stored.status !== 201) throw new Error(`storing the SDK credentials answered ${stored.status}: ${JSON.stringify(stored.body)}`);
+  return { api, userId: user.user_id, tokens };
+};
+
 const chromiumVersion = () => {
   try {
     return execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -578,15 +621,19 @@ const main = async () => {
     allowPrivateStorageEndpoints: false,
   });
   const downloads = mkdtempSync(path.join(os.tmpdir(), 'mbs-bench-bots-'));
+  const tokens = await new TokenServer().start();
   try {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
-    const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads };
+    const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads, vc: await tokenUrlTeam(sandbox, t, tokens) };
     await synthesizePhrases(sandbox);
     const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noLatency();
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);
+    // issue 22: the browser a page sees, each mode's fingerprint and cost (a part of its own)
+    await benchFingerprintModes(sandbox);
   } finally {
     await t.stop();
+    await tokens.stop();
     await sandbox.stop();
     rmSync(downloads, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { BotReport } from './contract';
+import type { BotReport } from '../contract/bot-contract';
 import type { Reporter } from './reporters/reporter';
 import type { Uploader } from './uploaders/uploader';
 import type { BotLog } from './bot-log';

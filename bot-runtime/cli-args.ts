@@ -1,6 +1,6 @@
 /** Standalone command line -> BotJob (UploadTarget kind folder). Pure: no I/O. */
 import { parseArgs } from 'node:util';
-import type { BotJob, RecordingMode, TimeoutConfig } from './contract';
+import type { BotJob, RecordingMode, TimeoutConfig } from '../contract/bot-contract';
 import { checkMeetingUrl } from './meeting-url';
 import type { RunOptions } from './run-bot';
 

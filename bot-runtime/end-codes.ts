@@ -2,7 +2,7 @@
  * How a run ends, mapped to the EndReport's outcome and the spec's v2 error code. Pure; the table is
  * documented in bot-runtime/README.md.
  */
-import type { EndReport, Platform } from './contract';
+import type { EndReport, Platform } from '../contract/bot-contract';
 import type { LeaveReason, Phase } from './leave-rules';
 
 export type EndCause =
@@ -26,7 +26,11 @@ export type EndCause =
   | { readonly kind: 'unrecognised_page'; readonly message: string }
   /** a streaming WebSocket of the job could not be connected before joining */
   | { readonly kind: 'streaming_setup_failed'; readonly message: string }
-  | { readonly kind: 'internal_error'; readonly message: string };
+  | { readonly kind: 'internal_error'; readonly message: string }
+  /** vc: the platform, or the service getting the join's tokens, refused the join with a vc code of the spec */
+  | { readonly kind: 'vc_refused'; readonly error_code: string; readonly message: string }
+  /** vc: the OBF token's user left the meeting, and the platform ended the bot's session with theirs */
+  | { readonly kind: 'authorized_user_left' };
 
 export interface EndContext {
   readonly platform: Platform;
@@ -50,7 +54,17 @@ const leaveRequested = (ctx: EndContext): EndVerdict =>
     ? completed('API_REQUEST', 'The bot was asked to leave.')
     : failed('EXITING_MEETING_BEFORE_RECORD', 'The bot was asked to leave before it started recording.');
 
-const waiting = (phase: Phase) => phase === 'waiting_for_host' || phase === 'lobby';
+const waiting = (phase: Phase) => phase === 'waiting_for_host' || phase === 'lobby' || phase === 'waiting_for_user';
+
+/**
+ * The spec (vc OBF behaviour, 3): the authorised user leaving ends the session; a bot that recorded ends
+ * normally, its recording kept: BOT_REMOVED (the platform removed it), as the legacy `bot_removed`.
+ */
+const authorizedUserLeft = (ctx: EndContext): EndVerdict => {
+  if (ctx.recordingStarted) return completed('BOT_REMOVED', 'The authorised user (OBF) left the meeting, and the platform ended the bot\'s session with theirs.');
+  if (ctx.phase === 'in_call') return failed('BOT_REMOVED_TOO_EARLY', 'The authorised user (OBF) left the meeting before the bot recorded anything.');
+  return failed('BOT_NOT_ACCEPTED', 'The authorised user (OBF) left the meeting while the bot waited to be admitted.');
+};
 
 export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
   switch (cause.kind) {
@@ -89,9 +103,14 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
       return failed('STREAMING_SETUP_FAILED', cause.message);
     case 'internal_error':
       return failed('INTERNAL_ERROR', cause.message);
+    case 'vc_refused':
+      return failed(cause.error_code, cause.message);
+    case 'authorized_user_left':
+      return authorizedUserLeft(ctx);
     case 'auto_leave':
       switch (cause.reason) {
         case 'waiting_room_timeout':
+          if (ctx.phase === 'waiting_for_user') return failed('WAITING_FOR_AUTHORIZED_USER_TIMEOUT', 'The user of the OBF token did not join the meeting within the waiting room timeout.');
           // the host-absent code is vc's; elsewhere waiting for the host is waiting to start
           return ctx.phase === 'waiting_for_host' && ctx.platform === 'vc'
             ? failed('WAITING_FOR_HOST_TIMEOUT', 'The host did not start the meeting within the waiting room timeout.')

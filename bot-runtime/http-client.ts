@@ -15,6 +15,8 @@ export class HttpStatusError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** what the service answered (a refusal's JSON) */
+    readonly body = '',
   ) {
     super(message);
   }
@@ -67,7 +69,7 @@ export const callService = async (
       });
       if (!res.ok) {
         const text = await res.text().catch(() => '');
-        throw new HttpStatusError(res.status, `${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+        throw new HttpStatusError(res.status, `${method} ${path}: ${res.status} ${text.slice(0, 200)}`, text);
       }
       return res;
     } catch (err) {

@@ -3,7 +3,7 @@
  * address and the bot's token). Not the environment: Chromium and the user's other processes could read
  * the token there, and a long job would pass the kernel's limit on one variable. Pure.
  */
-import type { BotJob, BotLaunch } from './contract';
+import type { BotJob, BotLaunch } from '../contract/bot-contract';
 
 export type ServiceJob =
   | { readonly ok: true; readonly job: BotJob; readonly serviceUrl: string; readonly token: string; readonly testCaPem: string | null }

@@ -5,12 +5,13 @@
  * `decideLeave` whether the bot should leave now. All times are milliseconds; timeouts are the job's
  * seconds.
  */
-import type { Platform, TimeoutConfig } from './contract';
+import type { Platform, TimeoutConfig } from '../contract/bot-contract';
 
 /** Where the bot is in the meeting, as far as leave rules care. */
 export type Phase =
   | 'joining' // navigating, pre-join screen, clicking join
   | 'waiting_for_host' // vc: the meeting has not started
+  | 'waiting_for_user' // vc: the OBF token's user is not in the meeting (the platform refuses; the bot joins again every 30 s)
   | 'lobby' // waiting room: waiting for a host to admit or deny
   | 'in_call'; // admitted
 
@@ -62,7 +63,7 @@ export const initialClocks: LeaveClocks = {
   permissionWaitedMs: 0,
 };
 
-const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase === 'lobby';
+const isWaiting = (phase: Phase | null) => phase === 'waiting_for_host' || phase === 'lobby' || phase === 'waiting_for_user';
 
 export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
   const waiting = isWaiting(o.phase);
@@ -85,7 +86,7 @@ export const observe = (clocks: LeaveClocks, o: Observation): LeaveClocks => {
 };
 
 export type LeaveReason =
-  | 'waiting_room_timeout' // still waiting (host absent or lobby) after waiting_room_timeout
+  | 'waiting_room_timeout' // still waiting (host absent, lobby, or the OBF token's user absent) after waiting_room_timeout
   | 'permission_timeout' // vc: recording permission unanswered after waiting_room_timeout
   | 'no_attendees' // tm/mt: alone in the call for no_one_joined_timeout (+ grace)
   | 'no_speaker' // tm/mt: attendees but silence for silence_timeout (+ grace)

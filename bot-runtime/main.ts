@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { BotLog } from './bot-log';
 import { replicaSettingFromEnv } from './browser/replica-routing';
 import { parseCli, usage } from './cli-args';
-import type { BotJob } from './contract';
+import { SERVICE_MODE_VARIABLE, type BotJob } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { HttpControl } from './control/http-control';
 import { NoControl } from './control/no-control';
@@ -25,8 +25,10 @@ import { ConsoleReporter } from './reporters/console-reporter';
 import { HttpReporter } from './reporters/http-reporter';
 import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
-import { readJobLine, SERVICE_MODE_VARIABLE, whenServiceGone } from './service-pipe';
+import { readJobLine, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { askVcJoin } from './vc-sdk/vc-join-client';
 
 /** A terminal's Ctrl-C reaches npm, tsx and the bot alike, and they pass it on: one press, several signals. */
 const SAME_SIGNAL_WINDOW_MS = 3000;
@@ -42,6 +44,8 @@ interface Setup {
   whenServiceGone: ((onGone: () => void) => void) | null;
   /** service mode, tests only: the certificate authority the service passed */
   testCaFromService: string | null;
+  /** service mode: the vc join's credentials, from the service */
+  vcJoin?: () => Promise<VcJoinAnswer>;
 }
 
 /** Service mode: how long to wait for an unreachable service before giving up on it. */
@@ -68,6 +72,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
       onSignal: (signal) => ({ kind: 'terminated', signal }),
       whenServiceGone: (onGone) => whenServiceGone(process.stdin, onGone),
       testCaFromService: service.testCaPem,
+      vcJoin: () => askVcJoin(target, service.job.bot_id),
     };
   }
   const cli = parseCli(process.argv.slice(2), randomUUID());
@@ -125,6 +130,7 @@ const main = async (): Promise<number> => {
       sandboxReplicas: replicas.ok ? replicas.address : null,
       testCaFromService: s.testCaFromService,
       options: s.options,
+      ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),
     });
     if (s.job.upload.kind === 'folder') process.stderr.write(`artifacts in ${s.job.upload.path}: ${end.outcome} ${end.error_code}\n`);
     return 0;

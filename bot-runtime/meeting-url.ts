@@ -1,4 +1,4 @@
-import type { Platform } from './contract';
+import type { Platform } from '../contract/bot-contract';
 
 /** A meeting URL the bot knows how to join. */
 export interface MeetingLocation {

@@ -18,11 +18,10 @@ import { countedAttendees } from './attendees';
 import { BotLog } from './bot-log';
 import { openBotBrowser, type BotBrowser } from './browser/bot-browser';
 import type { ReplicaAddress } from './browser/replica-routing';
-import type { BotJob, ControlResult, EndReport } from './contract';
+import type { BotJob, ControlResult, EndReport } from '../contract/bot-contract';
 import type { ControlChannel } from './control/control-channel';
 import { familyForUrl, replicaHosts } from './drivers/families';
-import type { DriverFamily, PageSnapshot, Screen, WallKind } from './drivers/page-driver';
-import { isNameRefusal } from './drivers/sandbox/sandbox-hooks';
+import type { DriverFamily, PageSnapshot, Screen } from './drivers/page-driver';
 import type { EndCause } from './end-codes';
 import type { Phase } from './leave-rules';
 import { fetchBotImages } from './media/bot-images';
@@ -40,9 +39,13 @@ import { storePageDiagnostic } from './run/diagnostics';
 import { MeetingNotes } from './run/meeting-notes';
 import { MeetingTab } from './run/meeting-tab';
 import { StatusReports } from './run/status-reports';
+import { joinErrorCause, wallCause } from './run/join-causes';
 import { TickLoop } from './run/tick-loop';
 import { AudioStreaming } from './streaming/audio-streaming';
 import { testTrustedCa } from './test-ca';
+import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
+import { chooseVcJoin, JoinRetry } from './run/vc-sdk-join';
+import type { SdkHostServer } from './vc-sdk/host-server';
 import type { Uploader } from './uploaders/uploader';
 
 export interface RunOptions {
@@ -90,6 +93,8 @@ export interface RunDeps {
   readonly sandboxReplicas?: ReplicaAddress | null;
   /** tests only: the certificate authority the service passed with the job (test-ca.ts) */
   readonly testCaFromService?: string | null;
+  /** vc: asks the service for the join's credentials (a bot without a service joins through the web client) */
+  readonly vcJoin?: () => Promise<VcJoinAnswer>;
   readonly options?: Partial<RunOptions>;
 }
 
@@ -98,27 +103,7 @@ const PAGE_READ_LIMIT_MS = 10_000;
 
 export const runBot = (job: BotJob, deps: RunDeps): Promise<EndReport> => new BotRun(job, deps).run();
 
-/**
- * The end cause of a `join-error`. The platform refusing the bot's name is a refusal of the bot
- * (`BOT_NOT_ACCEPTED`: "refused by participants or platform"); anything else is a failure to join
- * (`CANNOT_JOIN_MEETING`: "unreachable or nonexistent"), the platform's words in the message.
- */
-export const joinErrorCause = (joinError: string | null): EndCause => {
-  const why = joinError ?? 'unknown reason';
-  if (isNameRefusal(why)) return { kind: 'denied', message: `The platform refused the bot's name: ${why}` };
-  return { kind: 'cannot_join', message: `Joining failed: ${why}` };
-};
-
-/**
- * The end cause of a wall: only signed-in users -> the sign-in codes; a platform that keeps bots out
- * whatever the host does (Zoom's bot wall) -> `CANNOT_JOIN_MEETING`; a refusal of this bot (Meet's "You
- * can't join this video call") -> `BOT_NOT_ACCEPTED`. `words`: the page's own, as `: "…"` or empty.
- */
-export const wallCause = (wall: WallKind | null, words: string): EndCause => {
-  if (wall === 'login_required') return { kind: 'login_required', message: `The meeting lets only signed-in users in${words}.` };
-  if (wall === 'cannot_join') return { kind: 'cannot_join', message: `The platform keeps bots out of this meeting${words}.` };
-  return { kind: 'denied', message: `The platform does not let the bot in${words}.` };
-};
+export { joinErrorCause, wallCause };
 
 class BotRun {
   private readonly log: BotLog;
@@ -137,6 +122,12 @@ class BotRun {
   private inCall: InCall | null = null;
   private streaming: AudioStreaming | null = null;
   private media: BotMedia | null = null;
+  /** vc Meeting SDK: the bot's own page server, while the run lasts */
+  private sdkHost: SdkHostServer | null = null;
+  /** when the bot last asked to join (a retry while the OBF token's user is absent asks again) */
+  private joinAttemptAt = Date.now();
+  /** vc Meeting SDK: joins again while the OBF token's user is absent */
+  private readonly joinRetry: JoinRetry;
 
   private phase: Phase = 'joining';
   private joinClicked = false;
@@ -158,6 +149,7 @@ class BotRun {
     this.loop = new TickLoop(this.log);
     this.autoLeave = new AutoLeave(job.platform, job.timeout_config, this.log);
     this.notes = new MeetingNotes(job.bot_name, job.ignored_participant_names);
+    this.joinRetry = new JoinRetry(this.log);
   }
 
   async run(): Promise<EndReport> {
@@ -198,15 +190,18 @@ class BotRun {
       this.loop.requestEnd({ kind: 'cannot_join', message: `The bot has no page driver for ${new URL(check.meeting.url).hostname} yet.` });
       return;
     }
-    this.log.info(`page driver: ${family.name}`);
     await this.statuses.report('joining_call');
     if (this.loop.endCause) return;
+    const sdkFamily = await this.vcSdkFamily(check.meeting);
+    if (this.loop.endCause) return;
+    this.log.info(`page driver: ${(sdkFamily ?? family).name}`);
     if (!(await this.prepareMedia()) || this.loop.endCause) return;
 
-    const opened = await this.openTab(check.meeting, family);
+    const chosen = sdkFamily ?? family;
+    const opened = await this.openTab(check.meeting, chosen);
     if (!opened || this.loop.endCause) return;
     const { tab, inCall } = opened;
-    const target = family.navigationUrl(check.meeting.url);
+    const target = chosen.navigationUrl(check.meeting.url);
     let navigation;
     try {
       navigation = await this.loop.unlessEnded(tab.page.goto(target, { waitUntil: 'domcontentloaded', timeout: this.opts.joinTimeoutSeconds * 1000 }));
@@ -222,6 +217,16 @@ class BotRun {
     this.recognisedAt = Date.now();
     tab.startScreenshots();
     await this.loop.run(() => this.tick(tab, inCall), this.opts.tickMs);
+  }
+
+  /** vc: the page of this join (run/vc-sdk-join.ts); null: the meeting's own page, as anyone. */
+  private async vcSdkFamily(meeting: MeetingLocation): Promise<DriverFamily | null> {
+    if (this.job.platform !== 'vc' || !this.deps.vcJoin) return null;
+    const choice = await chooseVcJoin(this.job, meeting, this.deps.vcJoin, meeting.sandbox || (this.deps.sandboxReplicas ?? null) !== null);
+    if (choice.kind === 'end') this.loop.requestEnd(choice.cause);
+    if (choice.kind !== 'sdk') return null;
+    this.sdkHost = choice.host;
+    return choice.family;
   }
 
   /**
@@ -388,7 +393,14 @@ class BotRun {
       case 'wall':
         return this.loop.requestEnd(wallCause(snap.wall, words));
       case 'removed':
-        return this.loop.requestEnd({ kind: 'removed' });
+        return this.loop.requestEnd(snap.endCause ?? { kind: 'removed' });
+      case 'refused':
+        return this.loop.requestEnd(snap.endCause ?? { kind: 'cannot_join', message: `The platform refused the join${words}.` });
+      case 'waiting_for_authorized_user':
+        this.setPhase('waiting_for_user');
+        await this.statuses.report('in_waiting_room');
+        if (await this.joinRetry.whenDue(now, tab.driver, (work) => this.loop.unlessEnded(work), (cause) => this.loop.requestEnd(cause))) this.joinAttemptAt = now;
+        break;
       case 'ended':
         return this.loop.requestEnd({ kind: 'meeting_ended' });
       case 'left':
@@ -444,7 +456,7 @@ class BotRun {
   }
 
   private expectJoinWithinTimeout(now: number, what: string): void {
-    if (now - this.startedAt > this.opts.joinTimeoutSeconds * 1000) {
+    if (now - this.joinAttemptAt > this.opts.joinTimeoutSeconds * 1000) {
       this.loop.requestEnd({ kind: 'cannot_join', message: `Could not join: ${what} within ${this.opts.joinTimeoutSeconds} s.` });
     }
   }
@@ -466,8 +478,16 @@ class BotRun {
 
   // ---------------------------------------------------------------- ending
 
-  private finish(): Promise<EndReport> {
+  private async finish(): Promise<EndReport> {
     this.ending = true;
+    try {
+      return await this.finishRun();
+    } finally {
+      await this.sdkHost?.stop();
+    }
+  }
+
+  private finishRun(): Promise<EndReport> {
     return finishRun(
       {
         job: this.job,

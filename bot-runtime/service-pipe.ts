@@ -3,8 +3,6 @@
  * address, token), and the end of the stream means the service is gone (it stopped or crashed), so the bot
  * must not stay behind.
  */
-export const SERVICE_MODE_VARIABLE = 'BOT_JOB_ON_STDIN';
-
 export const readJobLine = (input: NodeJS.ReadableStream): Promise<string> =>
   new Promise((resolve) => {
     let buffered = '';

@@ -765,6 +765,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/vc-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's vc credentials, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listVcCredentials"];
+        put?: never;
+        /**
+         * Store a vc user's OAuth connection or the team's SDK credentials
+         * @description `type: "oauth"`: exchanges the authorization code with your OAuth app (managed OAuth, step 2) and keeps the tokens sealed; bots then name it in `vc_config.credential_id` or `credential_user_id`. The same vc user again re-authorises it (200, same id, `active`). `type: "sdk"`: the team's own Meeting SDK credentials, which sign every vc join of the team; storing them again replaces them (200). Secrets and codes are write-only.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["createVcCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vc-credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vc credential
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getVcCredential"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a vc credential and its secrets
+         * @description The secrets are destroyed with their key; bots that name it fail to join afterwards (`VC_OBF_TOKEN_ERROR`).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteVcCredential"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks": {
         parameters: {
             query?: never;
@@ -856,6 +908,58 @@ export interface paths {
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vc_oauth_connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's vc OAuth connections, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["legacyListVcOAuthConnections"];
+        put?: never;
+        /**
+         * Connect a vc user's account (managed OAuth, step 2)
+         * @description Exchanges the authorization code the vc platform gave your redirect URI, with your OAuth app's client id and secret, and keeps the user's tokens sealed; the service refreshes them and fetches the user's OBF tokens for bots that name `vc_obf_token_user_id`. The same vc user authorising again re-authorises the same connection. The client secret and the code are write-only.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["legacyConnectVcOAuth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vc_oauth_connections/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A vc OAuth connection
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["legacyGetVcOAuthConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a vc OAuth connection and its tokens
+         * @description The stored tokens are destroyed with their key; bots that name this user fail to join afterwards (`VC_OBF_TOKEN_ERROR`).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["legacyDeleteVcOAuthConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1207,6 +1311,28 @@ export interface webhooks {
          *     Sent for bots created through POST /bots, to their `webhook_url` (else to the team's endpoints).
          */
         post: operations["legacy_webhook_transcription_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "vc_credential.invalid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A stored vc OAuth connection was refused by the platform
+         * @description The platform refused to refresh its tokens for good: the vc user must authorise your app again (`POST /v2/vc-credentials` or `POST /vc_oauth_connections` with a new code), or the bots that name it fail with `VC_OBF_TOKEN_ERROR`.
+         *
+         *     Sent to the team's enabled endpoints subscribed to `vc_credential.invalid`, whichever API made the connection; `x-service-api-key` is the key that made it.
+         */
+        post: operations["webhook_vc_credential_invalid"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1698,14 +1824,28 @@ export interface components {
             } | null;
             /** @default false */
             transcription_enabled?: boolean | null;
+            /** @description vc meetings only: join with the platform's Meeting SDK, signed by the team's stored SDK credentials, the OAuth app of the connection, or the service's own. At most one OBF source (`credential_id`, `credential_user_id`, `obf_token`, `obf_token_url`), and never one with `zak_token_url` (the platform refuses a join carrying both): 400 naming the field. A credential or user the team has no connection for is refused at creation; one deleted or refused later fails the join with `VC_OBF_TOKEN_ERROR` (`VC_ACCESS_TOKEN_ERROR` for the ZAK, `CANNOT_GET_JWT_TOKEN` when nothing can sign it). */
             vc_config?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description An OAuth connection of the team (POST /v2/vc-credentials): its user's OBF token, fetched by the service at each join.
+                 */
                 credential_id?: string | null;
+                /** @description The vc user id of an OAuth connection of the team: that user's OBF token, fetched by the service at each join. */
                 credential_user_id?: string | null;
+                /** @description An OBF token as it is: used for the first join only (write-only). */
                 obf_token?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 obf_token_url?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches a ZAK: the bot starts the meeting as its host. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 zak_token_url?: string | null;
             } | null;
         };
@@ -1936,14 +2076,28 @@ export interface components {
             } | null;
             /** @default false */
             transcription_enabled?: boolean | null;
+            /** @description vc meetings only: join with the platform's Meeting SDK, signed by the team's stored SDK credentials, the OAuth app of the connection, or the service's own. At most one OBF source (`credential_id`, `credential_user_id`, `obf_token`, `obf_token_url`), and never one with `zak_token_url` (the platform refuses a join carrying both): 400 naming the field. A credential or user the team has no connection for is refused at creation; one deleted or refused later fails the join with `VC_OBF_TOKEN_ERROR` (`VC_ACCESS_TOKEN_ERROR` for the ZAK, `CANNOT_GET_JWT_TOKEN` when nothing can sign it). */
             vc_config?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description An OAuth connection of the team (POST /v2/vc-credentials): its user's OBF token, fetched by the service at each join.
+                 */
                 credential_id?: string | null;
+                /** @description The vc user id of an OAuth connection of the team: that user's OBF token, fetched by the service at each join. */
                 credential_user_id?: string | null;
+                /** @description An OBF token as it is: used for the first join only (write-only). */
                 obf_token?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 obf_token_url?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches a ZAK: the bot starts the meeting as its host. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 zak_token_url?: string | null;
             } | null;
         };
@@ -1952,7 +2106,7 @@ export interface components {
         CreateWebhookRequest: {
             description?: string | null;
             /** @default [] */
-            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
             /**
              * Format: uri
              * @description A public https address (plain http and private addresses only where the service allows them for development).
@@ -2054,7 +2208,7 @@ export interface components {
         LegacyCreateBotRequest: {
             /**
              * @default {
-             *       "waiting_room_timeout": 600,
+             *       "waiting_room_timeout": null,
              *       "noone_joined_timeout": 600,
              *       "silence_timeout": 600
              *     }
@@ -2064,7 +2218,7 @@ export interface components {
                 noone_joined_timeout?: number | null;
                 /** @default 600 */
                 silence_timeout?: number | null;
-                /** @default 600 */
+                /** @description Seconds; not given: 600, or 200 for a vc bot with an OBF source. */
                 waiting_room_timeout?: number | null;
             } | null;
             /** Format: uri */
@@ -2096,11 +2250,19 @@ export interface components {
                 /** @default Default */
                 provider?: string | null;
             } | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. An OBF token as it is, for the first join only (write-only). */
             vc_obf_token?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
             vc_obf_token_url?: string | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. The vc user id of an OAuth connection of the team (POST /vc_oauth_connections): its OBF token, fetched at each join. */
             vc_obf_token_user_id?: string | null;
+            /** @description vc only: the bot's own Meeting SDK key, which signs its join. Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_id?: string | null;
+            /** @description vc only: the secret of `vc_sdk_id` (write-only). Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_pwd?: string | null;
             /**
              * Format: uri
@@ -2167,13 +2329,25 @@ export interface components {
             transcription_custom_parameters?: {
                 [key: string]: unknown;
             } | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
             vc_access_token_url?: string | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. An OBF token as it is, for the first join only (write-only). */
             vc_obf_token?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
             vc_obf_token_url?: string | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. The vc user id of an OAuth connection of the team (POST /vc_oauth_connections): its OBF token, fetched at each join. */
             vc_obf_token_user_id?: string | null;
+            /** @description vc only: the bot's own Meeting SDK key, which signs its join. Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_id?: string | null;
+            /** @description vc only: the secret of `vc_sdk_id` (write-only). Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_pwd?: string | null;
             waiting_room_timeout?: number | null;
             /**
@@ -2211,13 +2385,25 @@ export interface components {
             transcription_custom_parameters?: {
                 [key: string]: unknown;
             } | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
             vc_access_token_url?: string | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. An OBF token as it is, for the first join only (write-only). */
             vc_obf_token?: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
             vc_obf_token_url?: string | null;
+            /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. The vc user id of an OAuth connection of the team (POST /vc_oauth_connections): its OBF token, fetched at each join. */
             vc_obf_token_user_id?: string | null;
+            /** @description vc only: the bot's own Meeting SDK key, which signs its join. Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_id?: string | null;
+            /** @description vc only: the secret of `vc_sdk_id` (write-only). Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400). */
             vc_sdk_pwd?: string | null;
             waiting_room_timeout?: number | null;
             /**
@@ -2318,6 +2504,19 @@ export interface components {
             /** @constant */
             event: "transcription_failed";
         };
+        LegacyVcOAuthConnection: {
+            /** @description ISO 8601 without a zone, in UTC. */
+            created_at: string;
+            scopes: string;
+            /** @enum {string} */
+            state: "connected" | "invalid";
+            /** @description ISO 8601 without a zone, in UTC. */
+            updated_at: string;
+            /** Format: uuid */
+            uuid: string;
+            vc_account_id: string;
+            vc_user_id: string;
+        };
         MeetingData: {
             /** Format: uri */
             audio: string | null;
@@ -2336,7 +2535,8 @@ export interface components {
                     deduplication_key: string | null;
                     diarization_fails: number;
                     diarization_v2: boolean;
-                    end_reason: string | null;
+                    /** @enum {string|null} */
+                    end_reason: "bot_removed" | "no_attendees" | "no_speaker" | "recording_timeout" | "api_request" | "meeting_error" | null;
                     /** Format: date-time */
                     ended_at: string | null;
                     enter_message: string | null;
@@ -2563,14 +2763,28 @@ export interface components {
             } | null;
             /** @default false */
             transcription_enabled?: boolean | null;
+            /** @description vc meetings only: join with the platform's Meeting SDK, signed by the team's stored SDK credentials, the OAuth app of the connection, or the service's own. At most one OBF source (`credential_id`, `credential_user_id`, `obf_token`, `obf_token_url`), and never one with `zak_token_url` (the platform refuses a join carrying both): 400 naming the field. A credential or user the team has no connection for is refused at creation; one deleted or refused later fails the join with `VC_OBF_TOKEN_ERROR` (`VC_ACCESS_TOKEN_ERROR` for the ZAK, `CANNOT_GET_JWT_TOKEN` when nothing can sign it). */
             vc_config?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description An OAuth connection of the team (POST /v2/vc-credentials): its user's OBF token, fetched by the service at each join.
+                 */
                 credential_id?: string | null;
+                /** @description The vc user id of an OAuth connection of the team: that user's OBF token, fetched by the service at each join. */
                 credential_user_id?: string | null;
+                /** @description An OBF token as it is: used for the first join only (write-only). */
                 obf_token?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 obf_token_url?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches a ZAK: the bot starts the meeting as its host. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 zak_token_url?: string | null;
             } | null;
         };
@@ -2789,27 +3003,114 @@ export interface components {
             } | null;
             /** @default false */
             transcription_enabled?: boolean | null;
+            /** @description vc meetings only: join with the platform's Meeting SDK, signed by the team's stored SDK credentials, the OAuth app of the connection, or the service's own. At most one OBF source (`credential_id`, `credential_user_id`, `obf_token`, `obf_token_url`), and never one with `zak_token_url` (the platform refuses a join carrying both): 400 naming the field. A credential or user the team has no connection for is refused at creation; one deleted or refused later fails the join with `VC_OBF_TOKEN_ERROR` (`VC_ACCESS_TOKEN_ERROR` for the ZAK, `CANNOT_GET_JWT_TOKEN` when nothing can sign it). */
             vc_config?: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @description An OAuth connection of the team (POST /v2/vc-credentials): its user's OBF token, fetched by the service at each join.
+                 */
                 credential_id?: string | null;
+                /** @description The vc user id of an OAuth connection of the team: that user's OBF token, fetched by the service at each join. */
                 credential_user_id?: string | null;
+                /** @description An OBF token as it is: used for the first join only (write-only). */
                 obf_token?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches the OBF token. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 obf_token_url?: string | null;
-                /** Format: uri */
+                /**
+                 * Format: uri
+                 * @description Where the service fetches a ZAK: the bot starts the meeting as its host. Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+                 * @example https://example.com/hooks
+                 */
                 zak_token_url?: string | null;
             } | null;
         };
         UpdateWebhookRequest: {
             description?: string | null;
             enabled?: boolean | null;
-            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
             /**
              * Format: uri
              * @description A public https address (plain http and private addresses only where the service allows them for development).
              * @example https://example.com/hooks
              */
             url?: string | null;
+        };
+        VcCredential: {
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            credential_id: string;
+            /** Format: date-time */
+            last_error_at: string | null;
+            last_error_message: string | null;
+            /** Format: date-time */
+            last_refreshed_at: string | null;
+            scopes: string;
+            /** @enum {string} */
+            state: "active" | "invalid";
+            /** @constant */
+            type: "oauth";
+            /** Format: date-time */
+            updated_at: string;
+            vc_account_id: string;
+            vc_user_id: string;
+        } | {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            credential_id: string;
+            /** Format: date-time */
+            last_error_at: string | null;
+            last_error_message: string | null;
+            name: string | null;
+            sdk_id: string;
+            /** @enum {string} */
+            state: "active" | "invalid";
+            /** @constant */
+            type: "sdk";
+            /** Format: date-time */
+            updated_at: string;
+        };
+        VcCredentialInvalidWebhook: {
+            data: {
+                /** Format: uuid */
+                credential_id: string;
+                /** Format: date-time */
+                invalidated_at: string;
+                reason: string;
+                /** @constant */
+                state: "invalid";
+                /** @constant */
+                type: "oauth";
+                vc_user_id: string | null;
+            };
+            /** @constant */
+            event: "vc_credential.invalid";
+        };
+        VcCredentialRequest: {
+            authorization_code: string;
+            client_id: string;
+            client_secret: string;
+            redirect_uri: string;
+            /** @enum {string} */
+            type: "oauth";
+        } | {
+            name?: string | null;
+            sdk_id: string;
+            sdk_secret: string;
+            /** @enum {string} */
+            type: "sdk";
+        };
+        VcOAuthConnectionRequest: {
+            authorization_code: string;
+            redirect_uri: string;
+            vc_client_id: string;
+            vc_client_secret: string;
         };
         WebhookDeliveryList: {
             deliveries: {
@@ -2837,7 +3138,7 @@ export interface components {
             description: string | null;
             disabled_reason: "failing_for_5_days" | null;
             enabled: boolean;
-            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
             /** Format: date-time */
             failing_since: string | null;
             /** Format: date-time */
@@ -2855,7 +3156,7 @@ export interface components {
             description: string | null;
             disabled_reason: "failing_for_5_days" | null;
             enabled: boolean;
-            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
             /** Format: date-time */
             failing_since: string | null;
             /** Format: date-time */
@@ -2915,6 +3216,7 @@ export type SchemaLegacyFailedWebhook = components['schemas']['LegacyFailedWebho
 export type SchemaLegacyRetranscribeRequest = components['schemas']['LegacyRetranscribeRequest'];
 export type SchemaLegacyTranscriptionCompleteWebhook = components['schemas']['LegacyTranscriptionCompleteWebhook'];
 export type SchemaLegacyTranscriptionFailedWebhook = components['schemas']['LegacyTranscriptionFailedWebhook'];
+export type SchemaLegacyVcOAuthConnection = components['schemas']['LegacyVcOAuthConnection'];
 export type SchemaMeetingData = components['schemas']['MeetingData'];
 export type SchemaRawCalendarsRequest = components['schemas']['RawCalendarsRequest'];
 export type SchemaRetranscribeRequest = components['schemas']['RetranscribeRequest'];
@@ -2927,6 +3229,10 @@ export type SchemaStorageConfig = components['schemas']['StorageConfig'];
 export type SchemaStorageConfigRequest = components['schemas']['StorageConfigRequest'];
 export type SchemaUpdateScheduledBotRequest = components['schemas']['UpdateScheduledBotRequest'];
 export type SchemaUpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
+export type SchemaVcCredential = components['schemas']['VcCredential'];
+export type SchemaVcCredentialInvalidWebhook = components['schemas']['VcCredentialInvalidWebhook'];
+export type SchemaVcCredentialRequest = components['schemas']['VcCredentialRequest'];
+export type SchemaVcOAuthConnectionRequest = components['schemas']['VcOAuthConnectionRequest'];
 export type SchemaWebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type SchemaWebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
@@ -3750,7 +4056,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -3832,7 +4138,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -3976,7 +4282,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -4074,7 +4380,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -4443,7 +4749,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -4522,7 +4828,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -4620,7 +4926,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The id (uuid) of the calendar or event. */
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
                 uuid: string;
             };
             cookie?: never;
@@ -7710,6 +8016,425 @@ export interface operations {
             };
         };
     };
+    listVcCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every credential (never a secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            credentials: ({
+                                client_id: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                credential_id: string;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                /** Format: date-time */
+                                last_refreshed_at: string | null;
+                                scopes: string;
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** @constant */
+                                type: "oauth";
+                                /** Format: date-time */
+                                updated_at: string;
+                                vc_account_id: string;
+                                vc_user_id: string;
+                            } | {
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                credential_id: string;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                name: string | null;
+                                sdk_id: string;
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** @constant */
+                                type: "sdk";
+                                /** Format: date-time */
+                                updated_at: string;
+                            })[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    createVcCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VcCredentialRequest"];
+            };
+        };
+        responses: {
+            /** @description The same vc user re-authorised, or the SDK credentials replaced. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VcCredential"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Stored (no secret, no token). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VcCredential"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION, FST_ERR_VC_OAUTH_REFUSED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION" | "FST_ERR_VC_OAUTH_REFUSED";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description Bad Gateway: FST_ERR_VC_PLATFORM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_PLATFORM_UNAVAILABLE";
+                        /** @constant */
+                        statusCode: 502;
+                    };
+                };
+            };
+        };
+    };
+    getVcCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential; `invalid`, with why and since when, once the platform refused it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["VcCredential"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_VC_CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_CREDENTIAL_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    deleteVcCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            credential_id: string;
+                            /** @constant */
+                            deleted: true;
+                            message: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_VC_CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_CREDENTIAL_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -7733,7 +8458,7 @@ export interface operations {
                                 description: string | null;
                                 disabled_reason: "failing_for_5_days" | null;
                                 enabled: boolean;
-                                events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error")[] | null;
+                                events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
                                 /** Format: date-time */
                                 failing_since: string | null;
                                 /** Format: date-time */
@@ -8417,6 +9142,367 @@ export interface operations {
             };
         };
     };
+    legacyListVcOAuthConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ISO 8601 without a zone, in UTC. */
+                        created_at: string;
+                        scopes: string;
+                        /** @enum {string} */
+                        state: "connected" | "invalid";
+                        /** @description ISO 8601 without a zone, in UTC. */
+                        updated_at: string;
+                        /** Format: uuid */
+                        uuid: string;
+                        vc_account_id: string;
+                        vc_user_id: string;
+                    }[];
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    legacyConnectVcOAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VcOAuthConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection (no token, no secret). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyVcOAuthConnection"];
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION, FST_ERR_VC_OAUTH_REFUSED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION" | "FST_ERR_VC_OAUTH_REFUSED";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+            /** @description Bad Gateway: FST_ERR_VC_PLATFORM_UNAVAILABLE */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_PLATFORM_UNAVAILABLE";
+                        /** @constant */
+                        statusCode: 502;
+                    };
+                };
+            };
+        };
+    };
+    legacyGetVcOAuthConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection; `invalid` once the platform refused its tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyVcOAuthConnection"];
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_VC_CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_CREDENTIAL_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    legacyDeleteVcOAuthConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id (uuid) of the calendar, the event or the vc OAuth connection. */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_VC_CREDENTIAL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VC_CREDENTIAL_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
     webhook_bot_completed: {
         parameters: {
             query?: never;
@@ -8917,6 +10003,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["LegacyTranscriptionFailedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Anything else is retried on the schedule of the webhook section. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_vc_credential_invalid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's secret (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description The key that defined the bot as it now is (or the calendar, or the retry). */
+                "x-service-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "vc_credential.invalid",
+                 *       "data": {
+                 *         "credential_id": "5c0e8d2b-7f4a-4e61-b2d3-9a8b7c6d5e4f",
+                 *         "type": "oauth",
+                 *         "vc_user_id": "KdYKjnimT4KPd8KKdQt9FQ",
+                 *         "state": "invalid",
+                 *         "reason": "invalid_grant: the refresh token was revoked",
+                 *         "invalidated_at": "2030-01-07T08:31:12.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VcCredentialInvalidWebhook"];
             };
         };
         responses: {

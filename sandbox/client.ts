@@ -36,6 +36,24 @@ interface MeetingBasics {
   meeting_id?: string;
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
+  /** vc: the organisation the meeting belongs to, and its host's user id (whose ZAK starts it) */
+  organisation?: string;
+  host_user_id?: string;
+}
+
+/** vc: an SDK app of the platform (POST /control/vc/apps). */
+export interface VcSdkApp {
+  sdk_key: string;
+  sdk_secret: string;
+  name: string;
+  organisation: string;
+  external: boolean;
+}
+
+export interface VcPlatformUser {
+  user_id: string;
+  name: string;
+  organisation: string;
 }
 
 /** POST /control/meetings (CONTRACT.md); a replica flavour adds its own settings. */
@@ -164,6 +182,25 @@ export class SandboxClient {
   answerRecording(meetingId: string, participantId: string, grant: boolean): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/participants/${participantId}/recording-permission`, { grant });
   }
+  /** vc: an SDK app of an organisation; `external`: the marketplace lets it join other organisations' meetings */
+  createVcApp(app: { name: string; organisation?: string; external?: boolean; sdk_key?: string; sdk_secret?: string }): Promise<VcSdkApp> {
+    return this.request('POST', '/control/vc/apps', app);
+  }
+  createVcUser(user: { name: string; organisation?: string; user_id?: string }): Promise<VcPlatformUser> {
+    return this.request('POST', '/control/vc/users', user);
+  }
+  /** what the platform's REST API would hand out: a user's OBF token for an app and a meeting, or the user's ZAK */
+  issueVcToken(token: { type: 'onbehalf' | 'zak'; user_id: string; sdk_key?: string; meeting_id?: string; ttl_seconds?: number }): Promise<{ token: string; expires_at: string }> {
+    return this.request('POST', '/control/vc/tokens', token);
+  }
+  revokeVcToken(which: { token: string } | { user_id: string }): Promise<{ revoked: true }> {
+    return this.request('POST', '/control/vc/tokens/revoke', which);
+  }
+  /** vc: a platform user enters the call (an OBF token's user moving in; `simulatedLeave` moves them out) */
+  addSimulatedUser(meetingId: string, name: string, userId: string, voice?: VoiceChoice): Promise<ParticipantView> {
+    return this.request('POST', `/control/meetings/${encodeURIComponent(meetingId)}/simulated-participants`, { name, user_id: userId, ...voiceFields(voice) });
+  }
+
   addSimulated(meetingId: string, name: string, voice?: VoiceChoice): Promise<ParticipantView> {
     return this.post(`${this.m(meetingId)}/simulated-participants`, { name, ...voiceFields(voice) });
   }

@@ -20,9 +20,11 @@ import {
   startUtterance,
   type Meeting,
 } from './meeting-state';
+import type { FingerprintReports } from './fingerprint/reports';
 import { readJson, send, sendJson } from './http-util';
 import { wavOf } from './participant-media';
 import type { MeetingRegistry } from './registry';
+import { handleVcControl } from './vc-sdk/vc-control-routes';
 import { replicaOptions } from './replicas';
 import { defaultVoice, fliteVoices, isTtsEngine, MAX_SPEECH_TEXT, SpeechSynthesizer, ttsEngines, type SpeakingVoice } from './tts';
 
@@ -31,6 +33,8 @@ export interface ControlDeps {
   readonly tts: SpeechSynthesizer;
   readonly certPem: string;
   readonly spkiSha256: string;
+  /** what the `/fingerprint` pages reported */
+  readonly fingerprints: FingerprintReports;
   /** how long `speak` waits for the in-call pages to start playing (default 3 s) */
   readonly speakAckTimeoutMs?: number;
 }
@@ -59,6 +63,12 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
     sendJson(res, 200, { pem: deps.certPem, spki_sha256: deps.spkiSha256 });
     return true;
   }
+  if (method === 'GET' && path === '/control/fingerprints') {
+    const host = new URL(req.url ?? '/', 'https://sandbox.invalid').searchParams.get('host') ?? undefined;
+    sendJson(res, 200, { reports: deps.fingerprints.list(host) });
+    return true;
+  }
+  if (path.startsWith('/control/vc/')) return handleVcControl(registry, req, res, path);
   if (path === '/control/meetings') {
     if (method === 'GET') {
       sendJson(res, 200, { meetings: [...registry.meetings.values()].map(view) });
@@ -113,7 +123,9 @@ export async function handleControl(deps: ControlDeps, req: IncomingMessage, res
   }
   if (rest === '/simulated-participants') {
     const voice = speakingVoice(body, { tts: 'espeak-ng', voice: defaultVoice('espeak-ng') });
-    const p = addSimulated(meeting, registry.newParticipantId(), body.name, now);
+    // vc: a simulated participant may be a platform user (an OBF token's user moving in and out)
+    const userId = body.user_id === undefined ? null : registry.vc.user(body.user_id).user_id;
+    const p = addSimulated(meeting, registry.newParticipantId(), body.name, now, userId);
     registry.voices.set(p.participant_id, voice);
     sendJson(res, 201, participantView(p));
     return true;

@@ -41,6 +41,12 @@ export interface Participant {
   camera: boolean | null;
   /** replica pages: the layout the page shows (e.g. Spotlight), null until one is chosen */
   layout: string | null;
+  /** vc: the platform user this participant is (a simulated user, or a Meeting SDK join with that user's ZAK) */
+  user_id: string | null;
+  /** vc: joined through the Meeting SDK on behalf of this user (an OBF token): it leaves when the user does */
+  authorized_by: string | null;
+  /** vc: the SDK app that signed this participant's join (its name is the meeting's notice banner) */
+  sdk_app: { readonly key: string; readonly name: string } | null;
 }
 
 export interface ChatMessage {
@@ -88,6 +94,10 @@ export interface MeetingOptions {
   readonly join_wall?: string;
   /** vc: the host starts the meeting by itself this long after it was created (a replica's scenario) */
   readonly host_starts_after_ms?: number;
+  /** vc: the organisation (account) the meeting belongs to: SDK apps of another one join it only with an OBF token or a ZAK */
+  readonly organisation?: string;
+  /** vc: the platform user who hosts it (whose ZAK starts it) */
+  readonly host_user_id?: string;
 }
 
 export interface Meeting {
@@ -102,6 +112,8 @@ export interface Meeting {
   readonly join_wall: string | null;
   /** when the host starts the meeting by itself (null: only by a control call) */
   readonly host_starts_at: number | null;
+  readonly organisation: string;
+  readonly host_user_id: string | null;
   readonly created_at: number;
   ended: boolean;
   ended_at: number | null;
@@ -111,6 +123,9 @@ export interface Meeting {
   next_seq: number;
   readonly events: MeetingEvent[];
 }
+
+/** The organisation of a meeting created without one. */
+export const DEFAULT_ORGANISATION = 'sandbox';
 
 export const activeStates: readonly ParticipantState[] = ['prejoin', 'waiting_for_host', 'lobby', 'in_call'];
 const isActive = (p: Participant) => activeStates.includes(p.state);
@@ -151,6 +166,9 @@ export function parseMeetingOptions(body: unknown): MeetingOptions {
   for (const key of ['lobby', 'chat_enabled', 'host_present'] as const) {
     if (b[key] !== undefined && typeof b[key] !== 'boolean') throw new SandboxError(400, `${key} must be a boolean`);
   }
+  for (const key of ['organisation', 'host_user_id'] as const) {
+    if (b[key] !== undefined && (typeof b[key] !== 'string' || !/^[A-Za-z0-9._-]{1,64}$/.test(b[key] as string))) throw new SandboxError(400, `${key} must be 1 to 64 letters, digits, '.', '_' or '-'`);
+  }
   const policy = b.recording_permission;
   if (policy !== undefined && policy !== 'ask' && policy !== 'grant' && policy !== 'deny') {
     throw new SandboxError(400, 'recording_permission must be one of ask, grant, deny');
@@ -161,6 +179,8 @@ export function parseMeetingOptions(body: unknown): MeetingOptions {
     chat_enabled: b.chat_enabled as boolean | undefined,
     host_present: b.host_present as boolean | undefined,
     recording_permission: policy as RecordingPolicy | undefined,
+    organisation: b.organisation as string | undefined,
+    host_user_id: b.host_user_id as string | undefined,
   };
 }
 
@@ -176,6 +196,8 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     lobby_timeout_ms: options.lobby_timeout_ms ?? null,
     join_wall: options.join_wall ?? null,
     host_starts_at: options.host_starts_after_ms === undefined ? null : now + options.host_starts_after_ms,
+    organisation: options.organisation ?? DEFAULT_ORGANISATION,
+    host_user_id: options.host_user_id ?? null,
     created_at: now,
     ended: false,
     ended_at: null,
@@ -212,7 +234,63 @@ function setState(meeting: Meeting, p: Participant, state: ParticipantState, now
     p.end_reason = detail ?? state;
   }
   log(meeting, now, state, p.participant_id, detail);
+  if (p.user_id !== null && !activeStates.includes(state)) dropAuthorisedBy(meeting, p.user_id, now);
 }
+
+/**
+ * vc: the user an OBF token was for is no longer in the meeting (left, removed, dropped): the platform ends
+ * the session of every app that joined on that user's behalf (unless the user is still there on another
+ * device).
+ */
+function dropAuthorisedBy(meeting: Meeting, userId: string, now: number): void {
+  const stillThere = [...meeting.participants.values()].some((q) => q.user_id === userId && q.state === 'in_call');
+  if (stillThere) return;
+  for (const q of meeting.participants.values()) {
+    if (q.authorized_by === userId && activeStates.includes(q.state)) setState(meeting, q, 'removed', now, AUTHORIZED_USER_LEFT);
+  }
+}
+
+/** The end reason of a participant whose OBF user left (the Meeting SDK's error 4019). */
+export const AUTHORIZED_USER_LEFT = 'authorized_user_left';
+
+/** How a Meeting SDK join enters: signed by an app, for a user (ZAK) or on a user's behalf (OBF), possibly as the host. */
+export interface SdkEntry {
+  readonly app: { readonly key: string; readonly name: string };
+  readonly user_id: string | null;
+  readonly authorized_by: string | null;
+  /** started with the host's ZAK: the meeting starts, no waiting room */
+  readonly as_host: boolean;
+}
+
+/**
+ * vc: a join through the Meeting SDK, whose rules (signature, tokens) sdk-join.ts has checked: the
+ * platform's wall for web-client bots does not apply (this is the sanctioned path); the host's ZAK starts
+ * the meeting and enters directly, anyone else waits for the host and the lobby like a person.
+ */
+export function requestSdkJoin(meeting: Meeting, participantId: string, name: unknown, entry: SdkEntry, now: number): Participant {
+  const p = participant(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
+  const raw = typeof name === 'string' ? name : '';
+  const problem = displayNameProblem(raw);
+  if (problem) throw new SandboxError(400, `This name cannot be used: ${problem}`);
+  p.name = raw;
+  p.requested_at = now;
+  p.last_seen = now;
+  p.user_id = entry.user_id;
+  p.authorized_by = entry.authorized_by;
+  p.sdk_app = entry.app;
+  log(meeting, now, 'join_requested', participantId, `${raw} via SDK app ${entry.app.name}${entry.authorized_by ? ` on behalf of ${entry.authorized_by}` : ''}${entry.user_id ? ` as ${entry.user_id}` : ''}`);
+  if (entry.as_host) {
+    hostStart(meeting, now);
+    setState(meeting, p, 'in_call', now, 'host (ZAK)');
+  } else if (!meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
+  else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
+  return p;
+}
+
+/** Whether the user is in the call now (an OBF token's user must be, for the join and for as long as the app stays). */
+export const userInCall = (meeting: Meeting, userId: string): boolean => [...meeting.participants.values()].some((q) => q.user_id === userId && q.state === 'in_call');
 
 /** A browser opened the meeting page: it is a participant in `prejoin` until it joins. */
 export function openPage(meeting: Meeting, participantId: string, now: number): Participant {
@@ -231,6 +309,9 @@ export function openPage(meeting: Meeting, participantId: string, now: number): 
     microphone: null,
     camera: null,
     layout: null,
+    user_id: null,
+    authorized_by: null,
+    sdk_app: null,
   };
   meeting.participants.set(participantId, p);
   log(meeting, now, 'page_opened', participantId);
@@ -396,7 +477,7 @@ export function answerRecording(meeting: Meeting, participantId: string, grant: 
   return p;
 }
 
-export function addSimulated(meeting: Meeting, participantId: string, name: unknown, now: number): Participant {
+export function addSimulated(meeting: Meeting, participantId: string, name: unknown, now: number, userId: string | null = null): Participant {
   notEnded(meeting);
   const raw = typeof name === 'string' ? name : '';
   const problem = displayNameProblem(raw);
@@ -416,9 +497,12 @@ export function addSimulated(meeting: Meeting, participantId: string, name: unkn
     microphone: null,
     camera: null,
     layout: null,
+    user_id: userId,
+    authorized_by: null,
+    sdk_app: null,
   };
   meeting.participants.set(participantId, p);
-  setState(meeting, p, 'in_call', now, `simulated ${raw}`);
+  setState(meeting, p, 'in_call', now, `simulated ${raw}${userId ? ` (user ${userId})` : ''}`);
   return p;
 }
 
@@ -498,6 +582,10 @@ export interface ParticipantView {
   microphone: boolean | null;
   camera: boolean | null;
   layout: string | null;
+  user_id: string | null;
+  authorized_by: string | null;
+  /** the SDK app that signed its join (null: a web or simulated participant) */
+  app_name: string | null;
 }
 
 export interface MessageView {
@@ -518,6 +606,8 @@ export interface ControlMeetingView {
   chat_enabled: boolean;
   lobby: boolean;
   recording_permission: RecordingPolicy;
+  organisation: string;
+  host_user_id: string | null;
   /** the replica flavour and its settings; null for the sandbox's own pages */
   replica: ReplicaSpec | null;
   participants: ParticipantView[];
@@ -541,6 +631,9 @@ export function participantView(p: Participant): ParticipantView {
     microphone: p.microphone,
     camera: p.camera,
     layout: p.layout,
+    user_id: p.user_id,
+    authorized_by: p.authorized_by,
+    app_name: p.sdk_app?.name ?? null,
   };
 }
 
@@ -558,6 +651,8 @@ export function controlView(meeting: Meeting, url: string, now: number): Control
     chat_enabled: meeting.chat_enabled,
     lobby: meeting.lobby,
     recording_permission: meeting.recording_policy,
+    organisation: meeting.organisation,
+    host_user_id: meeting.host_user_id,
     replica: meeting.replica,
     participants: [...meeting.participants.values()].map(participantView),
     messages: meeting.messages.map(messageView),
@@ -575,6 +670,8 @@ export interface PageView {
   meeting: { meeting_id: string; platform: Platform; ended: boolean; chat_enabled: boolean; host_present: boolean };
   me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission; end_reason: string | null };
   participants: { participant_id: string; name: string }[];
+  /** vc: the names of the SDK apps in the call: the platform's notice banner (who may access the meeting's content) */
+  apps: string[];
   message_count: number;
   messages: MessageView[];
   utterances: { seq: number; participant_id: string; name: string; audio_url: string; elapsed_ms: number; duration_ms: number; active: boolean }[];
@@ -596,6 +693,7 @@ export function pageView(meeting: Meeting, participantId: string, since: number,
     participants: inCall
       ? [...meeting.participants.values()].filter((p) => p.state === 'in_call').map((p) => ({ participant_id: p.participant_id, name: p.name }))
       : [],
+    apps: inCall ? [...new Set([...meeting.participants.values()].filter((p) => p.state === 'in_call' && p.sdk_app).map((p) => p.sdk_app!.name))] : [],
     message_count: inCall ? meeting.messages.length : 0,
     messages: inCall ? meeting.messages.slice(Math.max(0, since)).map(messageView) : [],
     utterances: inCall

@@ -22,6 +22,7 @@ import {
 import { readJson, send, sendHtml, sendJson } from './http-util';
 import { meetingPage, notFoundPage } from './pages/meeting-page';
 import type { MeetingRegistry } from './registry';
+import { sdkJoin } from './vc-sdk/sdk-join';
 
 /** The meeting id in a page path of the platform, or null. */
 export function meetingIdFromPath(platform: Platform, path: string): string | null {
@@ -57,6 +58,12 @@ export async function handlePage(
 ): Promise<void> {
   const api = /^\/api\/meetings\/([^/]+)\/([a-z-]+)$/.exec(path);
   if (api) {
+    // The vc Meeting SDK stand-in (vc-sdk/) runs in a page of another origin (the bot's own): it may call.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' }).end();
+      return;
+    }
     let meetingId: string;
     try {
       meetingId = decodeURIComponent(api[1]!);
@@ -110,6 +117,18 @@ async function handlePageApi(
   if (action === 'open') {
     const p = openPage(meeting, registry.newParticipantId(), now);
     sendJson(res, 201, pageView(meeting, p.participant_id, 0, now));
+    return;
+  }
+  if (action === 'sdk-join') {
+    if (platform !== 'vc') throw new SandboxError(404, 'the Meeting SDK joins vc meetings only');
+    const p = openPage(meeting, registry.newParticipantId(), now);
+    const joined = sdkJoin(meeting, registry.vc, p.participant_id, body, (pw) => registry.sdkPasscodeOk(meeting, pw), now);
+    if (!joined.ok) {
+      leave(meeting, p.participant_id, now, `sdk join refused: ${joined.errorCode}`);
+      sendJson(res, 403, { error: joined.errorMessage, errorCode: joined.errorCode, errorMessage: joined.errorMessage });
+      return;
+    }
+    sendJson(res, 200, pageView(meeting, p.participant_id, 0, now));
     return;
   }
   const pid = typeof body.participant_id === 'string' ? body.participant_id : '';

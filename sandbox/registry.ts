@@ -16,6 +16,7 @@ import {
 import { ParticipantMedia } from './participant-media';
 import { replicaFlavour } from './replicas';
 import type { SpeakingVoice } from './tts';
+import { VcIdentity } from './vc-sdk/vc-identity';
 
 export interface RegistryOptions {
   /** base URL of a platform's pages, e.g. https://vc.localhost:8443 */
@@ -42,6 +43,8 @@ export class MeetingRegistry {
   readonly voices = new Map<string, SpeakingVoice>();
   /** what browser participants' microphones and cameras sent */
   readonly media = new ParticipantMedia();
+  /** vc: organisations' SDK apps, users and the tokens issued to them (vc-sdk/) */
+  readonly vc = new VcIdentity();
   readonly now: () => number;
   readonly staleAfterMs: number;
   private sweeper: NodeJS.Timeout | null = null;
@@ -87,6 +90,12 @@ export class MeetingRegistry {
   find(meetingId: string, platform: Platform, flavour: string | null = null): Meeting | null {
     const meeting = this.meetings.get(meetingId);
     return meeting && meeting.platform === platform && (meeting.replica?.flavour ?? null) === flavour ? meeting : null;
+  }
+
+  /** vc: whether a Meeting SDK join's passcode opens the meeting (its replica decides; the sandbox's own pages have none) */
+  sdkPasscodeOk(meeting: Meeting, passWord: unknown): boolean {
+    const check = meeting.replica ? replicaFlavour(meeting.replica.flavour).sdkPasscodeOk : undefined;
+    return check ? check(meeting, passWord) : true;
   }
 
   newParticipantId(): string {

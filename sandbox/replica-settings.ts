@@ -18,3 +18,7 @@ export const flag = (value: unknown, name: string, fallback: boolean): boolean =
   if (typeof value !== 'boolean') throw new SandboxError(400, `${name} must be a boolean`);
   return value;
 };
+
+/** A setting of `allowed` values, the first one when absent. */
+export const choiceOf = <T extends string>(body: Readonly<Record<string, unknown>>, name: string, allowed: readonly T[]): T =>
+  body[name] === undefined ? allowed[0]! : oneOf(body[name], allowed, name);

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { meetReplica } from './meet/flavour';
 import { teamsReplica } from './teams/flavour';
 import { zoomReplica } from './zoom/flavour';
-import { SandboxError, type MeetingOptions, type Platform } from './meeting-state';
+import { SandboxError, type Meeting, type MeetingOptions, type Platform } from './meeting-state';
 import type { MeetingRegistry } from './registry';
 
 export interface ReplicaRequest {
@@ -33,6 +33,8 @@ export interface ReplicaFlavour {
   /** its settings from a create request (400 on bad ones), and what they change in the shared rules */
   options(body: Readonly<Record<string, unknown>>): Pick<MeetingOptions, 'replica' | 'lobby_timeout_ms' | 'join_wall' | 'host_starts_after_ms'>;
   handle(request: ReplicaRequest): Promise<void>;
+  /** vc: whether a Meeting SDK join's `passWord` opens this meeting (absent: any will do) */
+  sdkPasscodeOk?(meeting: Meeting, passWord: unknown): boolean;
 }
 
 export const replicaFlavours: readonly ReplicaFlavour[] = [meetReplica, teamsReplica, zoomReplica];

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeCertificate, type SandboxCertificate } from './certificate';
 import { handleControl } from './control-routes';
+import { FingerprintReports, handleFingerprint } from './fingerprint/reports';
 import { send, sendError, sendHtml, sendJson } from './http-util';
 import { platforms, type Platform } from './meeting-state';
 import { handlePage } from './page-routes';
@@ -20,6 +21,10 @@ import { MeetingRegistry } from './registry';
 import { replicaForHost } from './replicas';
 import { SpeechSynthesizer } from './tts';
 import { SandboxClient } from './client';
+import { meetingSdkStandIn } from './vc-sdk/meeting-sdk-standin';
+
+/** Where the vc Meeting SDK stand-in is served (CONTRACT.md). */
+export const MEETING_SDK_PATH = '/meetingsdk/zoom-meeting.js';
 
 export interface SandboxOptions {
   /** 0: any free port (default: SANDBOX_PORT or 8443) */
@@ -68,7 +73,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     staleAfterMs: options.staleAfterMs,
   });
   const tts = new SpeechSynthesizer(options.speechDir);
-  const deps = { registry, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256 };
+  const fingerprints = new FingerprintReports();
+  const deps = { registry, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256, fingerprints };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://sandbox.invalid');
@@ -82,10 +88,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         await serveSpeech(tts, req, res, path.slice('/media/speech/'.length));
         return;
       }
+      if (path === MEETING_SDK_PATH) {
+        // the vc Meeting SDK stand-in, on every host (the sandbox's vc pages and the Zoom replica's)
+        send(res, 200, 'text/javascript; charset=utf-8', meetingSdkStandIn);
+        return;
+      }
       if (path === '/favicon.ico') {
         res.writeHead(204).end();
         return;
       }
+      if (await handleFingerprint(fingerprints, hostName(req.headers.host), req, res, path)) return;
       const platform = platformOfHost(req.headers.host);
       const replica = platform ? null : replicaForHost(hostName(req.headers.host));
       if (platform) await handlePage(registry, platform, req, res, path, url.searchParams);

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describePublicApi } from '../src/http/openapi/public-api-doc';
+import { describePublicApi } from '../src/capabilities/api-document';
 
 const root = path.join(__dirname, '..');
 export const DOCUMENT_FILE = path.join(root, 'docs/openapi.json');

@@ -11,8 +11,8 @@ import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/te
 import { configFromEnv } from './config';
 import { ApiError } from './http/api-error';
 import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
-import { allProjections } from './projections/all-projections';
-import { rebuildProjections } from './projections/rebuild-projections';
+import { allProjections } from './capabilities';
+import { rebuildProjections } from './subscribers/rebuild-projections';
 
 const usage = `usage: npm run admin -- <command> [options]
   create-team --name <name> [--tokens <n>] [--daily-bot-cap <n>] [--rate-limit <per second>]

@@ -3,6 +3,8 @@ import { realCalendarProviders, type CalendarProviderSettings } from './adapters
 import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-location';
 import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
 import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
+import type { Role } from './roles';
+import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
   readonly port: number;
@@ -61,6 +63,12 @@ export interface ServiceConfig {
   readonly calendarProviders?: CalendarProviderSettings;
   /** How often every connected calendar is read again, push notices or not. */
   readonly calendarResyncMs?: number;
+  /** What this process does (ROLE): api, worker (runs bots), or all (the default). */
+  readonly role?: Role;
+  /** How long a lease lasts unless renewed (LEASE_TTL_SECONDS); holders renew, and standbys try, every third of it. */
+  readonly leaseTiming?: { readonly ttlMs: number; readonly renewEveryMs: number; readonly retryEveryMs: number };
+  /** vc joins with credentials: the platform's OAuth and REST base URLs, default SDK credentials, OBF retry (VC_*) */
+  readonly vc?: VcSettings;
 }
 
 /** A switch is on or off, said plainly: anything else stops the start rather than be taken for off. */
@@ -127,6 +135,32 @@ const databaseUrlFrom = (databaseUrl: string | undefined, eventstoreUrl: string 
   return databaseUrl;
 };
 
+const roleFrom = (value: string | undefined): Role => {
+  if (value === undefined || value === '') return 'all';
+  if (value === 'api' || value === 'worker' || value === 'all') return value;
+  throw new Error(`ROLE must be api, worker or all, got "${value}"`);
+};
+
+/** An api process runs no bots, and a worker needs the API's address for its bots and a way to run some. */
+const checkRole = (role: Role, botSlots: number | undefined, publicUrl: string | undefined): void => {
+  if (role === 'api' && botSlots !== undefined && botSlots > 0) {
+    throw new Error(`ROLE=api runs no bots, but BOT_SLOTS is ${botSlots}: unset BOT_SLOTS (or set it to 0), or use ROLE=all`);
+  }
+  if (role === 'worker' && botSlots === 0) throw new Error('ROLE=worker runs bots: BOT_SLOTS must be more than 0 (or unset: what fits the machine)');
+  if (role === 'worker' && publicUrl === undefined) {
+    throw new Error("ROLE=worker needs PUBLIC_URL: the API's address (its load balancer) that its bots call, checked at start");
+  }
+};
+
+const MIN_LEASE_TTL_MS = 500;
+
+const leaseTimingFrom = (value: string | undefined): ServiceConfig['leaseTiming'] => {
+  if (value === undefined || value === '') return undefined;
+  const ttlMs = Math.round(Number(value) * 1000);
+  if (!Number.isFinite(ttlMs) || ttlMs < MIN_LEASE_TTL_MS) throw new Error(`LEASE_TTL_SECONDS must be a number of seconds, at least 0.5, got "${value}"`);
+  return { ttlMs, renewEveryMs: Math.round(ttlMs / 3), retryEveryMs: Math.round(ttlMs / 3) };
+};
+
 /** Long enough that guessing it over the network is hopeless (32 random hex characters are 128 bits). */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
@@ -171,8 +205,10 @@ const refuseConveniencesInProduction = (config: ServiceConfig, nodeEnv: string |
  * Every setting comes from the environment; see the README's table. Safe whatever NODE_ENV says: each
  * development convenience is off unless its own variable turns it on.
  */
-export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig =>
-  refuseConveniencesInProduction(
+export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
+  const role = roleFrom(env.ROLE);
+  checkRole(role, botSlotsFrom(env.BOT_SLOTS), env.PUBLIC_URL || undefined);
+  return refuseConveniencesInProduction(
     {
       port: portFrom(env.PORT, 8080),
       host: env.HOST || '0.0.0.0',
@@ -203,6 +239,10 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       minFreeDiskBytes: mebibytesFrom('MIN_FREE_DISK_MB', env.MIN_FREE_DISK_MB),
       calendarProviders: calendarProvidersFrom(env),
       calendarResyncMs: minutesFrom('CALENDAR_RESYNC_MINUTES', env.CALENDAR_RESYNC_MINUTES),
+      role,
+      leaseTiming: leaseTimingFrom(env.LEASE_TTL_SECONDS),
+      vc: vcSettingsFromEnv(env),
     },
     env.NODE_ENV,
   );
+};

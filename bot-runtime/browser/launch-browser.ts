@@ -1,25 +1,32 @@
 /**
- * Launches Debian's Chromium the way tab capture works headless here (ENVIRONMENT.md): no
- * `--mute-audio`, no `--use-fake-ui-for-media-stream`, `--auto-accept-this-tab-capture`, autoplay
- * without a gesture, and no background traffic to outside hosts.
+ * Launches Debian's Chromium the way tab capture works here (ENVIRONMENT.md): no `--mute-audio`, no
+ * `--use-fake-ui-for-media-stream`, `--auto-accept-this-tab-capture`, autoplay without a gesture, and no
+ * background traffic to outside hosts. It looks like a person's Chromium on Linux (fingerprint/): headful
+ * on a virtual display of its own (display.ts) by default, or in the new headless mode.
  *
  * Always with its sandbox (never `--no-sandbox`), never as root, with an environment of its own
- * (host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
+ * (contract/host/environment.ts) and a private profile folder removed when it closes. A bot started by the service
  * already runs as the bot user; a bot process running as root (tests, `npm run bot` as root) starts
  * Chromium as the bot user through `setpriv`.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { botUserName, lookUpUser, type BotUser } from '../host/bot-user';
-import { chromiumEnvironment } from '../host/environment';
+import { botUserName, lookUpUser, type BotUser } from '../../contract/host/bot-user';
+import { chromiumEnvironment } from '../../contract/host/environment';
+import { replicaHosts } from '../drivers/families';
+import { appLinkPreferences, noAppEnvironment, writeProfilePreferences } from './app-links';
+import { startAudioServer, type AudioServer } from './audio-server';
+import { startVirtualDisplay, type VirtualDisplay } from './display';
+import { keepSoundServer } from './speakers';
+import { AUTOMATION_DEFAULTS, DEFAULT_BROWSER_MODE, gpuEnvironment, personLikeArgs, SCREEN, userAgentArgs, VIEWPORT, type BrowserMode } from './fingerprint/browser-mode';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SETPRIV = '/usr/bin/setpriv';
 
 export const chromiumArgs = (extra: readonly string[] = []): string[] => [
-  '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
   '--disable-background-networking',
@@ -31,7 +38,6 @@ export const chromiumArgs = (extra: readonly string[] = []): string[] => [
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
-  '--window-size=1280,720',
   ...extra,
 ];
 
@@ -42,7 +48,24 @@ export interface LaunchOptions {
   /** extra Chromium arguments (e.g. the sandbox certificate pin) */
   readonly args?: readonly string[];
   readonly executablePath?: string;
+  /** headful on a virtual display (the default) or headless */
+  readonly mode?: BrowserMode;
 }
+
+const versions = new Map<string, string>();
+/** `Chromium 156.0.8078.108 …`, asked once per executable; empty when it does not say. */
+const chromiumVersion = (executable: string): string => {
+  if (!versions.has(executable)) {
+    let version = '';
+    try {
+      version = execFileSync(executable, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    } catch {
+      // no version: headless keeps its own user agent
+    }
+    versions.set(executable, version);
+  }
+  return versions.get(executable)!;
+};
 
 /** Who Chromium runs as: this process's user, or the bot user when this process is root. */
 const chromiumUser = (): BotUser | null => {
@@ -59,27 +82,43 @@ export const browserCommand = (
   extra: readonly string[],
   profile: string,
   runAs: BotUser | null,
+  mode: BrowserMode = DEFAULT_BROWSER_MODE,
 ): { readonly executablePath: string; readonly args: string[] } => {
   const asked = [...extra].filter((a) => UNSANDBOXED.includes(a.split('=')[0]!));
   if (asked.length) throw new Error(`Chromium always runs with its sandbox: ${asked.join(' ')} refused`);
-  const args = puppeteer.defaultArgs({ headless: true, args: chromiumArgs(extra), userDataDir: profile }).filter((a) => a !== '--mute-audio');
+  const defaults = puppeteer.defaultArgs({ headless: false, userDataDir: profile }).filter((a) => !AUTOMATION_DEFAULTS.includes(a) && a !== 'about:blank');
+  const args = [...defaults, ...chromiumArgs([...personLikeArgs(mode), ...extra]), 'about:blank'];
   if (args.some((a) => UNSANDBOXED.includes(a))) throw new Error('Chromium always runs with its sandbox (PUPPETEER_DANGEROUS_NO_SANDBOX is refused)');
   if (!runAs) return { executablePath: executable, args };
   return { executablePath: SETPRIV, args: [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', executable, ...args] };
 };
 
 export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> => {
+  const mode = opts.mode ?? DEFAULT_BROWSER_MODE;
+  const executable = opts.executablePath ?? CHROMIUM_PATH;
   const runAs = chromiumUser();
   const profile = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'bot-chromium-'));
   if (runAs) await fs.promises.chown(profile, runAs.uid, runAs.gid);
-  const removeProfile = () => fs.promises.rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  let display: VirtualDisplay | null = null;
+  let sound: AudioServer | null = null;
+  const cleanUp = async () => {
+    await Promise.all([display?.close(), sound?.close()]);
+    await fs.promises.rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  };
   try {
+    // the platforms' hosts may open the meeting apps' links (app-links.ts)
+    await writeProfilePreferences(profile, appLinkPreferences(replicaHosts()), runAs);
+    [display, sound] = await Promise.all([
+      mode === 'headful' ? startVirtualDisplay({ screen: SCREEN, dir: profile, runAs }) : null,
+      startAudioServer({ dir: profile, runAs }),
+    ]);
     const browser = await puppeteer.launch({
-      ...browserCommand(opts.executablePath ?? CHROMIUM_PATH, opts.args ?? [], profile, runAs),
+      ...browserCommand(executable, [...userAgentArgs(mode, chromiumVersion(executable)), ...(opts.args ?? [])], profile, runAs, mode),
       ignoreDefaultArgs: true,
-      env: chromiumEnvironment(profile, process.env),
-      headless: true,
-      defaultViewport: { width: 1280, height: 720 },
+      env: { ...chromiumEnvironment(profile, process.env), ...gpuEnvironment(), ...display?.environment, ...sound?.environment, ...noAppEnvironment() },
+      headless: mode === 'headless',
+      // headful: the page gets the window's own size (an emulated one would disagree with the window and the screen)
+      defaultViewport: mode === 'headful' ? null : VIEWPORT,
       protocolTimeout: 60_000,
       // Over a pipe, Chromium exits when the bot process dies, however it dies: a killed bot leaves no browser behind.
       pipe: true,
@@ -88,10 +127,11 @@ export const launchBrowser = async (opts: LaunchOptions = {}): Promise<Browser> 
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
-    browser.once('disconnected', () => void removeProfile());
+    if (sound) keepSoundServer(browser, sound);
+    browser.once('disconnected', () => void cleanUp());
     return browser;
   } catch (err) {
-    await removeProfile();
+    await cleanUp();
     throw err;
   }
 };

@@ -1,4 +1,4 @@
-import type { ControlRequest, ControlResult } from '../contract';
+import type { ControlRequest, ControlResult } from '../../contract/bot-contract';
 
 export type ControlHandler = (request: ControlRequest) => Promise<ControlResult>;
 

@@ -1,4 +1,4 @@
-import { internalPaths, type ControlRequest, type ControlResult } from '../contract';
+import { internalPaths, type ControlRequest, type ControlResult } from '../../contract/bot-contract';
 import { callService, type HttpTarget } from '../http-client';
 import type { ControlChannel, ControlHandler } from './control-channel';
 

@@ -4,7 +4,7 @@
  * clicking interstitials away, turning a labelled toggle off or on, opening a side panel, leaving by a button,
  * and counting the bot's own chat messages in what a read of the page found.
  */
-import type { Page } from 'puppeteer-core';
+import type { ElementHandle, Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
 import { normaliseText } from './in-page/state-scan';
@@ -125,6 +125,39 @@ export class DriverActions {
     if (input) this.matches.note(parts.inputName, describeCandidate(input.candidate));
     else this.log.warn(`${this.name}: the panel with the ${parts.inputName} did not open`);
     return input;
+  }
+
+  /**
+   * Puts `text` into a composer through the editor's own input path: the composer focused and its
+   * content selected, then the text inserted as typing inserts it (the DevTools protocol's
+   * `Input.insertText`, which editors see as `beforeinput`/`input` of type insertText). Rich editors
+   * (CKEditor, ProseMirror) keep a model of their own and revert or ignore a script that sets
+   * `innerText`; a controlled textarea ignores a value set by script. `newLines`: `as_text` inserts
+   * them with the text (a textarea), `shift_enter` presses Shift+Enter between lines (rich editors,
+   * where Enter sends).
+   */
+  async insertText(element: ElementHandle<Element>, text: string, newLines: 'as_text' | 'shift_enter'): Promise<void> {
+    await element.evaluate((el) => {
+      const box = el as HTMLElement;
+      box.focus();
+      if (box instanceof HTMLTextAreaElement || box instanceof HTMLInputElement) box.select();
+      else {
+        const range = document.createRange();
+        range.selectNodeContents(box);
+        const selection = window.getSelection();
+        selection?.removeAllRanges();
+        selection?.addRange(range);
+      }
+    });
+    const lines = newLines === 'as_text' ? [text] : text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (i > 0) {
+        await this.page.keyboard.down('Shift');
+        await this.page.keyboard.press('Enter');
+        await this.page.keyboard.up('Shift');
+      }
+      if (lines[i]) await this.page.keyboard.sendCharacter(lines[i]!);
+    }
   }
 
   /**

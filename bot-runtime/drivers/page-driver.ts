@@ -7,8 +7,10 @@ import type { Page } from 'puppeteer-core';
 import type { SeenParticipant } from '../attendees';
 import type { BotLog } from '../bot-log';
 import type { SeenChatMessage } from '../chat-log';
-import type { RecordingMode } from '../contract';
+import type { RecordingMode } from '../../contract/bot-contract';
+import type { EndCause } from '../end-codes';
 import type { PlatformRules } from '../meeting/platforms';
+import type { RuleVerdict } from './in-page/state-scan';
 
 /** What the page shows, as far as the run cares. */
 export type Screen =
@@ -27,7 +29,11 @@ export type Screen =
   /** the platform gave up on the request to join itself (Meet's own lobby timeout) */
   | 'lobby_expired'
   /** the platform will not let this bot in at all (see `wall`) */
-  | 'wall';
+  | 'wall'
+  /** vc Meeting SDK: the OBF token's user is not in the meeting yet; the run joins again (`retryJoin`) */
+  | 'waiting_for_authorized_user'
+  /** the platform refused the join for a reason the page names as the run's end (`endCause`) */
+  | 'refused';
 
 /**
  * blocked: the platform refuses the bot (Meet's "You can't join this video call"); login_required: only
@@ -55,6 +61,8 @@ export interface PageSnapshot {
   readonly chat: SeenChatMessage[];
   /** sandbox vc only; null when the page has no recording-permission hook */
   readonly recordingPermission: RecordingPermission | null;
+  /** how the run ends when the page says so itself (`refused`, or `removed` for a reason of its own); absent: by the screen */
+  readonly endCause?: EndCause | null;
 }
 
 /**
@@ -80,6 +88,24 @@ export interface ChatControls {
   countOwn(selfId: string | null, botName: string, text: string): Promise<number>;
 }
 
+/**
+ * Why a driver reads the page as it does (for an unrecognised page's diagnostic): the state it last
+ * recognised and on what evidence, and each place's verdict on every rule it checked.
+ */
+export interface PageExplanation {
+  /** the page's URL without query or fragment (they may carry passcodes) */
+  readonly url: string;
+  readonly title: string;
+  /** the last screen the driver recognised, on what evidence, and when (ISO 8601); null: none yet */
+  readonly believed: { readonly screen: Screen; readonly evidence: string | null; readonly at: string } | null;
+  /** the driver has seen the call (rules of the `after_call` phase apply) */
+  readonly admitted: boolean;
+  /** closed shadow roots found through the DevTools protocol */
+  readonly closedShadowRoots: number;
+  /** every place scanned (main document, frames, closed shadow roots) with each rule's verdict */
+  readonly places: { readonly where: string; readonly verdicts: RuleVerdict[] }[];
+}
+
 export interface PageDriver {
   /** the family's name, in logs and messages */
   readonly name: string;
@@ -101,6 +127,10 @@ export interface PageDriver {
   leaveCall(timeoutMs?: number): Promise<boolean>;
   /** The page's HTML without chat text, names (`names` and those the page shows) or scripts: for diagnostics. */
   redactedHtml(names: readonly string[]): Promise<string>;
+  /** What the driver believes the page shows, and why (every rule's verdict): for diagnostics. */
+  explain(): Promise<PageExplanation>;
+  /** vc Meeting SDK: joins again while the OBF token's user is absent (fresh tokens when they can be had), every `intervalMs` */
+  readonly retryJoin?: { readonly intervalMs: number; run(): Promise<void> };
 }
 
 export interface DriverFamily {

@@ -1,16 +1,17 @@
 /**
- * The node side of the bot's own media in the meeting page: installs the in-page script (tap,
- * microphone, camera) in every document, passes tapped frames to the streaming sockets, plays input
- * frames into the microphone in order, and sends speaker state when it changes.
+ * The node side of the bot's own media in the meeting page: installs the in-page scripts in every
+ * document (the streaming tap in the bot's world, the microphone and camera in the page's own, only when
+ * the bot brings them), passes tapped frames to the streaming sockets, plays input frames into the
+ * microphone in order, and sends speaker state when it changes.
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../bot-log';
-import type { PageBindings } from '../browser/top-frame-bindings';
-import type { BotImageConfigJob } from '../contract';
+import type { PageWorld } from '../browser/bot-world';
+import type { BotImageConfigJob } from '../../contract/bot-contract';
 import type { OwnMedia } from '../drivers/page-driver';
 import type { AudioStreaming } from '../streaming/audio-streaming';
 import { InputFlow } from '../streaming/input-flow';
-import { inPageMediaSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';
+import { inPageMediaSource, inPageTapSource, STREAM_AUDIO_BINDING } from '../streaming/in-page-media';
 import { speakerStateMessage, type SpeakerState } from '../streaming/wire';
 
 export interface BotMediaOptions {
@@ -40,14 +41,17 @@ export class BotMedia {
     return { microphone: this.opts.streaming?.hasInput ?? false, camera: this.opts.images.length > 0 };
   }
 
-  /** Before navigating: the binding and the script then exist in every document of the page. */
-  async install(page: Page, bindings: PageBindings): Promise<void> {
+  /** Before navigating: the functions and the scripts then exist in every document of the page. */
+  async install(page: Page, world: PageWorld): Promise<void> {
     this.page = page;
     const { streaming, images, imageConfig } = this.opts;
-    if (!streaming && images.length === 0) return;
     const rate = streaming?.sampleRate ?? 16000;
-    if (streaming?.hasOutput) await bindings.expose(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
-    await page.evaluateOnNewDocument(inPageMediaSource({ rate, tap: this.tapsAudio, microphone: streaming?.hasInput ?? false, camera: images.length > 0 }));
+    if (streaming?.hasOutput) {
+      await world.expose(STREAM_AUDIO_BINDING, (b64: string) => streaming.sendAudio(Buffer.from(b64, 'base64')));
+      await world.addScript(inPageTapSource(rate));
+    }
+    if (!streaming?.hasInput && images.length === 0) return;
+    await page.evaluateOnNewDocument(inPageMediaSource({ rate, microphone: streaming?.hasInput ?? false, camera: images.length > 0 }));
     if (images.length > 0) {
       const intervalMs = imageConfig.interval_seconds * 1000;
       // the pictures go in with every document, after the script that receives them

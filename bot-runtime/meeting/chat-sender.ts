@@ -4,7 +4,7 @@
  * in time -> failed. A message longer than the platform takes at once goes in parts, in order, each
  * confirmed. Whether the bot may chat at all (in the call) is the caller's check.
  */
-import type { ControlResult } from '../contract';
+import type { ControlResult } from '../../contract/bot-contract';
 import type { ChatControls } from '../drivers/page-driver';
 
 export type ChatOutcome =

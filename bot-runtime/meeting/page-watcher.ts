@@ -1,7 +1,7 @@
 /**
  * Wakes the bot's run loop as soon as the meeting page changes (a new screen, a participant, a chat
- * message) instead of waiting for the next tick: a MutationObserver calls the exposed function
- * `__botWake` at most every 50 ms. Plain JavaScript, installed on every new document.
+ * message) instead of waiting for the next tick: a MutationObserver calls the function `__botWake` at
+ * most every 50 ms. Plain JavaScript, run in the bot's own world of every new document (browser/bot-world.ts).
  */
 export const WAKE_BINDING = '__botWake';
 

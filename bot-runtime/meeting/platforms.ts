@@ -1,5 +1,5 @@
 /** What differs between the platforms for the bot (the sandbox's DOM hooks are the same on all three). */
-import type { Platform } from '../contract';
+import type { Platform } from '../../contract/bot-contract';
 
 export interface PlatformRules {
   /** the host must grant a recording permission before the bot records (vc) */

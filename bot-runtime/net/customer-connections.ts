@@ -8,7 +8,7 @@
  * its webhooks and its log artifact.
  */
 import type { LookupFunction } from 'node:net';
-import { publicOnlyLookup, refusedLiteralAddress } from '../../src/adapters/net/public-only-lookup';
+import { publicOnlyLookup, refusedLiteralAddress } from '../../contract/net/public-only-lookup';
 
 /** Socket options for a connection to `host`; throws when `host` is a literal address the policy refuses. */
 export const socketOptionsFor = (host: string, publicOnly: boolean): { lookup?: LookupFunction } => {

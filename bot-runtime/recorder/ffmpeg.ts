@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { guardedInput } from '../../contract/media/ffmpeg-input';
 
 export interface FfmpegRun {
   /** the ffmpeg binary (default: `ffmpeg` on the PATH) */
@@ -6,21 +7,6 @@ export interface FfmpegRun {
   /** kill ffmpeg (SIGKILL) and reject once it has run this long; default: no limit */
   readonly timeoutMs?: number;
 }
-
-/**
- * ffmpeg's input arguments for media someone else could have written (the page feeds the bot's work file; a
- * team can replace a recording in its bucket): only the protocols and demuxers named. A protocol list alone
- * is not enough: a file that is an HLS playlist in disguise reads other local files through `file:`; only
- * the demuxer list keeps ffmpeg from following it.
- */
-export const guardedInput = (input: string, allowed: { readonly protocols: readonly string[]; readonly formats: readonly string[] }): string[] => [
-  '-protocol_whitelist',
-  allowed.protocols.join(','),
-  '-format_whitelist',
-  allowed.formats.join(','),
-  '-i',
-  input,
-];
 
 /** What MediaRecorder writes: WebM, or Matroska (H.264); nothing else is ever read back. */
 const WORK_FILE = { protocols: ['file'], formats: ['matroska', 'webm'] } as const;

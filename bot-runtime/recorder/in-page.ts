@@ -2,7 +2,7 @@
  * The recorder that runs inside the meeting page, as plain JavaScript (functions written in
  * TypeScript would be rewritten by the TS loader with helpers that do not exist in the page).
  *
- * It installs `window.__botRecorder` with:
+ * It runs in the bot's own world of the page (browser/bot-world.ts) and installs `window.__botRecorder` there:
  * - `start({video, chunkMs, mainSliceMs, videoBitsPerSecond, audioBitsPerSecond, streamTap})`: captures the
  *   current tab (getDisplayMedia with preferCurrentTab: audio + video), starts
  *   - the main MediaRecorder (audio + video) when `video` is true, timeslice `mainSliceMs`, data sent
@@ -10,13 +10,13 @@
  *   - an audio-only MediaRecorder with timeslice `chunkMs`, data sent as stream `audio` (in audio-only
  *     mode it is the recording itself);
  *   - an AnalyserNode on the captured audio, sampled every 100 ms;
- *   - with `streamTap`, the streaming tap on the captured audio (`window.__botMedia.startTap`).
+ *   - with `streamTap`, the streaming tap on the captured audio (`window.__botTap.start`, in the same world).
  *   Resolves to `{mainMime, audioMime, startedAt}` once every recorder has started (`startedAt`:
  *   epoch ms of the first recorder's start event).
  * - `takeLevel()`: the loudest RMS level (dBFS) sampled since the previous call, or null.
  * - `pause()`, `resume()`, `stop()` (resolves to `{stoppedAt}` after the last chunk has been handed over).
  *
- * Chunks leave the page through the exposed function `__botRecorderData(stream, seq, base64)`, one
+ * Chunks leave the page through the world's function `__botRecorderData(stream, seq, base64)`, one
  * at a time and in order per stream (the page waits for node to take each chunk).
  */
 export const RECORDER_BINDING = '__botRecorderData';
@@ -86,7 +86,7 @@ export const inPageRecorderSource = String.raw`
       }, 100);
       if (ctx.state !== 'running') await ctx.resume().catch(() => undefined);
       // streaming: the same captured audio, cut into 100 ms frames (streaming/in-page-media.ts)
-      if (opts.streamTap && window.__botMedia) await window.__botMedia.startTap(new MediaStream(audioTracks));
+      if (opts.streamTap && window.__botTap) await window.__botTap.start(new MediaStream(audioTracks));
 
       const audioMime = pick(['audio/webm;codecs=opus', 'audio/webm']);
       const started = [startRecorder('audio', new MediaStream(audioTracks), audioMime, { audioBitsPerSecond: opts.audioBitsPerSecond }, opts.chunkMs)];
@@ -120,7 +120,7 @@ export const inPageRecorderSource = String.raw`
       })));
       await Promise.all(st.recorders.map((r) => r.drained()));
       if (st.timer) clearInterval(st.timer);
-      if (window.__botMedia) await window.__botMedia.stopTap();
+      if (window.__botTap) await window.__botTap.stop();
       if (st.stream) for (const t of st.stream.getTracks()) t.stop();
       if (st.ctx) await st.ctx.close().catch(() => undefined);
       return { stoppedAt };

@@ -1,15 +1,14 @@
 /**
- * Node side of the recorder: installs the in-page script, receives its chunks, writes the recording
- * to a work file, uploads audio chunks while recording and turns the work file into the final
- * MP4/MP3 at the end.
+ * Node side of the recorder: installs the in-page script in the bot's world of the page (bot-world.ts),
+ * receives its chunks, writes the recording to a work file, uploads audio chunks while recording and
+ * turns the work file into the final MP4/MP3 at the end.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
-import type { PageBindings } from '../browser/top-frame-bindings';
-import type { RecordingMode } from '../contract';
+import type { PageWorld } from '../browser/bot-world';
+import type { RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, finalRecordingArgs, runFfmpeg } from './ffmpeg';
 import { inPageRecorderSource, RECORDER_BINDING } from './in-page';
 
@@ -49,9 +48,9 @@ export class Recorder {
   private stopped = false;
   private startedAt: number | null = null;
   private stoppedAt: number | null = null;
+  private world: PageWorld | null = null;
 
   constructor(
-    private readonly page: Page,
     private readonly opts: RecorderOptions,
     private readonly artifacts: ArtifactStore,
     private readonly log: BotLog,
@@ -63,10 +62,16 @@ export class Recorder {
     return this.opts.mode !== 'audio_only';
   }
 
-  /** Call before navigating: the binding and the script then exist in every document of the page. */
-  async install(bindings: PageBindings): Promise<void> {
-    await bindings.expose(RECORDER_BINDING, (stream: string, seq: number, b64: string) => this.onChunk(stream, seq, b64));
-    await this.page.evaluateOnNewDocument(inPageRecorderSource);
+  /** Call before navigating: the function and the script then exist in every document of the page. */
+  async install(world: PageWorld): Promise<void> {
+    this.world = world;
+    await world.expose(RECORDER_BINDING, (stream: string, seq: number, b64: string) => this.onChunk(stream, seq, b64));
+    await world.addScript(inPageRecorderSource);
+  }
+
+  private inPage<T>(expression: string): Promise<T> {
+    if (!this.world) return Promise.reject(new Error('the recorder is not installed in the page'));
+    return this.world.evaluate<T>(expression);
   }
 
   private onChunk(stream: string, seq: number, b64: string): Promise<void> {
@@ -91,8 +96,8 @@ export class Recorder {
   async start(): Promise<number> {
     await fs.promises.mkdir(this.opts.workDir, { recursive: true });
     await fs.promises.rm(this.workFile, { force: true });
-    await this.page.evaluate(inPageRecorderSource);
-    const result = (await this.page.evaluate(
+    await this.inPage(inPageRecorderSource);
+    const result = await this.inPage<{ mainMime: string | null; audioMime: string; startedAt: number }>(
       `window.__botRecorder.start(${JSON.stringify({
         video: this.video,
         chunkMs: Math.round(this.opts.chunkSeconds * 1000),
@@ -101,7 +106,7 @@ export class Recorder {
         audioBitsPerSecond: 128_000,
         streamTap: this.opts.streamTap ?? false,
       })})`,
-    )) as { mainMime: string | null; audioMime: string; startedAt: number };
+    );
     this.mainMime = result.mainMime;
     this.audioMime = result.audioMime;
     this.started = true;
@@ -113,15 +118,15 @@ export class Recorder {
   /** Loudest level (dBFS) on the captured audio since the previous call; null when nothing was sampled. */
   async takeLevel(): Promise<number | null> {
     if (!this.started || this.stopped) return null;
-    return (await this.page.evaluate('window.__botRecorder ? window.__botRecorder.takeLevel() : null')) as number | null;
+    return this.inPage<number | null>('window.__botRecorder ? window.__botRecorder.takeLevel() : null');
   }
 
   async pause(): Promise<void> {
-    await this.page.evaluate('window.__botRecorder.pause()');
+    await this.inPage('window.__botRecorder.pause()');
   }
 
   async resume(): Promise<void> {
-    await this.page.evaluate('window.__botRecorder.resume()');
+    await this.inPage('window.__botRecorder.resume()');
   }
 
   /**
@@ -136,7 +141,7 @@ export class Recorder {
     let timer: NodeJS.Timeout | undefined;
     try {
       const r = (await Promise.race([
-        this.page.evaluate('window.__botRecorder.stop()'),
+        this.inPage('window.__botRecorder.stop()'),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
         }),

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotReport } from '../contract';
+import type { BotReport } from '../../contract/bot-contract';
 import type { Reporter } from './reporter';
 
 /** Standalone mode: prints each report as one JSON line and appends it to `<dir>/reports.jsonl` when a folder is given. */

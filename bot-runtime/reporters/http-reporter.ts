@@ -1,4 +1,4 @@
-import { internalPaths, type BotReport } from '../contract';
+import { internalPaths, type BotReport } from '../../contract/bot-contract';
 import { callService, DEFAULT_SERVICE_PATIENCE_MS, type HttpTarget } from '../http-client';
 import type { Reporter } from './reporter';
 

@@ -3,7 +3,7 @@
  * when the bot must leave. A grace period is logged once when it begins, not on every tick of it.
  */
 import type { BotLog } from '../bot-log';
-import type { Platform, TimeoutConfig } from '../contract';
+import type { Platform, TimeoutConfig } from '../../contract/bot-contract';
 import { decideLeave, initialClocks, observe, permissionWaitSeconds, waitingRoomSeconds, type LeaveClocks, type LeaveReason, type Observation } from '../leave-rules';
 
 export class AutoLeave {

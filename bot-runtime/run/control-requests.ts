@@ -3,7 +3,7 @@
  * (the run loop does the leaving); a chat message is posted through the page, only in the call.
  */
 import type { BotLog } from '../bot-log';
-import type { ControlRequest, ControlResult } from '../contract';
+import type { ControlRequest, ControlResult } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import { withId, type ChatSender } from '../meeting/chat-sender';
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
 import type { BotBrowser } from '../browser/bot-browser';
-import type { BotJob, EndReport } from '../contract';
+import type { BotJob, EndReport } from '../../contract/bot-contract';
 import type { ControlChannel } from '../control/control-channel';
 import { endVerdict, type EndCause } from '../end-codes';
 import type { Phase } from '../leave-rules';

@@ -5,7 +5,7 @@
  * until it is granted again.
  */
 import type { BotLog } from '../bot-log';
-import type { ControlResult, RecordingMode } from '../contract';
+import type { ControlResult, RecordingMode } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import type { PageDriver, PageSnapshot, RecordingPermission } from '../drivers/page-driver';
 import type { Recorder } from '../recorder/recorder';
@@ -115,6 +115,12 @@ export class InCall {
     try {
       this.recordingSince = await this.deps.recorder.start();
     } catch (err) {
+      // the page navigated under the start (a meeting that ends by sending the page elsewhere): the
+      // next read says where it went, and a call still there starts the recorder again
+      if (/context was destroyed|Cannot find context|navigat|detached/i.test((err as Error).message)) {
+        this.deps.log.warn(`the recorder did not start, the page navigated: ${(err as Error).message}`);
+        return;
+      }
       this.deps.requestEnd({ kind: 'internal_error', message: `The recorder could not start: ${(err as Error).message}` });
       return;
     }

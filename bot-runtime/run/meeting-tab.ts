@@ -6,8 +6,8 @@
 import type { Page } from 'puppeteer-core';
 import type { ArtifactStore } from '../artifacts';
 import type { BotLog } from '../bot-log';
-import { TopFrameBindings } from '../browser/top-frame-bindings';
-import type { RecordingMode } from '../contract';
+import { BotWorld } from '../browser/bot-world';
+import type { RecordingMode } from '../../contract/bot-contract';
 import type { EndCause } from '../end-codes';
 import type { DriverFamily, PageDriver } from '../drivers/page-driver';
 import type { BotMedia } from '../media/bot-media';
@@ -48,7 +48,6 @@ export class MeetingTab {
     this.driver = family.open(page, log);
     this.chat = new ChatSender(this.driver.chat, options.botName, options.chatConfirmMs);
     this.recorder = new Recorder(
-      page,
       { mode: options.recordingMode, chunkSeconds: options.chunkSeconds, workDir: options.workDir, streamTap: media?.tapsAudio ?? false },
       artifacts,
       log,
@@ -57,12 +56,14 @@ export class MeetingTab {
 
   /** Before navigating: the recorder and the page watcher must be in every document the tab loads. */
   async prepare(onPageChange: () => void): Promise<void> {
-    // the bot's functions answer the page's top frame only, never an iframe
-    const bindings = await TopFrameBindings.open(this.page, this.log);
-    await this.media?.install(this.page, bindings);
-    await this.recorder.install(bindings);
-    await bindings.expose(WAKE_BINDING, onPageChange);
-    await this.page.evaluateOnNewDocument(pageWatcherSource);
+    // the meeting's tab is the one in front, as a person's is: it has the focus (document.hasFocus())
+    await this.page.bringToFront();
+    // the bot's scripts run in a world of their own, which the page's scripts cannot see
+    const world = await BotWorld.open(this.page, this.log);
+    await this.media?.install(this.page, world);
+    await this.recorder.install(world);
+    await world.expose(WAKE_BINDING, onPageChange);
+    await world.addScript(pageWatcherSource);
     this.screenshots = new Screenshots(() => this.screenshot(), this.artifacts, this.log, this.options.screenshotSeconds);
   }
 

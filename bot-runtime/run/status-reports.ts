@@ -5,7 +5,7 @@
  * may be restarting): reports keep their order in the reporter; a failed one is logged; the run goes on.
  */
 import type { BotLog } from '../bot-log';
-import type { LiveStatus } from '../contract';
+import type { LiveStatus } from '../../contract/bot-contract';
 import type { Reporter } from '../reporters/reporter';
 
 export class StatusReports {

@@ -4,7 +4,7 @@
  * each direction was connected while recording (what is charged).
  */
 import type { BotLog } from '../bot-log';
-import type { StreamingJob } from '../contract';
+import type { StreamingJob } from '../../contract/bot-contract';
 import { StreamSocket } from './stream-socket';
 import { frameBytes, socketPlan, type Direction } from './wire';
 

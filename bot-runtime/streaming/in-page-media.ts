@@ -1,21 +1,22 @@
 /**
- * The bot's media inside the meeting page, as plain JavaScript (see recorder/in-page.ts for why):
- * installed before the page's own scripts with its configuration, it sets `window.__botMedia`:
- * - `startTap(stream)`: the captured meeting audio into an AudioContext at the streaming rate and an
- *   AudioWorklet that cuts exact 100 ms S16LE mono frames, each handed to node through the exposed
- *   function `__botStreamAudio(base64)` in order; `stopTap()`.
- * - `play(base64)`: S16LE mono at the streaming rate, scheduled gap-free into the bot's microphone; answers
- *   how many seconds of audio now wait to be played (node reads less while that grows).
- * - `setImages(dataUrls, mode, intervalMs)`: the bot's camera shows them (cycled or the first one).
- * and makes `navigator.mediaDevices.getUserMedia` answer with the bot's microphone and camera when it has
- * them (the meeting then sends them like a person's), the browser's own devices otherwise.
+ * The bot's media inside the meeting page, as plain JavaScript (see recorder/in-page.ts for why), in two
+ * parts:
+ * - in the bot's own world (browser/bot-world.ts), `window.__botTap`: `start(stream)` puts the captured
+ *   meeting audio into an AudioContext at the streaming rate and an AudioWorklet that cuts exact 100 ms
+ *   S16LE mono frames, each handed to node through the world's function `__botStreamAudio(base64)` in
+ *   order; `stop()`. The recorder starts it on the audio it captures, in the same world.
+ * - in the page's own world, only when the bot brings a microphone or a camera (the page must get them
+ *   from its own `navigator.mediaDevices.getUserMedia`, which this wraps), `window.__botMedia`:
+ *   `play(base64)`: S16LE mono at the streaming rate, scheduled gap-free into the bot's microphone;
+ *   answers how many seconds of audio now wait to be played (node reads less while that grows).
+ *   `setImages(dataUrls, mode, intervalMs)`: the bot's camera shows them (cycled or the first one).
+ *   A page can see this part (docs/decisions.md, "Issue 22: the browser a page sees").
  */
 export const STREAM_AUDIO_BINDING = '__botStreamAudio';
 
 export interface InPageMediaConfig {
-  /** the streaming sample rate (tap and microphone) */
+  /** the streaming sample rate (the microphone's) */
   readonly rate: number;
-  readonly tap: boolean;
   readonly microphone: boolean;
   readonly camera: boolean;
 }
@@ -55,22 +56,55 @@ class BotTap extends AudioWorkletProcessor {
 registerProcessor('bot-tap', BotTap);
 `;
 
-export const inPageMediaSource = (config: InPageMediaConfig): string => String.raw`
-((cfg, workletSource) => {
-  if (window.__botMedia) return;
+/** The streaming tap, for the bot's world: `window.__botTap` (`rate`: the streaming sample rate). */
+export const inPageTapSource = (rate: number): string => String.raw`
+((rate, workletSource) => {
+  if (window.__botTap) return;
   const toBase64 = (buffer) => {
     const bytes = new Uint8Array(buffer);
     let bin = '';
     for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     return btoa(bin);
   };
+  let tapCtx = null;
+  window.__botTap = {
+    async start(stream) {
+      const ctx = new AudioContext({ sampleRate: rate });
+      tapCtx = ctx;
+      const url = URL.createObjectURL(new Blob([workletSource], { type: 'application/javascript' }));
+      await ctx.audioWorklet.addModule(url);
+      URL.revokeObjectURL(url);
+      const node = new AudioWorkletNode(ctx, 'bot-tap', { processorOptions: { size: rate / 10 }, numberOfOutputs: 1 });
+      node.port.onmessage = (e) => {
+        window.${STREAM_AUDIO_BINDING}(toBase64(e.data)).catch(() => undefined);
+      };
+      ctx.createMediaStreamSource(stream).connect(node);
+      // pulled by the graph through a silent gain; nothing is heard
+      const mute = ctx.createGain();
+      mute.gain.value = 0;
+      node.connect(mute).connect(ctx.destination);
+      if (ctx.state !== 'running') await ctx.resume().catch(() => undefined);
+      return ctx.sampleRate;
+    },
+    async stop() {
+      if (tapCtx) await tapCtx.close().catch(() => undefined);
+      tapCtx = null;
+    },
+  };
+})(${JSON.stringify(rate)}, ${JSON.stringify(workletSource)});
+`;
+
+/** The bot's microphone and camera, for the page's own world: `window.__botMedia`. */
+export const inPageMediaSource = (config: InPageMediaConfig): string => String.raw`
+((cfg) => {
+  if (window.__botMedia) return;
   const fromBase64 = (b64) => {
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return bytes.buffer;
   };
-  const st = { tapCtx: null, micCtx: null, micDest: null, nextPlay: 0, canvas: null, camStream: null, images: [], shown: 0, cycle: null, paint: null };
+  const st = { micCtx: null, micDest: null, nextPlay: 0, canvas: null, camStream: null, images: [], shown: 0, cycle: null, paint: null };
 
   const microphone = () => {
     if (!st.micCtx) {
@@ -107,28 +141,6 @@ export const inPageMediaSource = (config: InPageMediaConfig): string => String.r
   };
 
   window.__botMedia = {
-    async startTap(stream) {
-      const ctx = new AudioContext({ sampleRate: cfg.rate });
-      st.tapCtx = ctx;
-      const url = URL.createObjectURL(new Blob([workletSource], { type: 'application/javascript' }));
-      await ctx.audioWorklet.addModule(url);
-      URL.revokeObjectURL(url);
-      const node = new AudioWorkletNode(ctx, 'bot-tap', { processorOptions: { size: cfg.rate / 10 }, numberOfOutputs: 1 });
-      node.port.onmessage = (e) => {
-        window.${STREAM_AUDIO_BINDING}(toBase64(e.data)).catch(() => undefined);
-      };
-      ctx.createMediaStreamSource(stream).connect(node);
-      // pulled by the graph through a silent gain; nothing is heard
-      const mute = ctx.createGain();
-      mute.gain.value = 0;
-      node.connect(mute).connect(ctx.destination);
-      if (ctx.state !== 'running') await ctx.resume().catch(() => undefined);
-      return ctx.sampleRate;
-    },
-    async stopTap() {
-      if (st.tapCtx) await st.tapCtx.close().catch(() => undefined);
-      st.tapCtx = null;
-    },
     play(b64) {
       microphone();
       const ctx = st.micCtx;
@@ -177,5 +189,5 @@ export const inPageMediaSource = (config: InPageMediaConfig): string => String.r
       return new MediaStream(tracks);
     };
   }
-})(${JSON.stringify(config)}, ${JSON.stringify(workletSource)});
+})(${JSON.stringify(config)});
 `;

@@ -3,7 +3,7 @@
  * connection a text handshake, then binary S16LE mono frames of exactly 100 ms; speaker state as JSON
  * text frames; input frames are S16LE mono at the same rate. Pure.
  */
-import type { StreamingJob } from '../contract';
+import type { StreamingJob } from '../../contract/bot-contract';
 
 export const PROTOCOL_VERSION = 2;
 export const FRAME_MS = 100;

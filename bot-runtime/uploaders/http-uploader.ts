@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { internalPaths } from '../contract';
+import { internalPaths } from '../../contract/bot-contract';
 import { callService, DEFAULT_SERVICE_PATIENCE_MS, type HttpTarget } from '../http-client';
 import type { Uploader } from './uploader';
 

@@ -1,4 +1,4 @@
-import type { BotJob, UploadTarget } from '../contract';
+import type { BotJob, UploadTarget } from '../../contract/bot-contract';
 import { FolderUploader } from './folder-uploader';
 import { HttpUploader } from './http-uploader';
 import { S3Uploader } from './s3-uploader';

@@ -5,7 +5,7 @@ import { s3Client } from '../../src/adapters/object-store/s3-client';
 import { describeS3Error, failureOf } from '../../src/adapters/object-store/s3-errors';
 import { parseS3Endpoint } from '../../src/adapters/object-store/s3-location';
 import { DEFAULT_PART_SIZE, putInParts, type RetryPolicy } from '../../src/adapters/object-store/s3-upload';
-import { bucketRoleOf, type S3UploadTarget } from '../contract';
+import { bucketRoleOf, type S3UploadTarget } from '../../contract/bot-contract';
 import { customerFacingReason } from '../net/customer-connections';
 import type { Uploader } from './uploader';
 

@@ -84,7 +84,8 @@ export const meetClientCall = String.raw`
       c.key = key;
       c.tiles = {};
       c.people = v.participants;
-      c.grid.replaceChildren.apply(c.grid, v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); }));
+      var tiles = v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); });
+      if (!cfg.settings.roster_only) c.grid.replaceChildren.apply(c.grid, tiles);
       c.count.setAttribute('data-avatar-count', String(v.participants.length));
       c.count.textContent = String(v.participants.length);
       if (c.panel === 'people') renderPeople();
@@ -111,6 +112,8 @@ export const meetClientCall = String.raw`
       c.chatButton.setAttribute('aria-label', T.chatWithEveryone);
       c.chatList = h('div', { 'class': 'chat-list' });
       c.input = h('textarea', { 'aria-label': T.sendMessage, placeholder: T.sendMessage, rows: '2' });
+      // React's controlled textarea: a value set by script is not the message (its own state is)
+      c.composer = controlledTextarea(c.input);
       if (lastView && !lastView.meeting.chat_enabled) c.input.disabled = true;
       c.input.addEventListener('keydown', function (ev) {
         if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); sendChat(); }
@@ -144,10 +147,11 @@ export const meetClientCall = String.raw`
 
   function sendChat() {
     var c = call;
-    var text = c.input.value;
+    var composer = c.composer;
+    var text = composer.text();
     if (!text.trim() || c.input.disabled) return;
     api('POST', '/chat', { participant_id: pid, text: text }).then(function (v) {
-      if (c.input && c.input.value === text) c.input.value = '';
+      if (c.composer === composer && composer.text() === text) composer.clear();
       apply(v);
     }).catch(function () {});
   }
@@ -199,5 +203,7 @@ export const meetClientCall = String.raw`
       t.lvl.setAttribute('data-audio-level', on ? '2' : '0');
     });
     Object.keys(c.tiles).forEach(function (id) { c.tiles[id].classList.toggle('spot', id === spot); });
+    // roster only: one tile in the page whatever the layout; the People panel lists everyone
+    if (cfg.settings.roster_only && c.tiles[spot] && (c.grid.children.length !== 1 || c.grid.firstChild !== c.tiles[spot])) c.grid.replaceChildren(c.tiles[spot]);
   }
 `;

@@ -81,10 +81,21 @@ ${pageSessionScript}
       h('div', { 'class': 'right' }, [
         h('button', { jsname: 'lbFRPb', 'class': 'icon three-dots', 'aria-label': 'More options' }, [icon('more_vert')]),
         input, hostNote, cta, error
-      ])
+      ]),
+      cfg.shape.lookalikes ? signInUpsell() : null
     ]));
     onHostChange = update;
     update();
+  }
+
+  // the sign-in upsell over the pre-join page: it mentions waiting, and is no lobby (MB PR #90)
+  function signInUpsell() {
+    var dismiss = h('button', { text: T.upsell.dismiss });
+    var dialog = h('div', { role: 'dialog', 'aria-modal': 'true', 'class': 'dialog' }, [
+      h('h2', { text: T.upsell.heading }), h('p', { text: T.upsell.line }), h('button', { text: T.upsell.signIn }), dismiss
+    ]);
+    dismiss.addEventListener('click', function () { dialog.remove(); });
+    return dialog;
   }
 
   function homeButton() {
@@ -101,11 +112,17 @@ ${pageSessionScript}
       homeButton()
     ]);
     // the lobby renders the call's control region too (trap, MB #198)
-    show('waiting', h('div', { 'class': 'green-room' }, [h('div', { 'class': 'left' }, [preview()]), h('div', { 'class': 'right' }, [box]), controlRegion(true)]));
+    show('waiting', h('div', { 'class': 'green-room' }, [h('div', { 'class': 'left' }, [preview()]), h('div', { 'class': 'right' }, [contained(box)]), controlRegion(true)]));
   }
 
   function endPage(name, text, extra) {
-    show(name, h('div', { 'class': 'end' }, [h('h1', { text: text }), homeButton()].concat(extra || [])));
+    show(name, contained(h('div', { 'class': 'end' }, [h('h1', { text: text }), homeButton()].concat(extra || []))));
+  }
+
+  // the end of the call: its page, or a navigation to the sign-in page, the landing page or the product site
+  function endOrRedirect(name, text) {
+    if (cfg.shape.end_redirect !== 'none') redirectTo(cfg.shape.end_redirect);
+    else endPage(name, text);
   }
 
   function screenOf(v) {
@@ -136,10 +153,14 @@ ${pageSessionScript}
           // then Meet shows that the bot left (2.5 [Attendee])
           setTimeout(function () { endPage('left', T.left); }, 2000);
           break;
-        case 'blocked': endPage('blocked', T.blocked); break;
+        case 'blocked':
+          if (cfg.settings.wall === 'landing_redirect') redirectTo('landing');
+          else if (cfg.settings.wall === 'product_redirect') redirectTo('product');
+          else endPage('blocked', T.blocked);
+          break;
         case 'lobby_expired': endPage('lobby_expired', T.lobbyExpired); break;
-        case 'removed': endPage('removed', T.removed); break;
-        case 'ended': endPage('ended', T.ended); break;
+        case 'removed': endOrRedirect('removed', T.removed); break;
+        case 'ended': endOrRedirect('ended', T.ended); break;
         case 'left': endPage('left', T.left, [h('button', { 'class': 'plain', text: T.rejoin })]); break;
       }
     } else if (hostChanged && target === 'prejoin' && onHostChange) onHostChange();

@@ -8,15 +8,22 @@ import { handlePage } from '../page-routes';
 import { sendHtml, sendJson } from '../http-util';
 import { meetingIdPattern } from '../meeting-state';
 import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
-import { meetMeetingPage, meetNotFoundPage, meetSignInPage, meetUnrecognisedPage } from './pages';
+import { meetLandingPage, meetMeetingPage, meetNotFoundPage, meetProductPage, meetSignInPage, meetUnrecognisedPage } from './pages';
 import { parseMeetSettings, type MeetSettings } from './settings';
 
-const MEET_HOST = 'meet.google.com';
-const SIGN_IN_HOST = 'accounts.google.com';
+import { MEET_HOST, PRODUCT_HOST, SIGN_IN_HOST } from './hosts';
 
 const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
   if (host === SIGN_IN_HOST) {
     sendHtml(res, 200, meetSignInPage());
+    return;
+  }
+  if (host === PRODUCT_HOST) {
+    sendHtml(res, 200, meetProductPage());
+    return;
+  }
+  if (path === '/' || path === '/landing') {
+    sendHtml(res, 200, meetLandingPage());
     return;
   }
   if (path.startsWith('/api/meetings/')) {
@@ -48,14 +55,14 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
 export const meetReplica: ReplicaFlavour = {
   name: 'meet',
   platform: 'mt',
-  hosts: [MEET_HOST, SIGN_IN_HOST],
+  hosts: [MEET_HOST, SIGN_IN_HOST, PRODUCT_HOST],
   meetingUrl: (meetingId) => `https://${MEET_HOST}/${meetingId}`,
   options: (body) => {
     const settings = parseMeetSettings(body);
     return {
       replica: { flavour: 'meet', settings: { ...settings } },
       lobby_timeout_ms: settings.lobby_timeout_seconds * 1000,
-      ...(settings.wall === 'cannot_join' ? { join_wall: 'cannot_join' } : {}),
+      ...(settings.wall === 'cannot_join' || settings.wall === 'landing_redirect' || settings.wall === 'product_redirect' ? { join_wall: 'cannot_join' } : {}),
     };
   },
   handle,

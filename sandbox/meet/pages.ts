@@ -10,8 +10,11 @@ import { utterancePlayerScript } from '../pages/utterance-player';
 import { meetClientAudio } from './client-audio';
 import { meetClientCall } from './client-call';
 import { meetClientCore } from './client-core';
+import { pageShapesScript } from '../pages/page-shapes';
+import { shapeConfig, withQuotes } from '../replica-shapes';
+import { meetRedirects } from './hosts';
 import type { MeetSettings } from './settings';
-import { lobbyWordingTexts, meetTexts } from './texts';
+import { lobbyWordingTexts, meetTexts, meetTextsFor } from './texts';
 
 const style = `
   * { box-sizing: border-box; }
@@ -64,11 +67,12 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
     apiBase: `/api/meetings/${encodeURIComponent(meeting.meeting_id)}`,
     pollMs: 250,
     knock: meeting.lobby,
-    texts: meetTexts,
-    wording: lobbyWordingTexts[settings.lobby_wording],
-    settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots },
+    texts: withQuotes(meetTextsFor(settings), settings.quotes),
+    wording: withQuotes(lobbyWordingTexts[settings.lobby_wording], settings.quotes),
+    settings: { toolbar_autohide_seconds: settings.toolbar_autohide_seconds, audio_slots: settings.audio_slots, roster_only: settings.roster_only, wall: settings.wall },
+    shape: shapeConfig(settings, meetRedirects),
   };
-  const script = replicaScript(config, [meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio, mediaPublisherScript], 'startAudio();\n  open();');
+  const script = replicaScript(config, [pageShapesScript, meetClientCore, meetClientCall, utterancePlayerScript, meetClientAudio, mediaPublisherScript], 'startAudio();\n  open();');
   return shell(`Meet - ${meeting.meeting_id}`, '<div id="app"></div>', script);
 }
 
@@ -76,6 +80,13 @@ export const meetNotFoundPage = (): string => shell('Meet', `<div class="end"><h
 
 export const meetSignInPage = (): string =>
   shell('Sign in - Google Accounts', `<div class="end"><h1>${escapeHtml(meetTexts.signIn)}</h1><p>${escapeHtml(meetTexts.signInAccount)}</p><input type="email" aria-label="Email or phone"></div>`);
+
+/** Meet's landing page (where "Return to home screen" goes, and where an ending may send a guest). */
+export const meetLandingPage = (): string =>
+  shell('Google Meet', `<div class="end"><h1>Video calls and meetings for everyone</h1><p>Connect, collaborate and celebrate from anywhere with Google Meet.</p><button>New meeting</button></div>`);
+
+/** Meet's product site on workspace.google.com. */
+export const meetProductPage = (): string => shell('Google Meet: Online Web and Video Conferencing Calls', `<div class="end"><h1>Google Meet</h1><p>Premium video meetings for everyone.</p></div>`);
 
 /** Not part of Meet: a page that matches no state of the replica contract, for drivers' diagnostics. */
 export const meetUnrecognisedPage = (): string =>

@@ -107,8 +107,11 @@ ${pageSessionScript}
       chatChildren.push(h('div', { testid: 'chat-disabled', 'class': 'notice', text: cfg.text.chatDisabled }));
     }
     chatChildren.push(c.messages, c.input, c.send, c.chatError);
+    c.notice = h('div', { testid: 'app-notice', 'class': 'notice', 'data-apps': '' });
+    c.notice.style.display = 'none';
     var view = h('div', { testid: 'call-view', 'class': 'call' }, [
       h('header', { 'class': 'bar' }, bar),
+      c.notice,
       c.stage,
       h('main', { 'class': 'stage' }, [
         h('aside', { 'class': 'people' }, [h('h3', { text: 'Participants' }), c.list]),
@@ -188,6 +191,13 @@ ${mediaPublisherScript}
       c.stage.replaceChildren.apply(c.stage, v.participants.map(function (p) {
         return (c.tiles[p.participant_id] = h('div', { testid: 'tile', 'class': 'tile', 'data-name': p.name }, [h('span', { text: p.name })]));
       }));
+    }
+    // vc: the platform's notice banner names every SDK app in the call (the app that signed its join)
+    var apps = (v.apps || []).join(', ');
+    if (c.notice.getAttribute('data-apps') !== apps) {
+      c.notice.setAttribute('data-apps', apps);
+      c.notice.textContent = apps ? apps + (v.apps.length > 1 ? ' have' : ' has') + ' access to the content of this meeting' : '';
+      c.notice.style.display = apps ? '' : 'none';
     }
     takeNewMessages(v, function (m) {
       c.messages.appendChild(h('div', { 'class': 'message' }, [

@@ -40,14 +40,16 @@ export const teamsClientCall = String.raw`
     var hangUp = control('Leave', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', 'data-inp': 'hangup-button', 'class': 'danger' });
     hangUp.addEventListener('click', function () { api('POST', '/leave', { participant_id: pid }).then(apply).catch(function () {}); });
     var chat = control('Chat', { id: 'chat-button' });
-    chat.addEventListener('click', function () { toggleRail(); });
+    chat.addEventListener('click', function () { toggleRail('chat'); });
+    var people = control('People', { 'data-tid': 'roster-button' });
+    people.addEventListener('click', function () { toggleRail('people'); });
     var view = control('View', { id: 'view-mode-button' });
     view.addEventListener('click', function (ev) { ev.stopPropagation(); openViewMenu(); });
     call.stage = h('div', { 'class': 'stage', 'data-layout': call.layout });
     call.side = h('div', { 'class': 'side' });
     var toolbar = h('div', { role: 'toolbar', 'aria-label': 'Meeting controls', 'class': 'toolbar' }, [
       chat,
-      control('People', { 'data-tid': 'roster-button' }),
+      people,
       control('Raise', { id: 'raisehands-button' }),
       control('React'),
       view,
@@ -69,6 +71,8 @@ export const teamsClientCall = String.raw`
       document.body.appendChild(toast);
       setTimeout(function () { toast.remove(); }, 3000);
     }, 1500);
+    // a lookalike: someone else's removal announced in the call (replica-shapes.ts)
+    if (cfg.shape.lookalikes) document.body.appendChild(h('div', { role: 'status', 'class': 'toast notice', text: T.removalNotice }));
   }
 
   function leaveCallView() {
@@ -92,13 +96,16 @@ export const teamsClientCall = String.raw`
     if (key !== c.key) {
       c.key = key;
       c.tiles = {};
-      c.stage.replaceChildren.apply(c.stage, v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); }));
+      c.people = v.participants;
+      var tiles = v.participants.map(function (p) { return (c.tiles[p.participant_id] = tile(p)); });
+      if (!settings.roster_only) c.stage.replaceChildren.apply(c.stage, tiles);
+      if (c.rail === 'people') renderPeople();
     }
     takeNewMessages(v, function (m) {
       c.messages.push({ author: displayName(m.participant_id, m.sender_name), text: m.text });
-      if (c.rail) appendMessage(c.messages[c.messages.length - 1]);
+      if (c.rail === 'chat') appendMessage(c.messages[c.messages.length - 1]);
     });
-    if (c.rail) renderComposer();
+    if (c.rail === 'chat') renderComposer();
     v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
     showSpeakers();
   }
@@ -114,6 +121,8 @@ export const teamsClientCall = String.raw`
     });
     var spot = c.spot && c.tiles[c.spot] ? c.spot : Object.keys(c.tiles).find(function (id) { return id !== pid; }) || pid;
     Object.keys(c.tiles).forEach(function (id) { c.tiles[id].classList.toggle('spot', id === spot); });
+    // roster only: one tile in the page whatever the layout; the People pane lists everyone
+    if (settings.roster_only && c.tiles[spot] && (c.stage.children.length !== 1 || c.stage.firstChild !== c.tiles[spot])) c.stage.replaceChildren(c.tiles[spot]);
   }
 
   function closeMenus() {
@@ -140,19 +149,36 @@ export const teamsClientCall = String.raw`
     showSpeakers();
   }
 
-  function toggleRail() {
+  // the rail shows one pane at a time: the chat or the People pane; the same button closes its pane
+  function toggleRail(which) {
     var c = call;
-    if (c.rail) { c.side.replaceChildren(); c.rail = null; return; }
+    if (c.rail === which) { c.side.replaceChildren(); c.rail = null; return; }
+    c.rail = which;
     var close = h('button', { 'data-tid': 'rail-header-close-button', 'aria-label': 'Close', text: 'x' });
-    close.addEventListener('click', toggleRail);
+    close.addEventListener('click', function () { toggleRail(which); });
+    if (which === 'people') {
+      c.peopleBox = h('div', { 'data-tid': 'people-pane', 'class': 'rail' });
+      c.side.replaceChildren(c.peopleBox);
+      renderPeople();
+      return;
+    }
     c.list = h('div', { 'data-tid': 'chat-pane-list' });
     c.compose = h('div', { 'class': 'compose' });
-    c.rail = h('div', { 'class': 'rail' }, [h('header', {}, [h('h3', { text: 'Meeting chat' }), close]), c.list, c.compose]);
-    c.side.replaceChildren(c.rail);
+    c.side.replaceChildren(h('div', { 'class': 'rail' }, [h('header', {}, [h('h3', { text: 'Meeting chat' }), close]), c.list, c.compose]));
     c.lastAuthor = null;
     c.composerState = null;
     c.messages.forEach(appendMessage);
     renderComposer();
+  }
+
+  // the People pane (3.5 [Vexa]: a tree of treeitems, each labelled with the name as the call shows it)
+  function renderPeople() {
+    var c = call;
+    var items = (c.people || []).map(function (p) {
+      var name = displayName(p.participant_id, p.name);
+      return h('div', { role: 'treeitem', 'aria-label': name, 'class': 'row' }, [h('span', { 'data-tid': 'roster-participant-name', text: name })]);
+    });
+    c.peopleBox.replaceChildren(h('header', {}, [h('h3', { text: 'Participants' })]), h('div', { role: 'tree', 'aria-label': 'Participants' }, items));
   }
 
   // the composer, or the disabled placeholder when the meeting's chat is off (3.6)
@@ -167,8 +193,9 @@ export const teamsClientCall = String.raw`
     }
     var box = h('div', { 'data-tid': 'ckeditor', role: 'textbox', 'aria-label': T.typeMessage, 'aria-multiline': 'true', contenteditable: 'true' });
     var send = h('button', { 'data-tid': 'sendMessageCommands-send', 'aria-label': 'Send', text: 'Send' });
-    box.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); sendChat(box); } });
-    send.addEventListener('click', function () { sendChat(box); });
+    // CKEditor 5 (3.6): the text is its model's, typed or inserted; a script's innerText is undone
+    var editor = modelEditor(box, function () { sendChat(editor); });
+    send.addEventListener('click', function () { sendChat(editor); });
     c.compose.replaceChildren(box, send);
   }
 
@@ -184,11 +211,11 @@ export const teamsClientCall = String.raw`
     c.list.scrollTop = c.list.scrollHeight;
   }
 
-  function sendChat(box) {
-    var text = box.innerText.replace(/\n$/, '');
+  function sendChat(editor) {
+    var text = editor.text().replace(/\n+$/, '');
     if (!text.trim()) return;
     api('POST', '/chat', { participant_id: pid, text: text }).then(function (v) {
-      if (box.innerText.replace(/\n$/, '') === text) box.replaceChildren();
+      if (editor.text().replace(/\n+$/, '') === text) editor.clear();
       apply(v);
     }).catch(function () {});
   }

@@ -56,6 +56,10 @@ export const teamsClientCore = String.raw`
     }).then(function (c) {
       if (!c) { badUrl(); return; }
       settings = c.settings;
+      // the meeting's wordings and page shapes (replica-shapes.ts)
+      T = c.texts;
+      cfg.shape = c.shape;
+      cfg.lobbyText = c.lobby_text;
       if (settings.wall === 'login_redirect') { location.replace(c.login_url); return; }
       // silent sign-in fails for a guest: Teams goes on to the light-meetings flow (Vexa #226)
       if (!anonymous()) { location.replace(c.light_path); return; }
@@ -84,8 +88,16 @@ export const teamsClientCore = String.raw`
     return modal;
   }
 
-  // a switch is on while its device is (3.2): checked, aria-checked and the title say so
+  // a switch is on while its device is (3.2): checked, aria-checked and the title say so; or a
+  // div[role=switch] saying it by aria-checked alone (a toggle that is neither a button nor an input)
   function deviceSwitch(kind, tid) {
+    if (settings.device_toggles === 'div_switch') {
+      var sw = h('div', { role: 'switch', tabindex: '0', 'data-tid': tid, 'aria-label': kind === 'camera' ? 'Camera' : 'Microphone', 'class': 'switch' });
+      var mark = function () { sw.setAttribute('aria-checked', String(media[kind])); };
+      sw.addEventListener('click', function () { media[kind] = !media[kind]; mark(); });
+      mark();
+      return h('div', { 'class': 'row' }, [sw, h('span', { text: kind === 'camera' ? 'Camera' : 'Microphone' })]);
+    }
     var input = h('input', { type: 'checkbox', role: 'switch', 'data-tid': tid });
     function label() {
       var on = media[kind];
@@ -149,6 +161,8 @@ export const teamsClientCore = String.raw`
   }
 
   function requestJoin(name, button, error) {
+    // a block that sends the page off the meeting: the request never reaches it
+    if (settings.wall === 'product_redirect') { redirectTo('product'); return; }
     if (settings.wall === 'captcha') {
       show('captcha', page([h('h2', { text: T.captcha }), h('div', { 'class': 'preview', 'aria-label': 'captcha image' }), h('input', { type: 'text', 'aria-label': 'Enter the characters you see' })]));
       return;
@@ -164,13 +178,19 @@ export const teamsClientCore = String.raw`
   // the lobby keeps the pre-join's join button, disabled, and Cancel (3.3, 3.8 item 4)
   function renderLobby(v) {
     var buttons = joinButtons(true);
-    var wording = cfg.lobbyTexts[settings.lobby_wording];
+    var wording = cfg.lobbyText;
     var line = settings.lobby_wording === 'meeting_starts' ? 'Hi, ' + v.me.name + '. ' + wording : wording;
-    show('lobby', page([h('div', { 'class': 'preview' }), h('p', { text: line }), h('div', { 'class': 'row' }, [buttons.join, buttons.cancel])]));
+    show('lobby', page([h('div', { 'class': 'preview' }), contained(h('p', { text: line })), h('div', { 'class': 'row' }, [buttons.join, buttons.cancel])]));
   }
 
   function retryScreen(name, title, buttons) {
-    show(name, page([h('h2', { id: 'calling-retry-screen-title', text: title }), h('div', { 'class': 'row' }, buttons)]));
+    show(name, contained(page([h('h2', { id: 'calling-retry-screen-title', text: title }), h('div', { 'class': 'row' }, buttons)])));
+  }
+
+  // the end of the call: its screen, or a navigation to the sign-in page, the landing page or the product site
+  function endOrRedirect(render) {
+    if (cfg.shape.end_redirect !== 'none') redirectTo(cfg.shape.end_redirect);
+    else render();
   }
 
   function dismissButton() { return h('button', { 'data-tid': 'calling-retry-cancelbutton', text: T.dismiss }); }
@@ -194,9 +214,9 @@ export const teamsClientCore = String.raw`
         case 'lobby': renderLobby(v); break;
         case 'in_call': renderCall(); break;
         case 'denied': retryScreen('denied', T.denied, [dismissButton()]); break;
-        case 'removed': retryScreen('removed', T.removed, [h('button', { 'class': 'primary', text: T.rejoin }), dismissButton()]); break;
-        case 'ended': show('ended', page([h('h2', { text: T.ended })])); break;
-        case 'left': show('left', page([h('h2', { text: T.left })])); break;
+        case 'removed': endOrRedirect(function () { retryScreen('removed', T.removed, [h('button', { 'class': 'primary', text: T.rejoin }), dismissButton()]); }); break;
+        case 'ended': endOrRedirect(function () { show('ended', contained(page([h('h2', { text: T.ended })]))); }); break;
+        case 'left': show('left', contained(page([h('h2', { text: T.left })]))); break;
       }
     }
     if (target === 'in_call') updateCall(v);

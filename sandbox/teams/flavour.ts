@@ -14,6 +14,8 @@ import {
   CLOUD_HOST,
   LIVE_HOST,
   LOGIN_HOST,
+  PRODUCT_HOST,
+  PRODUCT_PATH,
   TEAMS_HOST,
   lightMeetingPath,
   loginUrl,
@@ -23,8 +25,10 @@ import {
   teamsMeetingUrl,
   webClientPath,
 } from './links';
-import { teamsBadUrlPage, teamsClientPage, teamsLauncherPage, teamsLoginPage } from './pages';
+import { teamsBadUrlPage, teamsClientPage, teamsLandingPage, teamsLauncherPage, teamsLoginPage, teamsProductPage } from './pages';
 import { parseTeamsSettings, type TeamsSettings } from './settings';
+import { teamsLobbyWordingTexts, teamsTextsFor } from './texts';
+import { shapeConfig, withQuotes, type RedirectTargets } from '../replica-shapes';
 
 const FLAVOUR = 'teams';
 /** where the web client asks for its meeting's settings (the page cannot know them before reading its URL's fragment) */
@@ -52,11 +56,22 @@ const meetingOfShortLink = (registry: MeetingRegistry, shortId: string, passcode
   return null;
 };
 
+/** Where a redirect wall or ending sends the page (replica-shapes.ts). */
+const redirectsFor = (meetingId: string, host: string): RedirectTargets => ({
+  sign_in: loginUrl(`https://${host}${webClientPath(meetingId)}`),
+  landing: `https://${TEAMS_HOST}/`,
+  product: `https://${PRODUCT_HOST}${PRODUCT_PATH}`,
+});
+
 const redirect = (res: ReplicaRequest['res'], location: string) => res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
 
 const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
   if (host === LOGIN_HOST) {
     sendHtml(res, 200, teamsLoginPage());
+    return;
+  }
+  if (host === PRODUCT_HOST) {
+    sendHtml(res, 200, teamsProductPage());
     return;
   }
   if (path.startsWith('/api/meetings/')) {
@@ -73,8 +88,21 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     if (!meeting) sendJson(res, 404, { error: 'no such meeting' });
     else {
       const id = meeting.meeting_id;
-      sendJson(res, 200, { meeting_id: id, settings: settingsOf(meeting), login_url: loginUrl(`https://${host}${webClientPath(id)}`), light_path: lightMeetingPath(id) });
+      const settings = settingsOf(meeting);
+      sendJson(res, 200, {
+        meeting_id: id,
+        settings,
+        login_url: loginUrl(`https://${host}${webClientPath(id)}`),
+        light_path: lightMeetingPath(id),
+        texts: withQuotes(teamsTextsFor(settings), settings.quotes),
+        lobby_text: withQuotes(teamsLobbyWordingTexts[settings.lobby_wording], settings.quotes),
+        shape: shapeConfig(settings, redirectsFor(id, host)),
+      });
     }
+    return;
+  }
+  if (path === '/') {
+    sendHtml(res, 200, teamsLandingPage());
     return;
   }
   // the web client: its meeting is in the fragment (`/v2/#/l/meetup-join/…`, `/_#/…`) or in `coords`
@@ -103,7 +131,7 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
 export const teamsReplica: ReplicaFlavour = {
   name: FLAVOUR,
   platform: 'tm',
-  hosts: [TEAMS_HOST, LIVE_HOST, CLOUD_HOST, LOGIN_HOST],
+  hosts: [TEAMS_HOST, LIVE_HOST, CLOUD_HOST, LOGIN_HOST, PRODUCT_HOST],
   meetingUrl: (meetingId, settings) => teamsMeetingUrl(meetingId, parseTeamsSettings(settings ?? {}).link),
   options: (body) => ({ replica: { flavour: FLAVOUR, settings: { ...parseTeamsSettings(body) } } }),
   handle,

@@ -12,6 +12,9 @@ export const TEAMS_HOST = 'teams.microsoft.com';
 export const LIVE_HOST = 'teams.live.com';
 export const CLOUD_HOST = 'teams.cloud.microsoft';
 export const LOGIN_HOST = 'login.microsoftonline.com';
+/** Teams' product site (a block or an ending may send the page there) */
+export const PRODUCT_HOST = 'www.microsoft.com';
+export const PRODUCT_PATH = '/en-us/microsoft-teams/join-a-meeting';
 
 const digest = (what: string, meetingId: string): Buffer => createHash('sha256').update(`${what}:${meetingId}`).digest();
 const guid = (bytes: Buffer): string => {

@@ -5,6 +5,7 @@
 import { mediaPublisherScript } from '../pages/media-publisher';
 import { pageSessionScript } from '../pages/page-session';
 import { domBuilderScript, escapeHtml, htmlDocument, replicaScript, scriptJson } from '../pages/replica-page';
+import { pageShapesScript } from '../pages/page-shapes';
 import { utterancePlayerScript } from '../pages/utterance-player';
 import { teamsClientAudio } from './client-audio';
 import { teamsClientCall } from './client-call';
@@ -58,7 +59,7 @@ const shell = (title: string, body: string, script = '') => htmlDocument(title, 
 /** The web client: it reads its meeting from the URL (fragment or `coords`), then asks for that meeting's settings. */
 export function teamsClientPage(configPath: string): string {
   const config = { configPath, apiBase: '', pollMs: 250, texts: teamsTexts, lobbyTexts: teamsLobbyWordingTexts };
-  const script = replicaScript(config, [domBuilderScript, pageSessionScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio, mediaPublisherScript], 'startAudio();\n  start();');
+  const script = replicaScript(config, [domBuilderScript, pageSessionScript, pageShapesScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio, mediaPublisherScript], 'startAudio();\n  start();');
   return shell('Microsoft Teams', '<div id="app"></div>', script);
 }
 
@@ -79,6 +80,12 @@ export function teamsLauncherPage(continueTo: string): string {
 })();</script>`;
   return shell('Join conversation', body, script);
 }
+
+/** Teams' landing page (an ending may send a guest there). */
+export const teamsLandingPage = (): string => shell('Microsoft Teams', `<div class="page"><h1>Welcome to Microsoft Teams</h1><p>Meet, chat, call and collaborate in just one place.</p></div>`);
+
+/** Teams' product site on www.microsoft.com. */
+export const teamsProductPage = (): string => shell('Join a Meeting | Microsoft Teams', `<div class="page"><h1>Join a meeting in Microsoft Teams</h1><p>Connect with anyone, anywhere.</p></div>`);
 
 export const teamsBadUrlPage = (): string => shell('Microsoft Teams', `<div class="page"><p>${escapeHtml(teamsTexts.badUrl)}</p></div>`);
 

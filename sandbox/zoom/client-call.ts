@@ -37,7 +37,11 @@ export const zoomClientCall = String.raw`
     ])]);
     var view = h('button', { 'aria-label': T.view, type: 'button', text: T.view });
     view.addEventListener('click', function (ev) { ev.stopPropagation(); openViewMenu(view); });
+    // the notice banner: which apps may access the meeting's content (the SDK app that signed each bot's join)
+    call.notice = h('div', { 'class': 'meeting-app-notice', role: 'status', 'data-apps': '' });
+    call.notice.style.display = 'none';
     show('in_call', h('div', { 'class': 'meeting-app' }, [
+      call.notice,
       h('div', { 'class': 'meeting-client-inner' }, [h('div', { 'class': 'main-layout' }, [h('div', { 'class': 'view-bar' }, [view]), call.stage]), call.side]),
       call.footer
     ]));
@@ -52,6 +56,8 @@ export const zoomClientCall = String.raw`
     });
     wakeFooter();
     showAdmissionModals();
+    // lookalikes: Zoom shows waiting-room words in the call too (Vexa #966)
+    if (cfg.shape.lookalikes) T.inCallNotices.forEach(function (text) { call.stage.parentNode.appendChild(h('div', { 'class': 'notice', role: 'status', text: text })); });
   }
 
   function leaveCallView() {
@@ -194,7 +200,8 @@ export const zoomClientCall = String.raw`
     var list = h('div', { 'class': 'chat-container__chat-list', 'aria-label': T.chatList, role: 'list' }, [c.list]);
     c.composer = h('div', { 'class': 'tiptap ProseMirror', contenteditable: 'true', role: 'textbox', 'aria-label': 'Type message here' });
     var send = h('button', { 'class': 'chat-rtf-box__send', 'aria-label': 'send', type: 'button', text: 'Send' });
-    c.composer.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); sendChat(); } });
+    // ProseMirror (4.5): the text is its model's, typed or inserted; a script's innerText is undone
+    c.editor = modelEditor(c.composer, sendChat);
     send.addEventListener('click', sendChat);
     c.group = null;
     c.messages.forEach(appendMessage);
@@ -210,9 +217,7 @@ export const zoomClientCall = String.raw`
   function enableComposer() {
     var c = call;
     if (!c || !c.composer) return;
-    var on = !lastView || lastView.meeting.chat_enabled;
-    c.composer.setAttribute('contenteditable', on ? 'true' : 'false');
-    c.composer.setAttribute('aria-disabled', on ? 'false' : 'true');
+    c.editor.setEnabled(!lastView || lastView.meeting.chat_enabled);
   }
 
   // groups of consecutive messages of one sender, each a virtuoso item (4.5)
@@ -231,10 +236,11 @@ export const zoomClientCall = String.raw`
   function sendChat() {
     var c = call;
     if (!c || !c.composer || c.composer.getAttribute('contenteditable') !== 'true') return;
-    var text = c.composer.innerText.replace(/\n+$/, '');
+    var editor = c.editor;
+    var text = editor.text().replace(/\n+$/, '');
     if (!text.trim()) return;
     api('POST', '/chat', { participant_id: pid, text: text }).then(function (v) {
-      if (c.composer && c.composer.innerText.replace(/\n+$/, '') === text) c.composer.replaceChildren();
+      if (editor.text().replace(/\n+$/, '') === text) editor.clear();
       apply(v);
     }).catch(function () {});
   }
@@ -259,6 +265,12 @@ export const zoomClientCall = String.raw`
       since++;
     }
     enableComposer();
+    var apps = (v.apps || []).join(', ');
+    if (c.notice.getAttribute('data-apps') !== apps) {
+      c.notice.setAttribute('data-apps', apps);
+      c.notice.textContent = apps ? T.appNotice + ' ' + apps : '';
+      c.notice.style.display = apps ? '' : 'none';
+    }
     v.utterances.forEach(function (u) { if (u.active) playSpeech(u); });
   }
 

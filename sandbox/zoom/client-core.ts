@@ -64,14 +64,14 @@ ${pageSessionScript}
   // ---- the form (4.3)
 
   function passcodeField(update) {
-    if (cfg.passcode !== 'wrong' && cfg.passcode !== 'missing') return null;
+    if (cfg.passcode !== 'wrong' && cfg.passcode !== 'missing' && cfg.passcode !== 'asked_anyway') return null;
     var input = h('input', { type: 'password', id: 'input-for-pwd', placeholder: T.passcode, 'aria-label': T.passcode, autocomplete: 'off' });
     input.addEventListener('input', update);
     return input;
   }
 
   function submitJoin(name, passcode, onRefused) {
-    if (passcode && passcode.value !== cfg.passcodeDigits) { onRefused(T.passcodeWrong); return; }
+    if (passcode && cfg.acceptedPasscodes.indexOf(passcode.value) < 0) { onRefused(T.passcodeWrong); return; }
     var body = { participant_id: pid, name: name };
     if (cfg.client === 'react') { body.microphone = media.microphone; body.camera = media.camera; }
     api('POST', '/join', body).then(function (v) {
@@ -182,16 +182,18 @@ ${pageSessionScript}
   function renderWaitingRoom() {
     show('waiting_room', h('div', { 'class': 'meeting-app' }, [
       h('div', { id: 'video-share-layout' }, [h('video-player', {})]),
-      h('div', { 'class': 'wr-container' }, [h('h2', { text: cfg.waitingRoom })]),
+      contained(h('div', { 'class': 'wr-container' }, [h('h2', { text: cfg.waitingRoom })])),
       previewAudio()
     ]));
   }
 
   function renderWaitingForHost() {
-    show('waiting_for_host', h('div', { 'class': 'meeting-app' }, [h('div', { 'class': 'wr-container' }, [h('h2', { text: T.waitingForHost })])]));
+    show('waiting_for_host', h('div', { 'class': 'meeting-app' }, [contained(h('div', { 'class': 'wr-container' }, [h('h2', { text: T.waitingForHost })]))]));
   }
 
   function renderWall() {
+    // a block that sends the page off the web client
+    if (S.wall === 'product_redirect') { redirectTo('product'); return; }
     if (S.wall === 'captcha') {
       show('wall', h('div', { 'class': 'page' }, [h('div', { 'class': 'component_smart_captcha' }, [
         h('div', { 'class': 'CaptchaContainer' }, [h('p', { text: T.captcha }), h('div', { 'class': 'captcha-image', text: 'x7Qk2' })]),
@@ -205,10 +207,12 @@ ${pageSessionScript}
 
   // the end modals (4.6): OK goes to the post-meeting page
   function endModal(name, title) {
+    // or, as the shape says, straight to the sign-in page, Zoom's home or its product site
+    if (cfg.shape.end_redirect !== 'none') { redirectTo(cfg.shape.end_redirect); return; }
     var ok = h('button', { 'class': 'blue', text: T.ok });
     ok.addEventListener('click', function () { location.href = '/signin'; });
     var modal = h('div', { 'class': 'zm-modal', role: 'dialog', 'aria-modal': 'true' }, [h('div', { 'class': 'zm-modal-body-title', text: title }), ok]);
-    show(name, h('div', { 'class': 'meeting-app' }, [modal]));
+    show(name, h('div', { 'class': 'meeting-app' }, [contained(modal)]));
   }
 
   function screenOf(v) {

@@ -14,8 +14,7 @@ import { zoomErrorPage, zoomLaunchPage, zoomPlainPage, zoomWebClientPage, type W
 import { parseZoomSettings, type ZoomSettings } from './settings';
 import { zoomTexts } from './texts';
 
-/** zoom.us, the web client's host, and regional subdomains of personal links (the driver's family lists the same) */
-export const ZOOM_HOSTS = ['zoom.us', 'app.zoom.us', 'us05web.zoom.us', 'us06web.zoom.us'];
+import { PRODUCT_HOST, ZOOM_HOSTS, zoomRedirects } from './hosts';
 
 const digest = (meetingId: string) => createHash('sha256').update(`zoom-replica:${meetingId}`).digest();
 
@@ -36,8 +35,16 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
     sendJson(res, 405, { error: 'method not allowed' });
     return;
   }
+  if (request.host === PRODUCT_HOST) {
+    sendHtml(res, 200, zoomPlainPage('Zoom | One platform to connect', 'Zoom Workplace', 'One platform to connect.'));
+    return;
+  }
   if (path === '/signin') {
     sendHtml(res, 200, zoomPlainPage('Sign In - Zoom', zoomTexts.signIn));
+    return;
+  }
+  if (path === '/') {
+    sendHtml(res, 200, zoomPlainPage('Zoom', 'Zoom Workplace', 'Meetings, chat, phone and more.'));
     return;
   }
   const link = /^\/[jsw]\/(\d{9,11})\/?$/.exec(path)?.[1];
@@ -65,6 +72,10 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
     sendHtml(res, 200, zoomPlainPage('Zoom', zoomTexts.authTitle, zoomTexts.authLine));
     return;
   }
+  if (settings.wall === 'sign_in_redirect') {
+    res.writeHead(302, { location: zoomRedirects.sign_in, 'cache-control': 'no-store' }).end();
+    return;
+  }
   if (settings.wall === 'unrecognised') {
     sendHtml(res, 200, zoomPlainPage('Zoom', 'This replica page shows no state of the Zoom contract (wall "unrecognised").'));
     return;
@@ -75,22 +86,28 @@ const handle = async (request: ReplicaRequest): Promise<void> => {
   }
   const client: WebClient = react ? 'react' : 'classic';
   const pwd = query.get('pwd');
-  const passcode = !settings.passcode ? 'none' : pwd === zoomPwd(meeting.meeting_id) ? 'given' : pwd ? 'wrong' : 'missing';
-  sendHtml(res, 200, zoomWebClientPage(meeting, settings, client, passcode, zoomPasscode(meeting.meeting_id)));
+  const carried = pwd === zoomPwd(meeting.meeting_id);
+  const passcode = !settings.passcode ? 'none' : carried ? (settings.passcode_prompt === 'always' ? 'asked_anyway' : 'given') : pwd ? 'wrong' : 'missing';
+  // asked although the link carries it: the field takes the person's passcode or the link's token (MB zoom.ts fills it from pwd)
+  const accepted = [zoomPasscode(meeting.meeting_id), ...(passcode === 'asked_anyway' ? [zoomPwd(meeting.meeting_id)] : [])];
+  sendHtml(res, 200, zoomWebClientPage(meeting, settings, client, passcode, accepted));
 };
 
 export const zoomReplica: ReplicaFlavour = {
   name: 'zoom',
   platform: 'vc',
-  hosts: ZOOM_HOSTS,
+  hosts: [...ZOOM_HOSTS, PRODUCT_HOST],
   meetingUrl: (meetingId) => `https://zoom.us/j/${meetingId}?pwd=${zoomPwd(meetingId)}`,
   options: (body) => {
     const settings = parseZoomSettings(body);
     return {
       replica: { flavour: 'zoom', settings: { ...settings } },
-      ...(settings.wall === 'bot' || settings.wall === 'captcha' ? { join_wall: settings.wall } : {}),
+      ...(settings.wall === 'bot' || settings.wall === 'captcha' || settings.wall === 'product_redirect' ? { join_wall: settings.wall } : {}),
       ...(settings.host_starts_after_seconds !== null ? { host_starts_after_ms: settings.host_starts_after_seconds * 1000 } : {}),
     };
   },
   handle,
+  // the SDK takes the link's `pwd` or the passcode a person types
+  sdkPasscodeOk: (meeting, passWord) =>
+    !(meeting.replica!.settings as unknown as ZoomSettings).passcode || passWord === zoomPwd(meeting.meeting_id) || passWord === zoomPasscode(meeting.meeting_id),
 };

@@ -11,11 +11,14 @@ import { zoomClientAudio } from './client-audio';
 import { zoomClientCall } from './client-call';
 import { zoomClientCore } from './client-core';
 import type { ZoomSettings } from './settings';
-import { waitingRoomWordingTexts, zoomTexts } from './texts';
+import { pageShapesScript } from '../pages/page-shapes';
+import { shapeConfig, withQuotes } from '../replica-shapes';
+import { zoomRedirects } from './hosts';
+import { waitingRoomWordingTexts, zoomTexts, zoomTextsFor } from './texts';
 
 export type WebClient = 'react' | 'classic';
-/** none: the meeting has no passcode; given: the link carries the right one; wrong/missing: the form asks for it */
-export type PasscodeState = 'none' | 'given' | 'wrong' | 'missing';
+/** none: the meeting has no passcode; given: the link carries the right one; asked_anyway: it does, and the form asks all the same; wrong/missing: the form asks for it */
+export type PasscodeState = 'none' | 'given' | 'asked_anyway' | 'wrong' | 'missing';
 
 
 const style = `
@@ -94,18 +97,19 @@ export const zoomErrorPage = (): string => shell(zoomTexts.errorTitle, `<div cla
 export const zoomPlainPage = (title: string, heading: string, line?: string): string =>
   shell(title, `<div class="page"><h1>${escapeHtml(heading)}</h1>${line ? `<p>${escapeHtml(line)}</p>` : ''}</div>`);
 
-export function zoomWebClientPage(meeting: Meeting, settings: ZoomSettings, client: WebClient, passcode: PasscodeState, passcodeDigits: string): string {
+export function zoomWebClientPage(meeting: Meeting, settings: ZoomSettings, client: WebClient, passcode: PasscodeState, acceptedPasscodes: readonly string[]): string {
   const config = {
     meetingId: meeting.meeting_id,
     apiBase: `/api/meetings/${encodeURIComponent(meeting.meeting_id)}`,
     pollMs: 250,
     client,
     passcode,
-    passcodeDigits,
-    texts: zoomTexts,
-    waitingRoom: waitingRoomWordingTexts[settings.waiting_room_wording],
+    acceptedPasscodes,
+    texts: withQuotes(zoomTextsFor(settings), settings.quotes),
+    waitingRoom: withQuotes(waitingRoomWordingTexts[settings.waiting_room_wording], settings.quotes),
     settings,
+    shape: shapeConfig(settings, zoomRedirects),
   };
-  const script = replicaScript(config, [zoomClientCore, zoomClientCall, utterancePlayerScript, zoomClientAudio, mediaPublisherScript], 'open();');
+  const script = replicaScript(config, [pageShapesScript, zoomClientCore, zoomClientCall, utterancePlayerScript, zoomClientAudio, mediaPublisherScript], 'open();');
   return shell('Zoom', '<div id="app"></div>', script);
 }

@@ -1,10 +1,10 @@
 /**
- * The words the Zoom replica shows, from the research note (../shared/research/real-platforms.md,
+ * The words the Zoom replica shows, from the research note (docs/research/real-platforms.md,
  * section 4; the peer that reported each in brackets). Where the note records no wording (the
  * permission prompts' titles, the passcode error, the AI Companion notice), the replica's own is
  * marked so, and no driver relies on it.
  */
-import type { WaitingRoomWording } from './settings';
+import type { WaitingRoomWording, ZoomSettings } from './settings';
 
 export const zoomTexts = {
   /** 4.1 [ScreenApp]: the launch page */
@@ -32,8 +32,8 @@ export const zoomTexts = {
   yourName: 'Your Name',
   join: 'Join',
   passcode: 'Meeting Passcode',
-  /** the replica's own wording */
-  passcodeWrong: 'The passcode is not right. Please try again.',
+  /** the replica's own wording, of the form MB's zoom-passcode.ts recognises */
+  passcodeWrong: 'Incorrect passcode. Please try again.',
   mute: 'Mute',
   unmute: 'Unmute',
   stopVideo: 'Stop Video',
@@ -58,6 +58,8 @@ export const zoomTexts = {
   joinAudio: 'Join Audio',
   /** 4.5 [Vexa]: an AI Companion notice with its OK; the wording is the replica's own */
   aiCompanion: 'AI Companion is on in this meeting.',
+  /** the notice banner of apps that access the meeting's content; the wording is the replica's own */
+  appNotice: 'Apps accessing meeting content:',
   /** 4.5 [MB]: the footer microphone once audio is joined */
   muteMyMicrophone: 'mute my microphone',
   unmuteMyMicrophone: 'unmute my microphone',
@@ -79,4 +81,30 @@ export const zoomTexts = {
 export const waitingRoomWordingTexts: Record<WaitingRoomWording, string> = {
   please_wait: 'Please wait, the meeting host will let you in soon.',
   host_joined: 'Host has joined. We\u2019ve let them know you\u2019re here.',
+  // the fragment MB's zoom-lobby.ts matches
+  admitted_shortly: 'You will be admitted shortly.',
 };
+
+/** The ends' wordings, by setting (the peer in brackets). */
+export const zoomEndWordings = {
+  removed: {
+    removed_from_meeting: 'You have been removed from the meeting', // [Vexa, MB]
+    you_have_been_removed: 'You have been removed by the host', // [MB: "You have been removed"]
+  },
+  ended: {
+    ended_by_host: 'This meeting has been ended by host', // [Vexa, MB]
+    ended_by_the_host: 'This meeting has been ended by the host', // [MB zoom-state-config.ts, Vexa: "ended by the host"]
+    meeting_has_ended: 'This meeting has ended', // [MB]
+  },
+} as const;
+
+/** Lookalikes in the call: Zoom shows these words in the meeting too (Vexa #966). */
+export const inCallNotices = ['Connecting to audio. Please wait\u2026', 'The host moved a participant to the waiting room'];
+
+/** The page's texts for a meeting's settings: the chosen wordings. */
+export const zoomTextsFor = (settings: ZoomSettings) => ({
+  ...zoomTexts,
+  removed: zoomEndWordings.removed[settings.removed_wording],
+  ended: zoomEndWordings.ended[settings.ended_wording],
+  inCallNotices,
+});

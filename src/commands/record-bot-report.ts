@@ -1,4 +1,4 @@
-import type { BotReport } from '../../bot-runtime/contract';
+import type { BotReport } from '../../contract/bot-contract';
 import type { BotCommand } from '../domain/bot/bot-decider';
 import type { CommandDeps } from './command-deps';
 import { handleBotCommand, type BotCommandResult } from './bot-commands';

@@ -6,11 +6,13 @@ import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
 import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
+import { VcCredentialEvent } from './vc-credentials/vc-credential-events';
 import { WebhookDeliveryEvent } from './webhooks/webhook-delivery-events';
 import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
   BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
+  VcCredentialEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;
 export type DomainEventType = DomainEvent['type'];

@@ -1,54 +1,60 @@
 import type Logger from 'bunyan';
-import type Router from '@koa/router';
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { adminRouter } from './admin/admin-router';
-import type { CalendarApiDeps } from './calendars/calendar-operations';
-import { calendarApiRouters } from './calendars/calendar-api-routers';
 import type { AppState } from './app-context';
-import { legacyBotsRouter } from './legacy/bots-router';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
 import { literalPathsFirst } from './middleware/literal-paths';
 import { logRequests } from './middleware/log-requests';
-import { RateLimiter } from './middleware/rate-limiter';
-import { type BotsRouterDeps, botsRouter } from './v2/bots-router';
-import { redeliveryRouter } from './v2/redelivery-router';
-import { type StorageConfigRouterDeps, storageConfigRouter } from './v2/storage-config-router';
-import { webhooksRouter } from './v2/webhooks-router';
+import type { RateLimiter } from './middleware/rate-limiter';
+import type Router from '@koa/router';
+import type { ReadStore } from '../adapters/read-store/port';
+import type { CommandDeps } from '../commands/command-deps';
+import type { ReadModelProgress } from '../projections/read-model-progress';
+import type { OpenApiDocument } from './openapi/openapi-document';
 import { openApiRouter, refuseOtherMethods } from './openapi/openapi-router';
-import { publicApiDocument } from './openapi/public-api-doc';
 
-export interface AppDeps extends BotsRouterDeps, StorageConfigRouterDeps {
-  /** new webhook messages were queued: the delivery worker can look at once */
-  readonly webhooksQueued: () => void;
+export interface AppDeps {
   readonly log: Logger;
+  readonly commands: CommandDeps;
+  readonly readStore: ReadStore;
+  readonly projections: ReadModelProgress;
   readonly adminToken: string | undefined;
   readonly rebuildProjections: () => Promise<unknown>;
+  /** the capabilities' routers of the public API, mounted after authentication and the rate limit */
+  readonly publicRouters: readonly Router<AppState>[];
+  /** the OpenAPI document of those routers, served with its reference page where they are (not on a worker-only process) */
+  readonly apiDocument?: () => OpenApiDocument;
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
-  /** the calendar API (legacy and v2), when the service runs calendar sync */
-  readonly calendarApi?: CalendarApiDeps;
+  /** the per-team rate limit of writes, counted where every api instance counts */
+  readonly rateLimiter: RateLimiter;
+  /**
+   * Requests wait for the read models to reach the log first: several api instances append to one log and
+   * each projects it on its own, so a GET on one must see a POST just answered by another (and a key just
+   * issued through one must open the other).
+   */
+  readonly freshReads?: boolean;
+  /** holds every request until the service has started (the server listens first, to learn its address) */
+  readonly ready?: Promise<void>;
 }
 
-/**
- * The routers of the public API (behind the API key), in the order they are mounted. The OpenAPI document's
- * test walks their routes: every one must be described (src/http/openapi/public-api-doc.ts).
- */
-export const publicApiRouters = (deps: AppDeps): Router<AppState, any>[] => [
-  botsRouter(deps),
-  redeliveryRouter({ ...deps, queued: deps.webhooksQueued }),
-  webhooksRouter(deps),
-  storageConfigRouter(deps),
-  legacyBotsRouter(deps),
-  ...(deps.calendarApi ? calendarApiRouters(deps.calendarApi) : []),
-];
+/** How long a request waits for this instance's read models to reach the shared log before it goes on anyway. */
+const FRESH_READ_WAIT_MS = 2_000;
 
-/** The routes answered without a key: health, the OpenAPI document and its reference page. */
-export const serviceRouter = (deps: Pick<AppDeps, 'projections'>): Router<AppState, any> =>
+const requestsWaitForTheLog =
+  (progress: ReadModelProgress): Koa.Middleware<AppState> =>
+  async (_ctx, next) => {
+    await progress.waitForLog?.(FRESH_READ_WAIT_MS);
+    await next();
+  };
+
+/** The routes answered without a key: health, and where the API is served its OpenAPI document and reference page. */
+export const serviceRouter = (deps: Pick<AppDeps, 'projections' | 'apiDocument'>): Router<AppState> =>
   openApiRouter({
-    document: publicApiDocument,
+    ...(deps.apiDocument ? { document: deps.apiDocument } : {}),
     health: () => ({ status: 'ok', projections_position: deps.projections.position?.toString() ?? null }),
   });
 
@@ -57,6 +63,10 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   app.proxy = false;
   app.use(logRequests(deps.log));
   app.use(errorEnvelope());
+  app.use(async (_ctx, next) => {
+    await deps.ready;
+    await next();
+  });
   const service = serviceRouter(deps);
   app.use(service.routes()).use(refuseOtherMethods(service));
 
@@ -73,10 +83,11 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
   }
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
-  const routers = publicApiRouters(deps);
+  const routers = deps.publicRouters;
   const publicApi = compose<Koa.ParameterizedContext<AppState>>([
+    ...(deps.freshReads ? [requestsWaitForTheLog(deps.projections)] : []),
     authenticate(deps.readStore),
-    limitRate(deps.readStore, new RateLimiter(() => deps.commands.clock().getTime())),
+    limitRate(deps.readStore, deps.rateLimiter),
     literalPathsFirst(routers),
     ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),
     ...routers.map((router) => allowedMethodsInEnvelope(router)),

@@ -89,9 +89,9 @@ const settingsOf = (config: BotConfig): LegacyBotSettings => ({
   streaming_output: config.streaming?.output_url ?? null,
   // The legacy form of a frequency: `16khz`.
   streaming_audio_frequency: config.streaming ? `${config.streaming.audio_frequency / 1000}khz` : null,
-  vc_obf_token_url: config.vc?.obf_token_url ?? null,
-  vc_obf_token_user_id: config.vc?.credential_user_id ?? null,
-  vc_sdk_id: config.vc?.sdk_id ?? null,
+  vc_obf_token_url: config.vc?.obf?.kind === 'token_url' ? config.vc.obf.url : null,
+  vc_obf_token_user_id: config.vc?.obf?.kind === 'credential_user' ? config.vc.obf.vc_user_id : null,
+  vc_sdk_id: config.vc?.sdk?.sdk_id ?? null,
   vc_access_token_url: config.vc?.zak_token_url ?? null,
 });
 
@@ -194,6 +194,9 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     // Another instance watching the same run changes nothing the legacy views show.
     case 'BotReassigned':
     case 'ChatMessageSent':
+    case 'ChatMessageRequested':
+    case 'ChatMessageFailed':
+    case 'BotLeaveAcknowledged':
       return null;
     // A lost or expired artifact keeps its path; its link is null (the links know which artifacts are gone).
     case 'ArtifactUploadFailed':

@@ -1,4 +1,4 @@
-import type { BotJob, UploadTarget } from '../../bot-runtime/contract';
+import type { BotJob, UploadTarget } from '../../contract/bot-contract';
 import type { QueuedBotFacts } from '../domain/bot/bot-facts';
 
 /** What the service lets its bots do on their host, from its own settings (README "Security", Bots). */

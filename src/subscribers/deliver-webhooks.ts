@@ -1,13 +1,15 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
-import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { keepSubscribed } from './keep-subscribed';
 import type { Subscription } from '../adapters/event-store/port';
 import type { WebhookHttp } from '../adapters/webhook-http/port';
 import type { CommandDeps } from '../commands/command-deps';
 import { handleDeliveryCommand, handleWebhookEndpointCommand, loadDeliveries } from '../commands/webhook-commands';
 import { toMillis } from '../domain/codec-helpers';
 import { headOf, type WebhookDeliveryState } from '../domain/webhooks/webhook-delivery-decider';
-import { deliveryStreamName, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { deliveryStreamName, isWebhookDeliveryEvent, targetKeyOf, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
+import { followLog } from './follow-log';
+import type { LeaseHolding } from './background/background-part';
 import { WEBHOOK_QUEUES, type WebhookQueueView } from '../projections/webhooks/webhook-queue-view';
 import { DueStreams, type StreamRoute } from './webhooks/due-streams';
 import { prepareAttempt, type PrepareDeps } from './webhooks/prepare-attempt';
@@ -35,12 +37,13 @@ export interface DeliveryWorkerDeps extends PrepareDeps {
   readonly options?: Partial<DeliveryWorkerOptions>;
   /** a number in [0, 1) that spreads retry times (Math.random by default) */
   readonly jitter?: () => number;
+  /** the webhook-delivery lease: no attempt starts once it may have lapsed, and its owner names the claims */
+  readonly holding?: LeaseHolding | null;
 }
 
+/** A claim lasts the attempt's timeout and this much more: by then the attempt of an owner that died is over. */
+const CLAIM_MARGIN_MS = 1000;
 
-const deliveryEventTypes: ReadonlySet<string> = new Set([
-  'WebhookMessageQueued', 'WebhookMessageRequeued', 'WebhookDeliveryAttempted', 'WebhookDelivered', 'WebhookDeliveryAbandoned',
-]);
 
 /**
  * Sends queued messages, each delivery stream in order, retries when they are due, and records every
@@ -76,19 +79,15 @@ export class WebhookDeliveryWorker {
     for (const queue of await this.deps.readStore.find<WebhookQueueView>(WEBHOOK_QUEUES, { where: { pending: true } })) {
       this.due.set(queue.id, 0, { teamId: queue.team_id, targetKey: queue.target_key });
     }
-    this.subscription = keepSubscribed(
-      this.deps.eventStore,
-      { name: 'deliver-webhooks', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
-      async (recorded) => {
-        if (!deliveryEventTypes.has(recorded.type)) return;
-        const data = recorded.data as { target: DeliveryTarget; subject: string; team_id: string };
+    this.subscription = followLog(this.deps.eventStore, { name: 'deliver-webhooks', fromPosition, log: this.deps.log }, (event) => {
+        if (!isWebhookDeliveryEvent(event)) return;
+        const { data } = event;
         const stream = deliveryStreamName(data.target, data.subject);
         // Worth a look now; the stream itself says when its next message is due.
         if (this.inFlight.has(stream)) this.changedInFlight.add(stream);
         else this.lookAt(stream, 0, { teamId: data.team_id, targetKey: targetKeyOf(data.target) });
         this.pump();
-      },
-    );
+      });
     this.timer = setInterval(() => this.pump(), this.options.pollMs);
     this.timer.unref();
     this.pump();
@@ -162,12 +161,29 @@ export class WebhookDeliveryWorker {
     const nowMs = this.deps.commands.clock().getTime();
     const dueMs = head.next_attempt_at === null ? nowMs : toMillis(head.next_attempt_at);
     if (dueMs > nowMs) return this.noteDue(stream, state);
+    const owner = this.deps.holding?.lease.owner ?? 'this-process';
+    // Another owner's attempt may still be on its way: looked at again once its claim expires.
+    const othersClaim = head.claim !== null && head.claim.owner !== owner ? toMillis(head.claim.until) : null;
+    if (othersClaim !== null && othersClaim > nowMs) return this.lookAt(stream, othersClaim, { teamId: state.team_id, targetKey: targetKeyOf(state.target) });
 
     const prepared = await prepareAttempt(this.deps, state.target, state.subject, head, nowMs);
     if (prepared.kind === 'abandon') {
       await handleDeliveryCommand(this.deps.commands, stream, { type: 'AbandonPending', reason: prepared.reason, now: new Date(nowMs).toISOString() });
       return;
     }
+    // Claim, send, record: the claim is appended (with the expected revision) before the request, so that
+    // a new owner sends an attempt cut short by a crash again, with the same webhook-id, and never two at once.
+    if (this.deps.holding && !this.deps.holding.held()) return;
+    const claimed = await handleDeliveryCommand(this.deps.commands, stream, {
+      type: 'ClaimAttempt',
+      message_id: head.message_id,
+      attempt: head.attempts + 1,
+      owner,
+      claimed_until: new Date(nowMs + this.options.timeoutMs + CLAIM_MARGIN_MS).toISOString(),
+      now: new Date(nowMs).toISOString(),
+    });
+    if (E.isLeft(claimed) || claimed.right.events.length === 0) return this.lookAt(stream, nowMs + 1000, { teamId: state.team_id, targetKey: targetKeyOf(state.target) });
+    if (this.deps.holding && !this.deps.holding.held()) return;
     const started = performance.now();
     const result = await this.deps.http.send(prepared.request, this.options.timeoutMs);
     const duration_ms = Math.round(performance.now() - started);

@@ -1,20 +1,19 @@
 import type Logger from 'bunyan';
 import * as E from 'fp-ts/Either';
-import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { keepSubscribed } from './keep-subscribed';
 import type { EventStore, Subscription } from '../adapters/event-store/port';
 import type { BotLauncher, LaunchedBot } from '../adapters/bot-launcher/port';
-import { crashCodeOf } from '../adapters/bot-launcher/crash-code';
+import { crashCodeOf } from '../adapters/bot-launcher/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { Signer } from '../adapters/signing/signer';
 import { failUnreportedBot, handleBotCommand, loadBotFacts } from '../commands/bot-commands';
 import type { CommandDeps } from '../commands/command-deps';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { BotCreated } from '../domain/bot/bot-events';
 import { wasQueued } from '../domain/bot/bot-facts';
 import { BOTS, type BotView } from '../projections/bot-view';
-import type { UploadTarget } from '../../bot-runtime/contract';
+import type { UploadTarget } from '../../contract/bot-contract';
 import type { BotStorage } from '../domain/bot/bot-config';
 import { botJobFrom, type BotHostPolicy } from './bot-job';
+import { followLog } from './follow-log';
 
 /**
  * How long a bot's token holds: beyond the longest run there can be (up to 12 h in a waiting room, 12 h
@@ -62,17 +61,12 @@ export class BotDispatcher {
     const active = await this.deps.readStore.find<BotView>(BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] });
     // A scheduled bot is not queued before its time (its BotCreated queues it).
     for (const bot of active) if (!bot.dispatched && bot.status !== 'scheduled') this.queue.push(bot.bot_id);
-    this.subscription = keepSubscribed(
-      this.deps.eventStore,
-      { name: 'dispatcher', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
-      async (recorded) => {
-        if (recorded.type === 'BotCreated') {
-          const botId = decodeRecordedEvent(BotCreated, recorded).data.bot_id;
-          if (!this.queue.includes(botId) && !this.running.has(botId)) this.queue.push(botId);
-          this.pump();
-        }
-      },
-    );
+    this.subscription = followLog(this.deps.eventStore, { name: 'dispatcher', fromPosition, log: this.deps.log }, (event) => {
+      if (event.type !== 'BotCreated') return;
+      const botId = event.data.bot_id;
+      if (!this.queue.includes(botId) && !this.running.has(botId)) this.queue.push(botId);
+      this.pump();
+    });
     this.pump();
   }
 

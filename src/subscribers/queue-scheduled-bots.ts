@@ -1,14 +1,14 @@
 import type Logger from 'bunyan';
-import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
-import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
+import { keepSubscribed } from './keep-subscribed';
+import type { EventStore, Subscription } from '../adapters/event-store/port';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { CommandDeps } from '../commands/command-deps';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
 import { queueScheduledBot, type QueueOutcome } from '../commands/queue-scheduled-bot';
-import { BotEvent } from '../domain/bot/bot-events';
+import type { DomainEvent } from '../domain/all-events';
 import { queueingTimeOf } from '../domain/bot/schedule-timing';
 import { BOTS, type BotView } from '../projections/bot-view';
 import { DueTimes } from './due-times';
+import { followLog } from './follow-log';
 import { TeamSchedule } from './team-schedule';
 
 export interface SchedulerDeps {
@@ -37,7 +37,6 @@ const MIN_QUEUEING_ESTIMATE_MS = 30;
 /** A try that starts this soon after the team's previous one ended runs back to back with it. */
 const BACK_TO_BACK_MS = 20;
 const RETRY_MAX_MS = 30_000;
-const SCHEDULE_EVENTS: ReadonlySet<string> = new Set(['BotScheduled', 'BotScheduleChanged', 'BotCreated', 'BotFailed']);
 
 /**
  * Queues scheduled bots at their time. Its due times come from events only: at start it reads the bots
@@ -89,13 +88,7 @@ export class BotScheduler {
       orderBy: [{ field: 'created_at', direction: 'asc' }],
     });
     for (const bot of waiting) if (bot.join_at) this.waitFor(bot.bot_id, bot.team_id, bot.join_at);
-    this.subscription = keepSubscribed(
-      this.deps.eventStore,
-      { name: 'scheduler', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
-      async (recorded) => {
-        if (SCHEDULE_EVENTS.has(recorded.type)) this.follow(recorded);
-      },
-    );
+    this.subscription = followLog(this.deps.eventStore, { name: 'scheduler', fromPosition, log: this.deps.log }, (event) => this.follow(event));
     this.arm();
   }
 
@@ -104,13 +97,14 @@ export class BotScheduler {
     return this.waiting.size;
   }
 
-  private follow(recorded: RecordedEvent): void {
-    const event = decodeRecordedEvent(BotEvent, recorded);
+  /** BotScheduled and BotScheduleChanged set a time; BotCreated (queued) and BotFailed (ended) end the wait. */
+  private follow(event: DomainEvent): void {
     if (event.type === 'BotScheduled') this.waitFor(event.data.bot_id, event.data.team_id, event.data.join_at);
     else if (event.type === 'BotScheduleChanged') {
       const teamId = this.waiting.get(event.data.bot_id)?.teamId;
       if (teamId !== undefined) this.waitFor(event.data.bot_id, teamId, event.data.join_at);
-    } else this.forget(event.data.bot_id);
+    } else if (event.type === 'BotCreated' || event.type === 'BotFailed') this.forget(event.data.bot_id);
+    else return;
     this.arm();
   }
 

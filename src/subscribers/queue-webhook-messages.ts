@@ -12,6 +12,9 @@ import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webh
 import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
 import type { Subscriber } from './subscriber-runner';
+import type { VcCredentialEvent } from '../domain/vc-credentials/vc-credential-events';
+import { loadVcCredential } from '../commands/vc-credentials/vc-credential-store';
+import { subjectOfVcCredential, vcCredentialInvalidMessage } from '../domain/webhooks/vc-credential-webhook-messages';
 import { CalendarRounds } from './webhooks/calendar-rounds';
 import { subjectOfCalendar } from './webhooks/calendar-subject';
 import { subjectOfBot } from './webhooks/render-payload';
@@ -91,11 +94,21 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     return [...(await endpointsFor(facts.team_id, eventType, position)), ...callbackFor(facts, eventType)];
   };
 
+  /** A vc credential the platform refused: to the team's endpoints (the credential has no URL of its own). */
+  const queueVcCredentialMessage = async (event: Extract<VcCredentialEvent, { type: 'VcCredentialInvalidated' }>, recorded: RecordedEvent) => {
+    const { current } = await loadVcCredential(deps.commands, event.data.credential_id);
+    const message = vcCredentialInvalidMessage(event.data, current?.kind === 'oauth' ? current.vc_user_id : null);
+    const targets = await endpointsFor(event.data.team_id, message.event_type, recorded.position);
+    for (const target of targets) await queue(target, subjectOfVcCredential(event.data.credential_id), event.data.team_id, messageIdOfEvent(recorded.id), message);
+    if (targets.length > 0) deps.queued();
+  };
+
   return {
     name: 'queue-webhook-messages',
     replayFrom: () => rounds.oldestOpen(),
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
       if (isCalendarEvent(event)) return queueCalendarMessages(event, recorded);
+      if (event.type === 'VcCredentialInvalidated') return queueVcCredentialMessage(event, recorded);
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.

@@ -1,9 +1,10 @@
 import type Logger from 'bunyan';
 import type { EventStore, RecordedEvent, Subscription } from '../adapters/event-store/port';
-import type { CheckpointStore } from '../adapters/checkpoint-store/port';
-import { decodeRecordedEvent } from '../commands/decode-recorded-event';
-import { DomainEvent, knownEventTypes } from '../domain/all-events';
-import { type Backoff, keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { type CheckpointStore, LeaseLost } from '../adapters/checkpoint-store/port';
+import type { DomainEvent } from '../domain/all-events';
+import type { LeaseHolding } from './background/background-part';
+import { followLog } from './follow-log';
+import type { Backoff } from './keep-subscribed';
 
 /** A side effect driven by events. Delivery is at least once, so handlers must be idempotent. */
 export interface Subscriber {
@@ -20,7 +21,9 @@ const SAVE_EVERY_MS = 200;
 
 /**
  * Runs one subscriber from its own checkpoint. A failing handler is retried (after a backoff) with the same
- * event rather than skip it; a lost subscription resumes from the last handled event.
+ * event rather than skip it; a lost subscription resumes from the last handled event. Under a lease
+ * (`holding`), no event is handled once the lease may have lapsed, and the checkpoint is saved only while
+ * the lease is held (the store refuses a stale holder): a former holder can neither act nor move it.
  */
 export class SubscriberRunner {
   private subscription: Subscription | null = null;
@@ -36,6 +39,7 @@ export class SubscriberRunner {
     private readonly subscriber: Subscriber,
     private readonly log: Logger,
     private readonly backoff?: Backoff,
+    private readonly holding: LeaseHolding | null = null,
   ) {}
 
   private get checkpointName(): string {
@@ -44,18 +48,21 @@ export class SubscriberRunner {
 
   async start(): Promise<void> {
     const from = await this.checkpoints.loadCheckpoint(this.checkpointName);
-    this.subscription = keepSubscribed(
+    this.subscription = followLog(
       this.eventStore,
       {
         name: this.subscriber.name,
-        ...(from === null ? {} : { fromPosition: from }),
+        fromPosition: from,
         log: this.log,
         ...(this.backoff ? { backoff: this.backoff } : {}),
+        handled: (recorded) => {
+          const held = this.subscriber.replayFrom?.();
+          if (held === undefined || recorded.position < held) this.noteHandled(recorded.position);
+        },
       },
-      async (recorded) => {
-        if (knownEventTypes.has(recorded.type)) await this.subscriber.handle(decodeRecordedEvent(DomainEvent, recorded), recorded);
-        const held = this.subscriber.replayFrom?.();
-        if (held === undefined || recorded.position < held) this.noteHandled(recorded.position);
+      async (event: DomainEvent, recorded: RecordedEvent) => {
+        if (this.holding !== null && !this.holding.held()) throw new LeaseLost(this.holding.lease);
+        await this.subscriber.handle(event, recorded);
       },
     );
   }
@@ -79,8 +86,12 @@ export class SubscriberRunner {
     if (position === null) return this.saving;
     this.lastSavedMs = Date.now();
     this.saving = this.saving
-      .then(() => this.checkpoints.saveCheckpoint(this.checkpointName, position))
-      .catch((err) => this.log.error({ err, subscriber: this.subscriber.name }, 'could not save the checkpoint; events after it will be handled again'));
+      .then(() => this.checkpoints.saveCheckpoint(this.checkpointName, position, this.holding?.lease))
+      .catch((err) =>
+        err instanceof LeaseLost
+          ? this.log.warn({ subscriber: this.subscriber.name, lease: err.lease.name }, 'checkpoint not saved: the lease was lost (its new holder goes on from its own)')
+          : this.log.error({ err, subscriber: this.subscriber.name }, 'could not save the checkpoint; events after it will be handled again'),
+      );
     return this.saving;
   }
 

@@ -1,4 +1,4 @@
-import { keepSubscribed } from '../adapters/event-store/keep-subscribed';
+import { keepSubscribed } from './keep-subscribed';
 import type { Subscription } from '../adapters/event-store/port';
 import { loadCalendar } from '../commands/calendar-commands';
 import { hasPendingRequest } from '../domain/calendar/calendar-decider';
@@ -6,6 +6,7 @@ import { CALENDARS, type CalendarView } from '../projections/calendars/calendar-
 import { defaultCalendarSyncOptions, sessionOf, type CalendarSyncDeps, type CalendarSyncOptions } from './calendars/calendar-sync-deps';
 import { closeAllChannels, keepPushChannel } from './calendars/push-channels';
 import { syncCalendar } from './calendars/sync-round';
+import { followLog } from './follow-log';
 
 interface Entry {
   /** when to look at the calendar next (0: now) */
@@ -24,9 +25,6 @@ interface Waiter {
   readonly round: number;
   readonly resolve: (position: bigint | null | undefined) => void;
 }
-
-/** Events that mean a calendar needs a round now. */
-const wakingEvents: ReadonlySet<string> = new Set(['CalendarConnected', 'CalendarSyncRequested', 'CalendarRemoved']);
 
 /**
  * Keeps connected calendars in step with their providers. A calendar is synced at once when connected,
@@ -54,13 +52,10 @@ export class CalendarSyncWorker {
   async start(fromPosition: bigint | null): Promise<void> {
     const calendars = await this.deps.readStore.find<CalendarView>(CALENDARS, {});
     for (const calendar of calendars) if (!calendar.removed || calendar.push_channels.length > 0) this.wake(calendar.id);
-    this.subscription = keepSubscribed(
-      this.deps.commands.eventStore,
-      { name: 'sync-calendars', ...(fromPosition === null ? {} : { fromPosition }), log: this.deps.log },
-      async (recorded) => {
-        if (wakingEvents.has(recorded.type)) this.wake((recorded.data as { calendar_id: string }).calendar_id);
-      },
-    );
+    // A calendar needs a round now when it is connected, asked for a sync, or removed (its channels close).
+    this.subscription = followLog(this.deps.commands.eventStore, { name: 'sync-calendars', fromPosition, log: this.deps.log }, (event) => {
+      if (event.type === 'CalendarConnected' || event.type === 'CalendarSyncRequested' || event.type === 'CalendarRemoved') this.wake(event.data.calendar_id);
+    });
     this.timer = setInterval(() => this.pump(), this.options.pollMs);
     this.timer.unref();
   }

@@ -1,4 +1,4 @@
-import type { HttpUploadTarget, S3UploadTarget, UploadTarget } from '../../bot-runtime/contract';
+import type { HttpUploadTarget, S3UploadTarget, UploadTarget } from '../../contract/bot-contract';
 import type { SecretBox } from '../adapters/crypto/secret-box';
 import { endpointUri, type S3Bucket, type S3Credentials } from '../adapters/object-store/s3-location';
 import type { BotStorage } from '../domain/bot/bot-config';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { isPublicAddress } from '../../src/adapters/net/public-addresses';
+import { isPublicAddress } from '../../contract/net/public-addresses';
 
 describe('public addresses (the one list the service and its bots share)', () => {
   it('refuses private, loopback, link-local, metadata and reserved IPv4 networks', () => {

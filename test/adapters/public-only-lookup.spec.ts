@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { publicOnlyLookup } from '../../src/adapters/net/public-only-lookup';
+import { publicOnlyLookup } from '../../contract/net/public-only-lookup';
 
 describe('public-only lookup (teams’ storage endpoints in production)', () => {
   it('a name that resolves to loopback is refused at connection time', async () => {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { EndReport, Platform, RecordingMode } from '../../bot-runtime/contract';
+import type { EndReport, Platform, RecordingMode } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { FinalWebhookCheck } from './final-webhooks';
 import { botParticipant, endBots, mediaFacts, sleep, smallTimeouts, startBot, type StartedBot } from './support';

@@ -1,8 +1,8 @@
 /** The bot's side of its host: the bot user, the allow-listed environments, Chromium's command line. */
 import assert from 'node:assert/strict';
 import { browserCommand } from '../../bot-runtime/browser/launch-browser';
-import { botUserName, parsePasswdLine } from '../../bot-runtime/host/bot-user';
-import { botProcessEnvironment, chromiumEnvironment } from '../../bot-runtime/host/environment';
+import { botUserName, parsePasswdLine } from '../../contract/host/bot-user';
+import { botProcessEnvironment, chromiumEnvironment } from '../../contract/host/environment';
 
 const meetbot = { name: 'meetbot', uid: 999, gid: 995 };
 
@@ -36,7 +36,15 @@ describe('the bot on its host', () => {
       const { executablePath, args } = browserCommand('/usr/bin/chromium', ['--host-resolver-rules=MAP a b'], '/tmp/profile', null);
       assert.equal(executablePath, '/usr/bin/chromium');
       assert.ok(!args.includes('--no-sandbox') && !args.includes('--mute-audio'), args.join(' '));
-      assert.ok(args.includes('--user-data-dir=/tmp/profile') && args.includes('--host-resolver-rules=MAP a b') && args.includes('--headless=new'));
+      assert.ok(args.includes('--user-data-dir=/tmp/profile') && args.includes('--host-resolver-rules=MAP a b'));
+    });
+
+    it("says nothing of automation: headful by default, no automation switch, Blink's automation flag off", () => {
+      const headful = browserCommand('/usr/bin/chromium', [], '/tmp/profile', null).args;
+      assert.ok(!headful.some((a) => a.startsWith('--headless')) && !headful.includes('--enable-automation'), headful.join(' '));
+      assert.ok(headful.includes('--disable-blink-features=AutomationControlled') && headful.includes('--lang=en-US'), headful.join(' '));
+      const headless = browserCommand('/usr/bin/chromium', [], '/tmp/profile', null, 'headless').args;
+      assert.ok(headless.includes('--headless=new') && !headless.includes('--enable-automation'), headless.join(' '));
     });
 
     it('runs Chromium as the bot user when the bot process is root', () => {

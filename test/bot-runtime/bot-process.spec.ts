@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob, BotLaunch, EndReport } from '../../bot-runtime/contract';
+import type { BotJob, BotLaunch, EndReport } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { completeJsonLines } from '../support/json-lines';
 import { FakeService } from './fake-service';

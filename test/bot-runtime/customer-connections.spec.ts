@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { S3UploadTarget } from '../../bot-runtime/contract';
+import type { S3UploadTarget } from '../../contract/bot-contract';
 import { fetchBotImages } from '../../bot-runtime/media/bot-images';
 import { AudioStreaming } from '../../bot-runtime/streaming/audio-streaming';
 import { S3Uploader } from '../../bot-runtime/uploaders/s3-uploader';

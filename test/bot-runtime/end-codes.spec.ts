@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Platform } from '../../bot-runtime/contract';
+import type { Platform } from '../../contract/bot-contract';
 import { endVerdict, type EndCause, type EndContext } from '../../bot-runtime/end-codes';
 import type { Phase } from '../../bot-runtime/leave-rules';
 

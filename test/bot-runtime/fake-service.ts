@@ -1,10 +1,10 @@
 /**
- * A tiny HTTP server playing the service's side of the internal bot API (bot-runtime/contract.ts):
+ * A tiny HTTP server playing the service's side of the internal bot API (contract/bot-contract.ts):
  * reports, long-polled control requests, control results and artifact uploads, with a bearer token.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../bot-runtime/contract';
+import type { BotReport, ControlRequest, ControlResult, LiveStatus } from '../../contract/bot-contract';
 
 export class FakeService {
   readonly reports: BotReport[] = [];
@@ -102,6 +102,9 @@ export class FakeService {
       const id = decodeURIComponent(rest.split('/')[1]!);
       this.results.set(id, JSON.parse(body.toString()) as ControlResult);
       res.writeHead(204).end();
+    } else if (req.method === 'POST' && rest === 'vc-join') {
+      // nothing to sign: the bot joins through the web client, as with a service without SDK credentials
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ sdk: null, retry_seconds: 30, renewable: false }));
     } else if (req.method === 'PUT' && rest.startsWith('artifacts/')) {
       const key = rest.slice('artifacts/'.length).split('/').map(decodeURIComponent).join('/');
       this.artifacts.set(key, { contentType: String(req.headers['content-type']), body });

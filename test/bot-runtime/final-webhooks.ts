@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { BotReport, EndReport } from '../../bot-runtime/contract';
+import type { BotReport, EndReport } from '../../contract/bot-contract';
 import { asBot } from '../support/as-bot';
 import { apiClient, createTeam, MEETING } from '../support/http-client';
 import { ScriptedLauncher } from '../support/scripted-launcher';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import type { ControlRequest } from '../../bot-runtime/contract';
+import type { ControlRequest } from '../../contract/bot-contract';
 import { HttpControl } from '../../bot-runtime/control/http-control';
 import { HttpStatusError } from '../../bot-runtime/http-client';
 import { HttpReporter } from '../../bot-runtime/reporters/http-reporter';

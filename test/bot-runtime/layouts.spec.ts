@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { RecordingMode } from '../../bot-runtime/contract';
+import type { RecordingMode } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { endBots, sleep, startBot, type StartedBot } from './support';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Platform, TimeoutConfig } from '../../bot-runtime/contract';
+import type { Platform, TimeoutConfig } from '../../contract/bot-contract';
 import {
   decideLeave,
   initialClocks,

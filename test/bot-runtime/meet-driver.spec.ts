@@ -7,16 +7,18 @@ import assert from 'node:assert/strict';
 import { MeetDriver } from '../../bot-runtime/drivers/google-meet/meet-driver';
 import { callWithChat, interactivePrejoin, meetPageFixtures } from './fixtures/meet-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
+import { controlledComposer, meetVariantFixtures, spotlightCall } from './fixtures/meet-variants';
 
 describe('Google Meet driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
   const fx = driverOnFixturePages((page, log) => new MeetDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    itRecognisesEach(meetPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(meetPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(meetVariantFixtures, fx);
   });
 
   it('reads participants (not the effects tile, each once), the bot, the lit speaker and the chat with senders', async () => {
@@ -77,4 +79,43 @@ describe('Google Meet driver on page fixtures (Chromium)', function () {
     assert.match(html, /class="jO4O1">\[chat\]</);
     assert.match(html, /\[name\]/);
   });
+
+  it('a spotlight call: participants from the roster (the People panel opened for a moment, then the chat again), ids stable when a tile shows them later', async () => {
+    await fx.show(spotlightCall);
+    const first = await fx.driver.read(0);
+    assert.equal(first.screen, 'in_call');
+    assert.equal(first.activeSpeaker, 'Alice', 'the lit tile speaks');
+    await waitFor(async () => (await fx.driver.read(0)).participants.length === 4, 'the roster read');
+    const snap = await fx.driver.read(0);
+    assert.deepEqual(
+      snap.participants.map((p) => [p.id, p.name]),
+      [['p-alice', 'Alice'], ['Rec Bot', 'Rec Bot'], ['Bob Stone', 'Bob Stone'], ['Carol', 'Carol']],
+    );
+    await waitFor(async () => (await fx.page.$('textarea[aria-label="Send a message"]')) !== null, 'the chat panel open again');
+    assert.equal(await fx.page.evaluate('window.rosterOpened'), 1);
+    // Bob speaks: Meet shows his tile, with its own id; he stays the participant the roster named
+    await fx.page.evaluate(`document.getElementById('stage').innerHTML = '<div data-participant-id="p-bob"><span class="notranslate">Bob Stone</span><div class="lvl Oaajhc" data-audio-level="2"></div></div>'`);
+    const later = await fx.driver.read(0);
+    assert.equal(later.activeSpeaker, 'Bob Stone');
+    assert.ok(later.participants.some((p) => p.id === 'Bob Stone' && p.name === 'Bob Stone'));
+    assert.ok(!later.participants.some((p) => p.id === 'p-bob'), 'not a second Bob');
+    assert.match(fx.log.text(), /google-meet: roster found by div\[role="list"\]\[aria-label="Participants"\] \[role="listitem"\]/);
+  });
+
+  it("types the chat through the editor's input path: a controlled textarea ignores a value set by script", async () => {
+    await fx.show(controlledComposer);
+    // the page is what it claims: a script's value and input event reach nothing
+    await fx.page.evaluate(`(() => { const t = document.querySelector('textarea'); t.value = 'by script'; t.dispatchEvent(new Event('input', { bubbles: true })); t.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); })()`);
+    assert.deepEqual(await fx.page.evaluate('window.sent'), []);
+    await fx.driver.chat.post('Hello from the bot\non two lines');
+    assert.deepEqual(await fx.page.evaluate('window.sent'), ['Hello from the bot\non two lines']);
+  });
 });
+
+const waitFor = async (check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};

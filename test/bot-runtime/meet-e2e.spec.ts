@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob } from '../../bot-runtime/contract';
-import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
+import type { BotJob } from '../../contract/bot-contract';
+import { DIAGNOSTIC_EXPLANATION, DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
 import type { RunOptions } from '../../bot-runtime/run-bot';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, endOutcome, sleep, startReplicaBot, type StartedBot } from './support';
+import { botParticipant, endBots, endOutcome, sleep, startReplicaBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Google Meet replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -50,6 +50,12 @@ describe('bot-runtime on the Google Meet replica (in-process, Chromium)', functi
     assert.match(html, /no state of the Meet contract/, 'the page as it was');
     assert.ok(!html.includes('Secret Name'));
     assert.ok(fs.statSync(path.join(bot.out, DIAGNOSTIC_SCREENSHOT)).size > 1000);
+    // what the driver believed and why, from the artifacts alone
+    const explanation = JSON.parse(fs.readFileSync(path.join(bot.out, DIAGNOSTIC_EXPLANATION), 'utf8'));
+    assert.equal(explanation.driver, 'google-meet');
+    assert.equal(explanation.url, `${m.url}`);
+    assert.ok(explanation.places[0].verdicts.some((v: { rule: string; matched: string | null }) => v.rule === 'lobby' && v.matched === null), 'each rule checked, with its verdict');
+    assert.match(bot.log.text(), /unrecognised page: google-meet driver recognised nothing since the page loaded; now on https:\/\/meet\.google\.com\/[a-z-]+ .*no condition of any rule held \(checked lobby_expired, denied/);
   });
 
   it("Meet's own lobby timeout -> TIMEOUT_WAITING_TO_START with Meet's words", async () => {
@@ -75,5 +81,32 @@ describe('bot-runtime on the Google Meet replica (in-process, Chromium)', functi
     await bot.control.send({ kind: 'leave' });
     assert.equal(outcome(await bot.done), 'completed API_REQUEST');
     assert.match(bot.log.text(), /screen waiting_for_host \(google-meet waiting_for_host: text "Waiting for the host to join"\)/);
+  });
+
+  it('one run through the page shapes: the lobby in a closed shadow root, a roster-only call (everyone in participants.json), the entry message through the controlled textarea, end words quoted in the chat ignored, the end onto the landing page -> completed BOT_REMOVED', async () => {
+    const m = await meet({ lobby: true, roster_only: true, state_container: 'closed_shadow_root', lookalikes: true, end_redirect: 'landing', quotes: 'straight' });
+    const alice = await sb.client.addSimulated(m.meeting_id, 'Alice');
+    await sb.client.addSimulated(m.meeting_id, 'Bob Stone');
+    const bot = startMeetBot(m.url, { entry_message: 'hello from the shapes bot' });
+    const inLobby = await botParticipant(sb, m.meeting_id, 'lobby');
+    await bot.reporter.waitForStatus('in_waiting_room');
+    await sb.client.admit(m.meeting_id, inLobby);
+    await sb.client.waitFor(m.meeting_id, (v) => v.messages.some((x) => x.text === 'hello from the shapes bot'), 30_000, 'the entry message');
+    await bot.reporter.waitForStatus('in_call_recording');
+    // the lookalike in the chat, then two more audio chunks: reads of the page with the chat open went by
+    const chunks = () => bot.reporter.artifactKeys().filter((k) => k.startsWith('audio_chunks/')).length;
+    const before = chunks();
+    await sb.client.chat(m.meeting_id, alice.participant_id, "You can't join this video call");
+    await bot.reporter.waitFor(() => chunks() >= before + 2, 'two more audio chunks');
+    await sb.client.end(m.meeting_id);
+    const end = await bot.done;
+    assert.equal(outcome(end), 'completed BOT_REMOVED', end.error_message);
+    const log = bot.log.text();
+    assert.match(log, /screen lobby \(google-meet lobby: .*in closed shadow root/);
+    assert.match(log, /screen ended \(google-meet ended: url not the meeting page\)/);
+    const participants = JSON.parse(fs.readFileSync(path.join(bot.out, 'participants.json'), 'utf8')) as { participants: { name: string }[] };
+    assert.deepEqual(participants.participants.map((p) => p.name).sort(), ['Alice', 'Bob Stone', 'Rec Bot'], 'everyone, though the call showed one tile');
+    const chat = JSON.parse(fs.readFileSync(path.join(bot.out, 'chat_messages.json'), 'utf8')) as { text: string }[];
+    assert.ok(chat.some((c) => c.text === "You can't join this video call"), 'the bot read the lookalike and was not fooled by it');
   });
 });

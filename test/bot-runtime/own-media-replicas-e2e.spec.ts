@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { Platform } from '../../bot-runtime/contract';
+import type { Platform } from '../../contract/bot-contract';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { fliteWav, hasFlite, hasPocketsphinx, pcm16k, speechPlayedOut, wordRecall, wordsInWav } from './audio-checks';

@@ -4,10 +4,12 @@
  * leaves no picture and no HTML of it.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { sandboxFamily } from '../../bot-runtime/drivers/sandbox/family';
-import { cappedHtml, DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT, isPlatformPage } from '../../bot-runtime/run/diagnostics';
+import { cappedHtml, DIAGNOSTIC_EXPLANATION, DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT, isPlatformPage } from '../../bot-runtime/run/diagnostics';
 import { makeCertificate } from '../../sandbox/certificate';
 import { endBots, startBot, type StartedBot } from './support';
 
@@ -67,11 +69,12 @@ describe("the bot keeps pictures and HTML of the platform's own pages only", fun
       assert.ok(keys.some((k) => k.startsWith('screenshots/')), keys.join(' '));
     });
 
-    it('a meeting that sends the bot to another host: no screenshot and no diagnostic of that page', async () => {
+    it("a meeting that sends the bot to another host: no screenshot and no HTML of that page, only the driver's explanation without the page's title", async () => {
       const { bot, end, keys } = await unrecognised('/abc-defg-hij');
       assert.match(end.error_message, /recognised nothing on the meeting page \(127\.0\.0\.1\)/);
-      assert.deepEqual(keys.filter((k) => k.startsWith('screenshots/') || k.startsWith('diagnostics/')), []);
-      assert.match(bot.log.text(), new RegExp(`no diagnostic kept: the page is not one of the platform's \\(127\\.0\\.0\\.1:${port}\\)`));
+      assert.deepEqual(keys.filter((k) => k.startsWith('screenshots/') || k.startsWith('diagnostics/')), [DIAGNOSTIC_EXPLANATION]);
+      assert.equal(JSON.parse(readFileSync(path.join(bot.out, DIAGNOSTIC_EXPLANATION), 'utf8')).title, '');
+      assert.match(bot.log.text(), new RegExp(`no screenshot or HTML kept: the page is not one of the platform's \\(127\\.0\\.0\\.1:${port}\\)`));
     });
   });
 });

@@ -7,11 +7,10 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from 'puppeteer-core';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { PageBindings } from '../../bot-runtime/browser/top-frame-bindings';
-import type { ArtifactReport, RecordingMode } from '../../bot-runtime/contract';
+import type { PageWorld } from '../../bot-runtime/browser/bot-world';
+import type { ArtifactReport, RecordingMode } from '../../contract/bot-contract';
 import { conversionTimeoutMs, runFfmpeg } from '../../bot-runtime/recorder/ffmpeg';
 import { Recorder } from '../../bot-runtime/recorder/recorder';
 import { FolderUploader } from '../../bot-runtime/uploaders/folder-uploader';
@@ -19,23 +18,21 @@ import { MemoryReporter, tmpDir } from './support';
 
 const exec = promisify(execFile);
 
-/** A page that answers the recorder's calls like the in-page recorder and lets the test send chunks. */
-const standInPage = (mainMime: string | null) => {
+/** A world of the page that answers the recorder's calls like the in-page recorder and lets the test send chunks. */
+const standInWorld = (mainMime: string | null) => {
   let binding: ((stream: string, seq: number, b64: string) => Promise<void>) | null = null;
-  const bindings: PageBindings = {
+  const world: PageWorld = {
     expose: async (_name, fn) => {
       binding = fn as unknown as typeof binding;
     },
-  };
-  const page = {
-    evaluateOnNewDocument: async () => undefined,
-    evaluate: async (src: string) => {
-      if (src.startsWith('window.__botRecorder.start(')) return { mainMime, audioMime: 'audio/webm;codecs=opus', startedAt: Date.now() };
-      if (src === 'window.__botRecorder.stop()') return { stoppedAt: Date.now() };
-      return undefined;
+    addScript: async () => undefined,
+    evaluate: async <T>(src: string) => {
+      if (src.startsWith('window.__botRecorder.start(')) return { mainMime, audioMime: 'audio/webm;codecs=opus', startedAt: Date.now() } as T;
+      if (src === 'window.__botRecorder.stop()') return { stoppedAt: Date.now() } as T;
+      return undefined as T;
     },
   };
-  return { page: page as unknown as Page, bindings, send: (stream: string, seq: number, data: Buffer) => binding!(stream, seq, data.toString('base64')) };
+  return { world, send: (stream: string, seq: number, data: Buffer) => binding!(stream, seq, data.toString('base64')) };
 };
 
 const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: string) => {
@@ -43,9 +40,9 @@ const setUp = async (mode: RecordingMode, mainMime: string | null, ffmpegPath?: 
   const out = path.join(root, 'out');
   const reporter = new MemoryReporter();
   const log = new BotLog(null);
-  const { page, bindings, send } = standInPage(mainMime);
-  const recorder = new Recorder(page, { mode, chunkSeconds: 1, workDir: path.join(root, 'work'), ffmpegPath }, new ArtifactStore(new FolderUploader(out), reporter, log), log);
-  await recorder.install(bindings);
+  const { world, send } = standInWorld(mainMime);
+  const recorder = new Recorder({ mode, chunkSeconds: 1, workDir: path.join(root, 'work'), ffmpegPath }, new ArtifactStore(new FolderUploader(out), reporter, log), log);
+  await recorder.install(world);
   await recorder.start();
   const recordings = () => reporter.reports.filter((r): r is ArtifactReport => r.kind === 'artifact' && r.artifact_type === 'recording');
   return { root, out, reporter, log, recorder, send, recordings };

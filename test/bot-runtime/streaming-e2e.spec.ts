@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { EndReport, StreamingJob } from '../../bot-runtime/contract';
+import type { EndReport, StreamingJob } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { SpeechSynthesizer } from '../../sandbox/tts';
 import { bestEnvelopeMatch, envelope, fliteWav, hasFlite, hasPocketsphinx, pcm16k, rawToWav, speechPlayedOut, wordRecall, wordsInWav } from './audio-checks';

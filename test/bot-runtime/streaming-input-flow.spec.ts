@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'puppeteer-core';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { PageBindings } from '../../bot-runtime/browser/top-frame-bindings';
+import type { PageWorld } from '../../bot-runtime/browser/bot-world';
 import { BotMedia } from '../../bot-runtime/media/bot-media';
 import { AudioStreaming } from '../../bot-runtime/streaming/audio-streaming';
 import { InputFlow, MAX_FRAMES_ON_THE_WAY } from '../../bot-runtime/streaming/input-flow';
@@ -40,7 +40,7 @@ const standInPage = () => {
   };
 };
 
-const noBindings: PageBindings = { expose: async () => undefined };
+const noWorld: PageWorld = { expose: async () => undefined, addScript: async () => undefined, evaluate: async () => undefined as never };
 
 describe("the customer's streaming input", function () {
   this.timeout(60_000);
@@ -83,7 +83,7 @@ describe("the customer's streaming input", function () {
       media!.playInput(frame);
     });
     media = new BotMedia({ streaming, images: [], imageConfig: { mode: 'static', interval_seconds: 10 }, log: new BotLog(null) });
-    await media.install(page, noBindings);
+    await media.install(page, noWorld);
 
     stick();
     // far more than the kernel's buffers hold (12 MB): only a socket that is read drains it

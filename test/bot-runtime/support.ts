@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { BotJob, BotReport, ControlRequest, ControlResult, EndReport, LiveStatus, Platform, TimeoutConfig } from '../../bot-runtime/contract';
+import type { BotJob, BotReport, ControlRequest, ControlResult, EndReport, LiveStatus, Platform, TimeoutConfig } from '../../contract/bot-contract';
 import type { ControlChannel, ControlHandler } from '../../bot-runtime/control/control-channel';
 import type { Reporter } from '../../bot-runtime/reporters/reporter';
 import { runBot, type RunDeps, type RunOptions } from '../../bot-runtime/run-bot';

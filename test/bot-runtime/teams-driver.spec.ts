@@ -5,9 +5,9 @@
  * pre-join or after the join click, switches, tiles named by `data-tid`, chat, view menu, app links).
  */
 import assert from 'node:assert/strict';
-import { BLOCKED_LINKS } from '../../bot-runtime/drivers/microsoft-teams/teams-in-page';
 import { TeamsDriver, teamsDisplayName } from '../../bot-runtime/drivers/microsoft-teams/teams-driver';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
+import { divSwitchPrejoin, modelEditor, speakerViewCall, teamsVariantFixtures } from './fixtures/teams-variants';
 import { callWithChat, interactivePrejoin, teamsPageFixtures } from './fixtures/teams-pages';
 
 describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
@@ -15,10 +15,11 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
   const fx = driverOnFixturePages((page, log) => new TeamsDriver(page, log));
 
   describe('recognises each screen, in the order denial, wall, waiting, admitted', () => {
-    itRecognisesEach(teamsPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(teamsPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(teamsVariantFixtures, fx);
   });
 
   it('strips the suffixes Teams puts after names', () => {
@@ -129,29 +130,41 @@ describe('Microsoft Teams driver on page fixtures (Chromium)', function () {
     assert.notEqual((await fx.driver.read(0)).screen, 'in_call');
   });
 
-  it("blocks the launcher's msteams: deep link before any page script runs [MB]", async () => {
-    const context = await fx.browser.createBrowserContext();
-    try {
-      const fresh = await context.newPage();
-      new TeamsDriver(fresh, fx.log);
-      const html = `<!doctype html><body><iframe id="teamsLauncher" style="display:none" src="msteams:/l/meetup-join/parsed"></iframe>
-        <script>const f = document.createElement('iframe'); f.src = 'msteams:/l/meetup-join/set'; document.body.appendChild(f); window.opened = window.open('msteams:/l/x');</script></body>`;
-      await fresh.goto(`data:text/html,${encodeURIComponent(html)}`);
-      const blocked = (await fresh.evaluate(`window.${BLOCKED_LINKS}`)) as string[];
-      assert.deepEqual([...blocked].sort(), ['msteams:/l/meetup-join/parsed', 'msteams:/l/meetup-join/set', 'msteams:/l/x'].sort());
-      assert.deepEqual(await fresh.evaluate(`Array.from(document.querySelectorAll('iframe')).map((f) => f.getAttribute('src') || '')`), ['about:blank', '']);
-      assert.equal(await fresh.evaluate('window.opened'), null);
-    } finally {
-      await context.close();
-    }
-  });
-
   it('keeps chat text and names (tile names too) out of the diagnostic HTML', async () => {
     await fx.show(callWithChat);
     const html = await fx.driver.redactedHtml(['Rec Bot']);
     for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
     assert.match(html, /data-tid="hangup-main-btn"/, 'the structure stays');
     assert.match(html, /data-tid="messageBodyContent">\[chat\]</);
+  });
+
+  it("types the chat through CKEditor's input path (Shift+Enter between lines): a script's innerText is undone", async () => {
+    await fx.show(modelEditor);
+    await fx.page.evaluate(`document.querySelector('[data-tid=ckeditor]').innerText = 'by script'; document.querySelector('[data-tid=sendMessageCommands-send]').click()`);
+    assert.deepEqual(await fx.page.evaluate('window.sent'), [], 'the page is what it claims: innerText reaches nothing');
+    await fx.driver.chat.post('Second message\nwith a new line');
+    assert.deepEqual(await fx.page.evaluate('window.sent'), ['Second message\nwith a new line']);
+  });
+
+  it('turns off camera and microphone toggles that are div[role="switch"] with aria-checked', async () => {
+    await fx.show(divSwitchPrejoin);
+    await fx.driver.join('Rec Bot');
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', camera: 'false', mic: 'false' });
+    assert.match(fx.log.text(), /camera switch found by \[data-tid="toggle-video"\]/);
+  });
+
+  it('speaker view: participants from the roster (the People pane opened for a moment, then the chat again), names without their labels', async () => {
+    await fx.show(speakerViewCall);
+    assert.deepEqual((await fx.driver.read(0)).participants.map((p) => p.name), ['Alice']);
+    const deadline = Date.now() + 10_000;
+    while ((await fx.driver.read(0)).participants.length < 3 || !(await fx.page.$('[data-tid=ckeditor]'))) {
+      assert.ok(Date.now() < deadline, 'the roster read and the chat open again');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const snap = await fx.driver.read(0);
+    assert.deepEqual(snap.participants.map((p) => [p.id, p.name]), [['Alice', 'Alice'], ['Rec Bot', 'Rec Bot'], ['Bob Stone', 'Bob Stone']]);
+    assert.equal(snap.activeSpeaker, 'Alice');
+    assert.match(fx.log.text(), /microsoft-teams: roster button found by \[data-tid="roster-button"\]/);
   });
 });
 

@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob } from '../../bot-runtime/contract';
+import type { BotJob } from '../../contract/bot-contract';
 import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, endOutcome, smallTimeouts, startReplicaBot, type StartedBot } from './support';
+import { botParticipant, endBots, endOutcome, smallTimeouts, startReplicaBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Microsoft Teams replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -59,5 +59,34 @@ describe('bot-runtime on the Microsoft Teams replica (in-process, Chromium)', fu
     assert.match(bot.log.text(), /screen lobby \(microsoft-teams lobby: text "Waiting for someone to let you in"\)/);
     const left = (await sb.client.getMeeting(m.meeting_id)).participants[0]!;
     assert.equal(left.state, 'left', 'out of the lobby');
+  });
+
+  it('one run through the page shapes: the lobby in a child frame, div switches, a roster-only call (everyone in participants.json), the entry message through the CKEditor-like composer, a denial quoted in the chat ignored, the end onto the sign-in host -> completed BOT_REMOVED', async () => {
+    const m = await teams({ lobby: true, state_container: 'frame', device_toggles: 'div_switch', roster_only: true, lookalikes: true, end_redirect: 'sign_in' });
+    const alice = await sb.client.addSimulated(m.meeting_id, 'Alice');
+    await sb.client.addSimulated(m.meeting_id, 'Bob Stone');
+    const bot = startTeamsBot(m.url, { entry_message: 'hello from the shapes bot\non two lines' });
+    const waiting = await sb.client.waitForParticipant(m.meeting_id, 'lobby', 45_000, 'Rec Bot');
+    assert.deepEqual([waiting.microphone, waiting.camera], [false, false], 'the div switches turned off');
+    const inLobby = await botParticipant(sb, m.meeting_id, 'lobby');
+    await bot.reporter.waitForStatus('in_waiting_room');
+    await sb.client.admit(m.meeting_id, inLobby);
+    await sb.client.waitFor(m.meeting_id, (v) => v.messages.some((x) => x.text === 'hello from the shapes bot\non two lines'), 30_000, 'the entry message');
+    await bot.reporter.waitForStatus('in_call_recording');
+    // the lookalike in the chat, then two more audio chunks: reads of the page with the chat open went by
+    const chunks = () => bot.reporter.artifactKeys().filter((k) => k.startsWith('audio_chunks/')).length;
+    const before = chunks();
+    await sb.client.chat(m.meeting_id, alice.participant_id, 'Sorry, but you were denied access to the meeting.');
+    await bot.reporter.waitFor(() => chunks() >= before + 2, 'two more audio chunks');
+    await sb.client.end(m.meeting_id);
+    const end = await bot.done;
+    assert.equal(outcome(end), 'completed BOT_REMOVED', end.error_message);
+    const log = bot.log.text();
+    assert.match(log, /screen lobby \(microsoft-teams lobby: .*\(in frame/);
+    assert.match(log, /screen ended \(microsoft-teams ended: url not a page of the meeting\)/);
+    const participants = JSON.parse(fs.readFileSync(path.join(bot.out, 'participants.json'), 'utf8')) as { participants: { name: string }[] };
+    assert.deepEqual(participants.participants.map((p) => p.name).sort(), ['Alice', 'Bob Stone', 'Rec Bot'], 'everyone, though the call showed one tile');
+    const chat = JSON.parse(fs.readFileSync(path.join(bot.out, 'chat_messages.json'), 'utf8')) as { text: string }[];
+    assert.ok(chat.some((c) => c.text === 'Sorry, but you were denied access to the meeting.'), 'the bot read the lookalike and was not fooled by it');
   });
 });

@@ -5,21 +5,25 @@
  * prompts, computer audio, panes, chat, View, the leave dialog).
  */
 import assert from 'node:assert/strict';
-import { soundMonitorExpression } from '../../bot-runtime/drivers/zoom/zoom-reader';
+import { speakersOf } from '../../bot-runtime/browser/speakers';
 import { ZoomDriver } from '../../bot-runtime/drivers/zoom/zoom-driver';
-import { callWithPanes, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
+import { callWithPanes, inCall, interactiveCall, interactiveReactForm, zoomPageFixtures } from './fixtures/zoom-pages';
 import { driverOnFixturePages, itRecognisesEach } from './fixtures/page-fixture';
 import { readUntil } from '../support/read-until';
+import { passcodeForm, passcodeFormUrl, webAudioCall, zoomVariantFixtures } from './fixtures/zoom-variants';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Zoom web client driver on page fixtures (Chromium)', function () {
   this.timeout(30_000);
   const fx = driverOnFixturePages((page, log) => new ZoomDriver(page, log));
 
   describe('recognises each screen, in the order removal and end, wall, waiting, admitted', () => {
-    itRecognisesEach(zoomPageFixtures, async (html) => {
-      await fx.show(html);
-      return fx.driver.read(0);
-    });
+    itRecognisesEach(zoomPageFixtures, fx);
+  });
+
+  describe('recognises the wordings, lookalikes, page structures and navigations of 2025-2026', () => {
+    itRecognisesEach(zoomVariantFixtures, fx);
   });
 
   it('reads the participants pane (suffixes off, "(me)" is the bot, same names apart), the chat with senders and their ids', async () => {
@@ -48,7 +52,6 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
 
   it("the main tile's name is the speaker only while the meeting audio carries sound, once two reads agree", async () => {
     await fx.show(callWithPanes);
-    await fx.page.evaluate(soundMonitorExpression);
     assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'no sound: Zoom keeps the last speaker on the tile');
     await fx.page.evaluate(`(() => {
       const ctx = new AudioContext();
@@ -62,8 +65,8 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
       document.body.appendChild(a);
       window.__osc = osc;
     })()`);
-    // the monitor hears the tone at the page's pace
-    await fx.page.waitForFunction('window.__zoomSoundMonitor.lastSoundAt > 0', { timeout: 10_000 });
+    // the bot's speakers play the tone, heard outside the page
+    await readUntil(async () => speakersOf(fx.page)!.msSinceSound(), (ms) => ms !== null && ms < 200, { timeoutMs: 10_000, everyMs: 50 });
     const first = await fx.driver.read(0);
     const second = await fx.driver.read(0);
     assert.deepEqual([first.activeSpeaker, second.activeSpeaker], [null, 'Alice'], 'two reads agree');
@@ -152,5 +155,51 @@ describe('Zoom web client driver on page fixtures (Chromium)', function () {
     for (const secret of ['Welcome, bot', 'Second line', 'Hello, I record', 'Alice', 'Bob Stone', 'Rec Bot']) assert.ok(!html.includes(secret), `${secret} is gone`);
     assert.match(html, /class="new-chat-message__content">\[chat\]</);
     assert.match(html, /\[name\]/);
+  });
+
+  it('a passcode field although the link carries the passcode: filled from the link, then Join [MB zoom.ts]', async () => {
+    await fx.show(passcodeForm, passcodeFormUrl);
+    await fx.driver.join('Rec Bot');
+    assert.deepEqual(await fx.page.evaluate('window.asked'), { name: 'Rec Bot', passcode: 'Tk9u3x.1' });
+    assert.match(fx.log.text(), /a passcode field although the link carries one: filled from the link/);
+  });
+
+  it('the same form on a link without a passcode fails at once, saying so', async () => {
+    await fx.show(passcodeForm, 'https://app.zoom.us/wc/81234567890/join');
+    await assert.rejects(fx.driver.join('Rec Bot'), /asks for a passcode the link does not carry/);
+  });
+
+  it('hears the meeting played through the Web Audio API, with no <audio> element (Vexa #318): the main tile speaks while it sounds', async () => {
+    await fx.show(webAudioCall);
+    await fx.driver.prepareCall();
+    assert.equal(await fx.page.evaluate('document.querySelectorAll("audio, video").length'), 0, 'nothing an <audio> monitor could hear');
+    await fx.page.evaluate('window.speak(true)');
+    const deadline = Date.now() + 5000;
+    let speaker: string | null = null;
+    while (speaker === null && Date.now() < deadline) {
+      speaker = (await fx.driver.read(0)).activeSpeaker;
+      await sleep(150);
+    }
+    assert.equal(speaker, 'Alice');
+    await fx.page.evaluate('window.speak(false)');
+    await sleep(1200);
+    assert.equal((await fx.driver.read(0)).activeSpeaker, null, 'silence again');
+  });
+
+  it('explains an unrecognised page: what it believed, and each rule it checked with what held, was missing or vetoed it', async () => {
+    await fx.show(inCall());
+    await fx.driver.read(0);
+    // the footer's Leave is gone, an unknown dialog and the spinner's words inside a frame
+    await fx.show('<div class="meeting-app"><div role="dialog">Something new</div></div>');
+    const snap = await fx.driver.read(0);
+    assert.equal(snap.screen, 'unknown');
+    const e = await fx.driver.explain();
+    assert.equal(e.believed?.screen, 'in_call');
+    assert.match(e.believed?.evidence ?? '', /^in_call: selector /);
+    assert.equal(e.admitted, true);
+    assert.deepEqual(e.places.map((p) => p.where), ['main document']);
+    const verdicts = e.places[0]!.verdicts;
+    assert.ok(verdicts.some((v) => v.rule === 'in_call' && v.matched === null && !v.outOfPhase));
+    assert.ok(verdicts.some((v) => v.rule === 'wall (blocked)' && v.outOfPhase), 'the before-call redirect rule is out of phase');
   });
 });

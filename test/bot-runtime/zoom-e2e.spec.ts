@@ -9,12 +9,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BotJob } from '../../bot-runtime/contract';
+import type { BotJob } from '../../contract/bot-contract';
 import { DIAGNOSTIC_HTML, DIAGNOSTIC_SCREENSHOT } from '../../bot-runtime/run/diagnostics';
 import type { RunOptions } from '../../bot-runtime/run-bot';
 import type { CreateMeetingRequest } from '../../sandbox/client';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
-import { endBots, endOutcome, startReplicaBot, type StartedBot } from './support';
+import { botParticipant, endBots, endOutcome, startReplicaBot, type StartedBot } from './support';
 
 describe('bot-runtime on the Zoom web client replica (in-process, Chromium)', function () {
   this.timeout(90_000);
@@ -87,5 +87,29 @@ describe('bot-runtime on the Zoom web client replica (in-process, Chromium)', fu
     const end = await bot.done;
     assert.equal(outcome(end), 'failed CANNOT_JOIN_MEETING', end.error_message);
     assert.match(end.error_message, /passcode/);
+  });
+
+  it('one run through the page shapes: the passcode asked although the link carries it, the waiting room in a closed shadow root, a call playing through Web Audio (the speaker heard), waiting-room notices in the call, the entry message through the ProseMirror-like composer, the end onto the product site -> completed BOT_REMOVED', async () => {
+    const m = await zoom({ lobby: true, passcode_prompt: 'always', state_container: 'closed_shadow_root', audio_output: 'web_audio', lookalikes: true, end_redirect: 'product' });
+    const alice = await sb.client.addSimulated(m.meeting_id, 'Alice', { tts: 'flite' });
+    const bot = startZoomBot(m.url, { entry_message: 'hello from the shapes bot' });
+    const inLobby = await botParticipant(sb, m.meeting_id, 'lobby');
+    await bot.reporter.waitForStatus('in_waiting_room');
+    await sb.client.admit(m.meeting_id, inLobby);
+    await sb.client.waitFor(m.meeting_id, (v) => v.messages.some((x) => x.text === 'hello from the shapes bot'), 30_000, 'the entry message');
+    await bot.reporter.waitForStatus('in_call_recording');
+    const spoken = await sb.client.speak(m.meeting_id, alice.participant_id, 'The numbers for the third quarter are ready for everyone to review now');
+    assert.equal(spoken.not_playing.length, 0, 'every page plays it');
+    await bot.reporter.waitFor(() => bot.log.text().includes('zoom: Alice speaks'), 'the speaker heard', 30_000);
+    await bot.reporter.waitFor(() => bot.log.text().includes('zoom: nobody speaks'), 'the speech over', 30_000);
+    await sb.client.end(m.meeting_id);
+    const end = await bot.done;
+    assert.equal(outcome(end), 'completed BOT_REMOVED', end.error_message);
+    const log = bot.log.text();
+    assert.match(log, /a passcode field although the link carries one: filled from the link/);
+    assert.match(log, /screen lobby \(zoom lobby: .*in closed shadow root/);
+    assert.match(log, /screen ended \(zoom ended: url not a page of the web client\)/);
+    const participants = JSON.parse(fs.readFileSync(path.join(bot.out, 'participants.json'), 'utf8')) as { participants: { name: string; speaking: unknown[] }[] };
+    assert.ok(participants.participants.find((p) => p.name === 'Alice')!.speaking.length >= 1, 'Alice spoke, heard through Web Audio');
   });
 });

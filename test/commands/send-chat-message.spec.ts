@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import * as E from 'fp-ts/Either';
-import type { BotControl, ControlOutcome } from '../../src/adapters/bot-control/port';
+import type { BotControl, ChatOutcome } from '../../src/adapters/bot-control/port';
+import { readBotEvents } from '../../src/commands/bot-commands';
 import { handleBotCommand } from '../../src/commands/bot-commands';
 import type { CommandDeps } from '../../src/commands/command-deps';
 import { sendChatMessage } from '../../src/commands/send-chat-message';
@@ -23,14 +24,29 @@ const createRunningBot = async (deps: CommandDeps, status: 'in_call_recording' |
   await run({ type: 'ReportStatus', status: 'in_call_recording', now: T0 });
 };
 
-/** A bot that posts the message, after `meanwhile` (what happens on the service while it posts). */
-const botThatPosts = (meanwhile: () => Promise<void> = async () => undefined) => {
+/**
+ * A running bot as the service sees it: once a chat request is recorded on its stream (by the call under
+ * test), it "posts" it after `meanwhile` and its answer is recorded, as the internal API records it for
+ * whichever instance the bot reached; the outcome is what the log says.
+ */
+const botThatAnswers = (deps: CommandDeps, answer: 'sent' | 'chat_disabled' | 'not_in_call' | 'silent', meanwhile: () => Promise<void> = async () => undefined) => {
   const asked: string[] = [];
   const control: BotControl = {
-    send: async (_botId, body): Promise<ControlOutcome> => {
-      if (body.kind === 'chat') asked.push(body.message);
+    reachable: async () => answer !== 'silent',
+    leaveAcknowledged: async () => false,
+    chatOutcome: async (botId, requestId): Promise<ChatOutcome | null> => {
+      if (answer === 'silent') return null;
+      // The request is recorded by the caller right after it starts waiting.
+      for (let i = 0; i < 100 && !(await readBotEvents(deps, botId)).some((e) => e.type === 'ChatMessageRequested' && e.data.request_id === requestId); i += 1) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const request = (await readBotEvents(deps, botId)).find((e) => e.type === 'ChatMessageRequested' && e.data.request_id === requestId);
+      if (request?.type === 'ChatMessageRequested') asked.push(request.data.message);
       await meanwhile();
-      return { id: `msg-${asked.length}`, ok: true };
+      const outcome = answer === 'sent' ? ({ ok: true } as const) : ({ ok: false, reason: answer, message: 'the bot could not' } as const);
+      const recorded = await handleBotCommand(deps, botId, { type: 'RecordChatAnswer', request_id: requestId, outcome, now: T0 });
+      assert.ok(E.isRight(recorded));
+      return outcome.ok ? { ok: true, position: recorded.right.position! } : { ...outcome, position: recorded.right.position! };
     },
   };
   return { control, asked };
@@ -48,7 +64,7 @@ describe('send chat message: a message the bot has posted is recorded, even if t
   it('the bot ends while it posts the message: the answer is the success, and ChatMessageSent is stored (no 409, no double post on retry)', async () => {
     const deps = depsOver(files.open(files.newFile()));
     await createRunningBot(deps, 'in_call_recording');
-    const { control, asked } = botThatPosts(async () => {
+    const { control, asked } = botThatAnswers(deps, 'sent', async () => {
       const ended = await handleBotCommand(deps, BOT, {
         type: 'EndBot', outcome: 'completed', error_code: 'NO_ATTENDEES', error_message: '',
         usage: { recorded_seconds: 60, waiting_room_seconds: 0 }, now: T0,
@@ -61,14 +77,43 @@ describe('send chat message: a message the bot has posted is recorded, even if t
     assert.ok(E.isRight(sent), JSON.stringify(E.isLeft(sent) ? sent.left : null));
     assert.deepEqual(asked, ['Hello, I am recording']);
     const stream = await deps.eventStore.readStream(botStreamName(BOT));
-    assert.deepEqual(stream.slice(-2).map((e) => e.type), ['BotCompleted', 'ChatMessageSent']);
-    assert.equal(stream[stream.length - 1]!.data.message_id, 'msg-1');
+    assert.deepEqual(stream.slice(-3).map((e) => e.type), ['ChatMessageRequested', 'BotCompleted', 'ChatMessageSent']);
+    assert.equal(stream[stream.length - 1]!.data.message_id, stream[stream.length - 3]!.data.request_id, 'the message is the request');
+  });
+
+  it('the bot answers that chat is disabled: CHAT_DISABLED, recorded as the request\'s outcome', async () => {
+    const deps = depsOver(files.open(files.newFile()));
+    await createRunningBot(deps, 'in_call_recording');
+    const sent = await sendChatMessage(deps, botThatAnswers(deps, 'chat_disabled').control, BOT, 'hello');
+    assert.ok(E.isLeft(sent) && sent.left.code === 'CHAT_DISABLED');
+    const last = (await readBotEvents(deps, BOT)).at(-1)!;
+    assert.ok(last.type === 'ChatMessageFailed' && last.data.reason === 'chat_disabled');
+  });
+
+  it('the bot answers that it is not in the call: BOT_STATUS (409), as if it had been asked before', async () => {
+    const deps = depsOver(files.open(files.newFile()));
+    await createRunningBot(deps, 'in_call_recording');
+    const sent = await sendChatMessage(deps, botThatAnswers(deps, 'not_in_call').control, BOT, 'hello');
+    assert.ok(E.isLeft(sent) && sent.left.code === 'BOT_STATUS');
+  });
+
+  it('a bot that is not reachable: SEND_FAILED at once, recorded unreachable, and a late answer changes nothing', async () => {
+    const deps = depsOver(files.open(files.newFile()));
+    await createRunningBot(deps, 'in_call_recording');
+    const sent = await sendChatMessage(deps, botThatAnswers(deps, 'silent').control, BOT, 'anyone there?');
+    assert.ok(E.isLeft(sent) && sent.left.code === 'SEND_FAILED');
+    assert.match(sent.left.message, /could not be reached/);
+    const events = await readBotEvents(deps, BOT);
+    const failed = events.at(-1)!;
+    assert.ok(failed.type === 'ChatMessageFailed' && failed.data.reason === 'unreachable');
+    const late = await handleBotCommand(deps, BOT, { type: 'RecordChatAnswer', request_id: failed.data.request_id, outcome: { ok: true }, now: T0 });
+    assert.ok(E.isRight(late) && late.right.events.length === 0, 'the first outcome counts');
   });
 
   it('a bot that is not in the call is refused with BOT_STATUS before it is asked', async () => {
     const deps = depsOver(files.open(files.newFile()));
     await createRunningBot(deps, 'queued');
-    const { control, asked } = botThatPosts();
+    const { control, asked } = botThatAnswers(deps, 'sent');
 
     const sent = await sendChatMessage(deps, control, BOT, 'too early');
 
@@ -79,7 +124,7 @@ describe('send chat message: a message the bot has posted is recorded, even if t
 
   it('a bot that does not exist is BOT_NOT_FOUND', async () => {
     const deps = depsOver(files.open(files.newFile()));
-    const sent = await sendChatMessage(deps, botThatPosts().control, BOT, 'anyone?');
+    const sent = await sendChatMessage(deps, botThatAnswers(deps, 'sent').control, BOT, 'anyone?');
     assert.ok(E.isLeft(sent) && sent.left.code === 'BOT_NOT_FOUND');
   });
 });

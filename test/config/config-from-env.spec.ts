@@ -133,3 +133,25 @@ describe('upload limits (ARTIFACT_SIZE_LIMITS_MB, MIN_FREE_DISK_MB)', () => {
     });
   });
 });
+
+describe('vc joins (VC_*)', () => {
+  it('defaults to the real platform, no default SDK credentials, a 30 s OBF retry and 5 s for a token URL', () => {
+    assert.deepEqual(configFromEnv({}).vc, {
+      platform: { oauthBaseUrl: 'https://zoom.us', apiBaseUrl: 'https://api.zoom.us/v2' },
+      defaultSdk: null,
+      obfRetrySeconds: 30,
+      tokenUrlTimeoutMs: 5000,
+    });
+  });
+
+  it('takes the base URLs, the SDK pair and the intervals', () => {
+    const vc = configFromEnv({ VC_OAUTH_BASE_URL: 'http://127.0.0.1:9/', VC_API_BASE_URL: 'http://127.0.0.1:9/v2', VC_SDK_KEY: 'k', VC_SDK_SECRET: 's', VC_OBF_RETRY_SECONDS: '2', VC_TOKEN_URL_TIMEOUT_SECONDS: '1.5' }).vc;
+    assert.deepEqual(vc, { platform: { oauthBaseUrl: 'http://127.0.0.1:9', apiBaseUrl: 'http://127.0.0.1:9/v2' }, defaultSdk: { sdk_key: 'k', sdk_secret: 's' }, obfRetrySeconds: 2, tokenUrlTimeoutMs: 1500 });
+  });
+
+  it('refuses half an SDK pair (it would sign nothing, silently), a base URL that is no URL and a retry that is not a positive number', () => {
+    assert.throws(() => configFromEnv({ VC_SDK_KEY: 'k' }), /VC_SDK_KEY and VC_SDK_SECRET must be set together/);
+    assert.throws(() => configFromEnv({ VC_API_BASE_URL: 'api.zoom.us' }), /VC_API_BASE_URL must be a URL/);
+    assert.throws(() => configFromEnv({ VC_OBF_RETRY_SECONDS: '0' }), /VC_OBF_RETRY_SECONDS must be a positive number/);
+  });
+});

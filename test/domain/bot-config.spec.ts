@@ -39,8 +39,10 @@ describe('BotConfig: the domain owns what a bot is asked to do', () => {
       assert.deepEqual(config.streaming, { input_url: null, output_url: 'wss://example.com/out', audio_frequency: 16000 });
       assert.equal(config.transcription?.provider, 'Gladia');
       assert.match(config.transcription?.api_key?.sealed ?? '', /^v1\./);
-      assert.match(config.vc?.obf_token?.sealed ?? '', /^v1\./);
-      assert.equal(config.vc?.obf_token_url, null);
+      assert.equal(config.vc?.obf?.kind, 'token', 'the old flat vc_config becomes its one OBF source');
+      assert.match(config.vc?.obf?.kind === 'token' ? config.vc.obf.token.sealed : '', /^v1\./);
+      assert.equal(config.vc?.zak_token_url, null);
+      assert.equal(config.vc?.sdk, null);
       assert.equal(config.login, null);
       assert.deepEqual(config.storage, { kind: 'service' });
       assert.equal(data.created_by, null, 'no key was kept before');
@@ -71,6 +73,30 @@ describe('BotConfig: the domain owns what a bot is asked to do', () => {
     it('when transcription was switched on without a config, then it is the Default provider', () => {
       const decoded = BotConfigCodec.decode({ transcription_enabled: true });
       assert.deepEqual(E.isRight(decoded) && decoded.right.transcription, { provider: 'Default', api_key: null, custom_params: null });
+    });
+  });
+
+  describe('given a version 1 config whose vc part was flat (stored fixture of that version)', () => {
+    const flat = JSON.parse(readFileSync(path.join(__dirname, '../fixtures/bot-created-flat-vc-config.json'), 'utf8')) as typeof fixture;
+
+    it('when it is read, then the OBF source, the ZAK URL and the own SDK credentials become the vc part, secrets still sealed', () => {
+      const legacy = decodeEvent(flat.events[0]).config.vc;
+      assert.deepEqual(legacy?.obf, { kind: 'credential_user', vc_user_id: 'KdYKjnimT4KPd8KKdQt9FQ' });
+      assert.equal(legacy?.zak_token_url, null);
+      assert.equal(legacy?.sdk?.sdk_id, 'my-sdk-key');
+      assert.match(legacy?.sdk?.sdk_secret.sealed ?? '', /^v1\./);
+      const v2 = decodeEvent(flat.events[1]).config.vc;
+      assert.deepEqual(v2, { obf: { kind: 'token_url', url: 'https://tokens.example.com/obf' }, zak_token_url: 'https://tokens.example.com/zak', sdk: null });
+    });
+
+    it('when the current shape is read, then it is kept as it is', () => {
+      const current = { obf: { kind: 'credential', credential_id: 'c' }, zak_token_url: null, sdk: null };
+      const decoded = BotConfigCodec.decode({ ...defaultBotConfig(), vc: current });
+      assert.deepEqual(E.isRight(decoded) && decoded.right.vc, current);
+    });
+
+    it('when a stored vc part names an OBF source of an unknown kind, then decoding fails', () => {
+      assert.ok(E.isLeft(BotConfigCodec.decode({ ...defaultBotConfig(), vc: { obf: { kind: 'carrier_pigeon' }, zak_token_url: null, sdk: null } })));
     });
   });
 

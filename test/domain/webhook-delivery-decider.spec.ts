@@ -78,6 +78,36 @@ describe('webhook delivery decider (one stream per target and bot)', () => {
     });
   });
 
+  describe('claims: an attempt is claimed before it is sent (claim, send, record)', () => {
+    const T1 = '2026-11-23T09:00:10.000Z';
+    const T2 = '2026-11-23T09:00:20.000Z';
+    const claim = (n: number, owner: string, now: string, until = T1): WebhookDeliveryCommand => ({
+      type: 'ClaimAttempt', message_id: 'msg_1', attempt: n, owner, claimed_until: until, now,
+    });
+    const claimed = (n: number, owner: string, now: string, until = T1): WebhookDeliveryEvent => ({
+      type: 'WebhookAttemptStarted', data: { ...routing(endpoint, 'msg_1'), attempt: n, owner, claimed_until: until, at: now },
+    });
+    it('given a pending message, when its first attempt is claimed, then the claim names the owner and until when', () => {
+      spec.given([queued('msg_1')]).when(claim(1, 'api-1/a', T0)).then([claimed(1, 'api-1/a', T0)]);
+    });
+    it('another owner cannot claim an attempt whose claim has not expired', () => {
+      spec.given([queued('msg_1'), claimed(1, 'api-1/a', T0)]).when(claim(1, 'api-2/b', '2026-11-23T09:00:05.000Z')).thenNothing();
+    });
+    it('a claim that expired (its owner died mid-request) is taken over: the same attempt, sent again', () => {
+      spec.given([queued('msg_1'), claimed(1, 'api-1/a', T0)]).when(claim(1, 'api-2/b', T2, '2026-11-23T09:00:40.000Z')).then([claimed(1, 'api-2/b', T2, '2026-11-23T09:00:40.000Z')]);
+    });
+    it('once the attempt is recorded the claim is done: the next attempt can be claimed by anyone', () => {
+      const events = [queued('msg_1'), claimed(1, 'api-1/a', T0), attempted('msg_1', 1, 500, null, T0, T1)];
+      spec.given(events).when(claim(2, 'api-2/b', T1, T2)).then([
+        { type: 'WebhookAttemptStarted', data: { ...routing(endpoint, 'msg_1'), attempt: 2, owner: 'api-2/b', claimed_until: T2, at: T1 } },
+      ]);
+    });
+    it('a claim of an attempt number that is not the next one, or of a message that is not the head, is nothing', () => {
+      spec.given([queued('msg_1')]).when(claim(2, 'api-1/a', T0)).thenNothing();
+      spec.given([queued('msg_1'), queued('msg_2')]).when({ type: 'ClaimAttempt', message_id: 'msg_2', attempt: 1, owner: 'api-1/a', claimed_until: T1, now: T0 }).thenNothing();
+    });
+  });
+
   describe('order: only the oldest pending message of the stream is attempted', () => {
     it('an attempt of the second message while the first is pending changes nothing', () => {
       spec.given([queued('msg_1'), queued('msg_2')]).when(attempt('msg_2', 1, { status_code: 200 }, T0)).thenNothing();

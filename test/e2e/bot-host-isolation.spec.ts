@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { lookUpUser } from '../../bot-runtime/host/bot-user';
+import { lookUpUser } from '../../contract/host/bot-user';
 import { botStreamName } from '../../src/domain/bot/bot-events';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { createBot, waitForBot } from '../support/api-bots';
@@ -22,10 +22,12 @@ import { startTestService, type TestService } from '../support/test-service';
 
 const run = promisify(execFile);
 
-/** The bot process's variables: what the launcher passes (host/environment.ts), nothing inherited. */
+/** The bot process's variables: what the launcher passes (contract/host/environment.ts), nothing inherited. */
 const BOT_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_ENV', 'CHROMIUM_PATH', 'SANDBOX_REPLICAS', 'BOT_JOB_ON_STDIN'];
 /** Chromium's: what launch-browser passes, and what Debian's /usr/bin/chromium wrapper (a shell script) sets itself. */
-const CHROMIUM_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'PWD', 'CHROME_WRAPPER', 'CHROME_DESKTOP', 'CHROME_VERSION_EXTRA', 'CHROMIUM_FLAGS', 'GOOGLE_API_KEY', 'GOOGLE_DEFAULT_CLIENT_ID', 'GOOGLE_DEFAULT_CLIENT_SECRET'];
+const CHROMIUM_VARIABLES = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'PWD', 'CHROME_WRAPPER', 'CHROME_DESKTOP', 'CHROME_VERSION_EXTRA', 'CHROMIUM_FLAGS', 'GOOGLE_API_KEY', 'GOOGLE_DEFAULT_CLIENT_ID', 'GOOGLE_DEFAULT_CLIENT_SECRET',
+  // its own display and sound server, the card WebGL names, no application for the meeting apps' links (issue 22)
+  'DISPLAY', 'XAUTHORITY', 'PULSE_SERVER', 'force_gl_vendor', 'force_gl_renderer', 'BROWSER'];
 
 describe('a bot on its host: its own user, Chromium sandboxed, an allow-listed environment, no way into DATA_DIR', function () {
   this.timeout(180_000);
@@ -81,6 +83,10 @@ describe('a bot on its host: its own user, Chromium sandboxed, an allow-listed e
       assert.deepEqual(f.uids, [botUser.uid, botUser.uid, botUser.uid, botUser.uid], `${named(f)} runs as ${botUser.name}`);
       assert.deepEqual(f.groups, [], `${named(f)} has no supplementary group`);
     }
+    // its display and sound server are its own, the bot user's (checked above), the display without TCP
+    const xvfb = processes.find((f) => f.commandLine.startsWith('/usr/bin/Xvfb '));
+    assert.ok(xvfb && / -nolisten tcp\b/.test(xvfb.commandLine) && / -auth \S+/.test(xvfb.commandLine), `a display of its own: ${xvfb?.commandLine}`);
+    assert.ok(processes.some((f) => f.commandLine.startsWith('/usr/bin/pulseaudio ')), 'a sound server of its own');
     // the sandbox: never switched off, renderers in a user namespace of their own, under seccomp-bpf
     for (const f of chromium) assert.ok(!/ --no-sandbox\b/.test(f.commandLine), `no --no-sandbox: ${named(f)}`);
     const renderers = chromium.filter((f) => f.commandLine.includes(' --type=renderer '));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Platform } from '../../bot-runtime/contract';
+import type { Platform } from '../../contract/bot-contract';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import * as bots from '../support/api-bots';
 import { apiClient, createTeam } from '../support/http-client';

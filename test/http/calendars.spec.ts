@@ -274,10 +274,9 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     assert.equal(transcribed.body[0].bot_param.speech_to_text_provider, 'Default');
     assert.equal(transcribed.body[0].bot_param.speech_to_text_api_key, '********', 'a secret is shown only as set');
     assert.ok(!JSON.stringify(transcribed.body).includes('stt-secret-123'));
-    const notYet = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', vc_access_token_url: 'https://tokens.example.com/zak' });
-    assert.equal(notYet.status, 400);
-    assert.equal(notYet.body.code, 'FST_ERR_OPTION_NOT_AVAILABLE');
-    assert.match(notYet.body.message, /^body\/vc_access_token_url is not available yet/);
+    const zakElsewhere = await api.post(`/calendar_events/${first.uuid}/bot`, { bot_name: 'N', vc_access_token_url: 'https://tokens.example.com/zak' });
+    assert.equal(zakElsewhere.status, 400);
+    assert.equal(zakElsewhere.body.message, 'body/vc_access_token_url is only allowed for vc meetings (meeting_url is a mt meeting)');
 
     const attached = await api.post(`/calendar_events/${first.uuid}/bot?all_occurrences=true`, {
       bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' },

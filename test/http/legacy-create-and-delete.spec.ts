@@ -68,29 +68,41 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
       assert.equal(config.deduplication_key, null);
     });
 
-    it('refuses every option the service does not deliver yet by its legacy name, and creates nothing', async () => {
-      const { api, team_id } = await team();
-      const cases: [Record<string, unknown>, string, RegExp][] = [
-        [{ meeting_url: VC_MEETING, vc_obf_token: 'token' }, 'vc_obf_token', /OBF/],
-        [{ meeting_url: VC_MEETING, vc_obf_token_url: 'https://tokens.example.com/obf' }, 'vc_obf_token_url', /OBF/],
-        [{ meeting_url: VC_MEETING, vc_obf_token_user_id: 'vc-user-1' }, 'vc_obf_token_user_id', /OBF/],
-        [{ meeting_url: VC_MEETING, vc_sdk_id: 'sdk', vc_sdk_pwd: 'pwd' }, 'vc_sdk_id', /SDK credentials/],
+    it('takes the vc fields (OBF sources and the own SDK credentials); an OBF source makes the waiting room 200 s unless given (legacy OBF reference)', async () => {
+      const { api } = await team();
+      const cases: [Record<string, unknown>, unknown, number][] = [
+        [{ vc_obf_token: 'token' }, { kind: 'token', token: '[encrypted]' }, 200],
+        [{ vc_obf_token_url: 'https://tokens.example.com/obf' }, { kind: 'token_url', url: 'https://tokens.example.com/obf' }, 200],
+        [{ vc_obf_token_url: 'https://tokens.example.com/obf', automatic_leave: { waiting_room_timeout: 90 } }, { kind: 'token_url', url: 'https://tokens.example.com/obf' }, 90],
+        [{ vc_sdk_id: 'sdk', vc_sdk_pwd: 'pwd' }, null, 600],
       ];
-      for (const [fields, field, feature] of cases) {
-        const response = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Asker', ...fields });
-        assert.equal(response.status, 400, JSON.stringify(fields));
-        assert.equal(response.body.code, 'FST_ERR_OPTION_NOT_AVAILABLE');
-        assert.match(response.body.message, new RegExp(`^body/${field} is not available yet`));
-        assert.match(response.body.message, feature);
+      for (const [fields, obf, waiting] of cases) {
+        const response = await api.post('/bots', { meeting_url: VC_MEETING, bot_name: 'Vc', ...fields });
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+        const { config } = (await events(api, response.body.bot_id))[0].data;
+        if (obf === null) assert.equal(config.vc.obf, null);
+        else if (config.vc.obf.kind === 'token') assert.deepEqual(config.vc.obf, { kind: 'token', token: '[encrypted]' }, 'the token is sealed');
+        else assert.deepEqual(config.vc.obf, obf);
+        assert.equal(config.timeouts.waiting_room_timeout, waiting, JSON.stringify(fields));
       }
-      assert.equal((await api.get('/bots/bots_with_metadata')).body.bots.length, 0);
-      assert.equal((await ledgerOf(team_id)).reserved, 0, 'nothing reserved for a refused request');
+      const sdk = await api.post('/bots', { meeting_url: VC_MEETING, bot_name: 'Vc', vc_sdk_id: 'sdk', vc_sdk_pwd: 'pwd-never-shown' });
+      const { config } = (await events(api, sdk.body.bot_id))[0].data;
+      assert.equal(config.vc.sdk.sdk_id, 'sdk');
+      assert.equal(config.vc.sdk.sdk_secret, '[encrypted]', 'the password is sealed');
       // Their "off" values ask for nothing.
       const off = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Off', speech_to_text: null, bot_image: null, recording_mode: 'speaker_view', vc_sdk_id: null });
       assert.equal(off.status, 200);
       // the bot's picture is delivered: accepted
       const pictured = await api.post('/bots', { meeting_url: MEETING, bot_name: 'Pictured', bot_image: 'https://images.example.com/bot.png' });
       assert.equal(pictured.status, 200, JSON.stringify(pictured.body));
+    });
+
+    it('refuses a vc_obf_token_user_id with no OAuth connection of the team, and creates nothing', async () => {
+      const { api, team_id } = await team();
+      const response = await api.post('/bots', { meeting_url: VC_MEETING, bot_name: 'Vc', vc_obf_token_user_id: 'vc-user-1' });
+      assert.equal(response.status, 400);
+      assert.match(response.body.message, /^body\/vc_obf_token_user_id names no vc OAuth connection of this team/);
+      assert.equal((await ledgerOf(team_id)).reserved, 0, 'nothing reserved for a refused request');
     });
 
     it('takes gallery_view, which every driver delivers', async () => {

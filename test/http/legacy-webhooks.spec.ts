@@ -168,7 +168,10 @@ describe('legacy webhooks: bot.status_change, complete and failed for bots creat
     assert.deepEqual(names(received), ['joining_call', 'joining_call']);
     assert.equal(received[0]!.headers['webhook-id'], received[1]!.headers['webhook-id']);
     const log = await readUntil(attempts, (events) => events.some((e) => e.type === 'WebhookDelivered'));
-    assert.deepEqual(log.map((e) => e.type), ['WebhookMessageQueued', 'WebhookDeliveryAttempted', 'WebhookDeliveryAttempted', 'WebhookDelivered']);
+    // Each attempt is claimed before it is sent (claim, send, record).
+    assert.deepEqual(log.map((e) => e.type), [
+      'WebhookMessageQueued', 'WebhookAttemptStarted', 'WebhookDeliveryAttempted', 'WebhookAttemptStarted', 'WebhookDeliveryAttempted', 'WebhookDelivered',
+    ]);
     assert.deepEqual(log.filter((e) => e.type === 'WebhookDeliveryAttempted').map((e) => e.data.status_code), [503, 200]);
     assert.deepEqual(log[0]!.data.target, { kind: 'bot_webhook', bot_id: botId });
   });

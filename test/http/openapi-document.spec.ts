@@ -3,11 +3,15 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { publicApiRouters, serviceRouter, type AppDeps } from '../../src/http/app';
-import { describePublicApi, publicRouteDocs } from '../../src/http/openapi/public-api-doc';
+import { capabilities } from '../../src/capabilities';
+import { describePublicApi, publicRouteDocs } from '../../src/capabilities/api-document';
+import type { ServiceContext } from '../../src/capabilities/capability';
+import { webhookEventTypes } from '../../src/domain/webhooks/webhook-event-types';
+import { serviceRouter, type AppDeps } from '../../src/http/app';
+import { joinedRouteDocs } from '../../src/http/openapi/public-api-doc';
 import { routeDrift } from '../../src/http/openapi/route-drift';
 import { servedRoutes } from '../../src/http/openapi/served-routes';
-import { UNDESCRIBED_ROUTES } from '../../src/http/openapi/service-routes-doc';
+import { serviceRouteDocs, UNDESCRIBED_ROUTES } from '../../src/http/openapi/service-routes-doc';
 import { CLIENT_TYPES_FILE, DOCUMENT_FILE, clientTypesText, documentText } from '../../scripts/openapi';
 import { request } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
@@ -15,8 +19,20 @@ import { startTestService, type TestService } from '../support/test-service';
 /** Routers only keep their dependencies for later: built with stand-ins, they list their routes. */
 const standIn: any = new Proxy(() => standIn, { get: (_target, key) => (key === Symbol.toPrimitive ? () => 'stand-in' : standIn), ownKeys: () => [] });
 
-const routesTheAppServes = (): string[] =>
-  servedRoutes([serviceRouter(standIn as AppDeps), ...publicApiRouters({ ...(standIn as AppDeps), calendarApi: standIn })]);
+/** A process with every role, its stores stood in for: each capability builds all its public routers (nothing starts). */
+const everyRole: ServiceContext = new Proxy({ config: {}, overrides: {}, roles: { api: true, worker: true } } as Partial<ServiceContext>, {
+  get: (known, key) => (key in known ? known[key as keyof ServiceContext] : standIn),
+}) as ServiceContext;
+
+/** What each capability serves behind the key, beside what it describes (its `apiDocs`). */
+const capabilityRoutes = () =>
+  capabilities.map((capability) => ({
+    name: capability.name,
+    served: servedRoutes(capability.build(everyRole).publicRouters ?? []),
+    described: joinedRouteDocs(capability.apiDocs ?? []),
+  }));
+
+const serviceRoutes = (): string[] => servedRoutes([serviceRouter({ projections: standIn, apiDocument: standIn } as Pick<AppDeps, 'projections' | 'apiDocument'>)]);
 
 const root = path.join(__dirname, '../..');
 
@@ -30,10 +46,22 @@ const filesUnder = (folder: string): string[] =>
 const NOT_PUBLIC = ['admin', 'internal', 'artifacts', 'calendar-push'].map((folder) => path.join(root, 'src/http', folder) + path.sep);
 
 describe('the OpenAPI document (docs/openapi.json): it cannot drift from the routes', () => {
-  it('describes every route the app serves, and only those', () => {
-    const served = routesTheAppServes();
-    assert.ok(served.includes('POST /v2/bots') && served.includes('GET /calendar_events/{uuid}'), `the walk finds the routers' routes: ${served.join(', ')}`);
-    assert.deepEqual(routeDrift(served, publicRouteDocs, UNDESCRIBED_ROUTES), []);
+  it('describes every route each capability serves, in that capability\'s apiDocs, and only those', () => {
+    const routes = capabilityRoutes();
+    const all = routes.flatMap((capability) => capability.served);
+    for (const route of ['POST /v2/bots', 'GET /calendar_events/{uuid}', 'POST /v2/vc-credentials', 'GET /vc_oauth_connections', 'PUT /v2/storage-config']) {
+      assert.ok(all.includes(route), `the walk finds the capabilities' routes (${route}): ${all.join(', ')}`);
+    }
+    for (const capability of routes) {
+      assert.deepEqual(routeDrift(capability.served, capability.described, {}), [], `capability ${capability.name} (src/capabilities/${capability.name}.ts)`);
+    }
+    assert.deepEqual(routeDrift(serviceRoutes(), serviceRouteDocs, UNDESCRIBED_ROUTES), [], 'the service\'s own routes (openapi-router.ts)');
+  });
+
+
+  it('is served only where the API is: a worker-only process (no document given) answers its health alone', () => {
+    assert.deepEqual(servedRoutes([serviceRouter({ projections: standIn })]), ['GET /health']);
+    assert.ok(serviceRoutes().includes('GET /openapi.json') && serviceRoutes().includes('GET /docs'));
   });
 
   it('says what to add where when a route is served but not described, or described but not served', () => {
@@ -45,6 +73,12 @@ describe('the OpenAPI document (docs/openapi.json): it cannot drift from the rou
 
   it('describes every request, answer and webhook from the codecs without a gap', () => {
     assert.deepEqual(describePublicApi().problems, []);
+  });
+
+  it('describes the body of every webhook event an endpoint can subscribe to', () => {
+    const { document } = describePublicApi();
+    const missing = webhookEventTypes.filter((event) => document.webhooks?.[event] === undefined);
+    assert.deepEqual(missing, [], 'each gets a codec in src/http/codecs/responses/webhook-payloads.ts and an entry in src/http/openapi/webhooks-doc.ts');
   });
 
   it('is committed as `npm run openapi` writes it, and so are the typed client\'s types', () => {

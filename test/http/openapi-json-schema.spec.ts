@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { arrayOf, bool, int, leaf, nullable, oneOf, str, strictObject, withDefault } from '../../src/http/codecs/codec-kit';
+import { explained } from '../../src/http/codecs/schema-notes';
 import { jsonSchemaOf, UndescribedCodec } from '../../src/http/openapi/json-schema-of';
 
 /** The rules the routers decode with, as the OpenAPI document states them. */
@@ -37,6 +38,26 @@ describe('the JSON Schema of the codecs the routers decode with', () => {
       properties: { id: { type: 'string' }, kind: { type: 'string', enum: ['x', 'y'] }, at: { type: ['number', 'null'] }, extra: { type: 'object', additionalProperties: true } },
       required: ['id', 'kind', 'at'],
     });
+  });
+
+  it('states what one field adds to a shared leaf (its description, write-only) and what an object says of its fields, leaving the leaf as it was', () => {
+    const shared = str(1, 8);
+    const codec = strictObject(
+      'Body',
+      { token: nullable(explained(shared, { description: 'A token.', writeOnly: true })), plain: nullable(shared) },
+      'One of the two at most.',
+    );
+    assert.deepEqual(jsonSchemaOf(codec), {
+      type: 'object',
+      properties: {
+        token: { type: ['string', 'null'], minLength: 1, maxLength: 8, description: 'A token.', writeOnly: true },
+        plain: { type: ['string', 'null'], minLength: 1, maxLength: 8 },
+      },
+      additionalProperties: false,
+      description: 'One of the two at most.',
+    });
+    assert.ok(E.isLeft(codec.decode({ token: '' })), 'the field keeps the leaf\'s rules');
+    assert.deepEqual(codec.decode({ token: 'abc' }), E.right({ token: 'abc', plain: null }));
   });
 
   it('refuses a leaf without a schema, naming where it is and what to do', () => {

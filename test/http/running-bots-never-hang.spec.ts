@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import type { BotJob } from '../../bot-runtime/contract';
+import path from 'node:path';
+import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
+import type { BotJob } from '../../contract/bot-contract';
 import type { LaunchedBot } from '../../src/adapters/bot-launcher/port';
 import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { readUntil } from '../support/read-until';
@@ -98,12 +100,15 @@ describe('a bot is never left hanging', () => {
 
 });
 
-describe('what a restart does to running bots: taken over, never left hanging', () => {
+describe('what a restart does to running bots: watched, never left hanging', () => {
   const MINUTE = 60_000;
   let offsetMs = 0;
   const clock = () => new Date(Date.now() + offsetMs);
   let t: TestService;
-  const options = (instanceId: string) => ({ instanceId, clock, overrides: { botWatch: { sweepMs: 20 } } });
+  /** A worker (it runs bots: a heartbeat lease, a watch of its bots) on the scripted launcher, watching often. */
+  const options = (instanceId: string, botSlots = 1) => ({ instanceId, clock, botSlots, overrides: { launcher: new ScriptedLauncher(), botWatch: { sweepMs: 20 } } });
+  /** The stores as the dead run left them: an api process that does not watch (the test plays the run's worker). */
+  const before = (instanceId: string) => ({ ...options(instanceId, 0), overrides: { botWatch: { sweepMs: 3_600_000 } } });
 
   beforeEach(() => (offsetMs = 0));
   afterEach(async () => {
@@ -111,33 +116,46 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     rmSync(t.dataDir, { recursive: true, force: true });
   });
 
-  /** A bot that an instance took and ran, as the event log shows it after that instance's process died. */
+  /**
+   * A bot that instance `instanceId` ran and whose process outlived it: the test plays that instance's run,
+   * which held its heartbeat lease and then died (the lease is left to lapse within a second).
+   */
   const botRunBy = async (instanceId: string) => {
     const team = await createTeam(t.url, { tokens: 10 });
     const api = apiClient(t.url, team.api_key);
-    const botId = (await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Survivor' })).body.data.bot_id as string;
-    const { runId } = await takeBotToRun(t, botId, instanceId);
+    const created = (await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Survivor' })).body.data.bot_id as string;
+    const { runId } = await takeBotToRun(t, created, instanceId);
     const teamReserved = async () => Math.round((await adminClient(t.url).get(`/admin/teams/${team.team_id}`)).body.data.reserved * 1000);
-    return { api, botId, runId, teamId: team.team_id, teamReserved };
+    return { api, botId: created, runId, teamId: team.team_id, teamReserved };
+  };
+  /** The dead run's heartbeat: held by an owner that never renews it, so it lapses as a crashed process's does. */
+  const leaseOfADeadRun = async (instanceId: string) => {
+    const store = new SqliteCheckpointStore(path.join(t.dataDir, 'checkpoints.sqlite3'));
+    try {
+      assert.ok(await store.acquireLease(`worker-${instanceId}`, `${instanceId}/crashed`, 1000));
+    } finally {
+      await store.close();
+    }
   };
   /**
    * Restarts on the same port. The test's HTTP client pools connections, and one to the old process would
    * fail once (a bot retries such a failure); a few reads drain them.
    */
-  const restartAs = async (instanceId: string) => {
-    t = await t.restart({ ...options(instanceId), keepPort: true });
+  const restartAs = async (instanceId: string, botSlots = 1) => {
+    t = await t.restart({ ...options(instanceId, botSlots), keepPort: true });
     for (let i = 0; i < 5; i += 1) await fetch(`${t.url}/health`).catch(() => undefined);
   };
   /** The bot process speaks to whichever service answers at the URL it was given (the same port after a restart). */
   const asTheBot = (botId: string, runId: string) => asBot({ job: { bot_id: botId }, serviceUrl: t.url, botToken: runToken(t, botId, runId) });
 
-  it('a bot whose process outlived a crash of the service is taken over at restart and ends as it reports, charged for its recording', async () => {
-    t = await startTestService(options('instance-a'));
+  it('a bot whose process outlived a crash of its worker is watched after the restart and ends as it reports, charged for its recording', async () => {
+    t = await startTestService(before('instance-a'));
     const { api, botId, runId, teamId } = await botRunBy('instance-a');
     const bot = () => asTheBot(botId, runId);
     assert.equal((await bot().status('joining_call')).status, 204);
     assert.equal((await bot().status('in_call_recording')).status, 204);
 
+    await leaseOfADeadRun('instance-a');
     await restartAs('instance-a');
     assert.deepEqual(t.service.botWatch.watchedBots, [botId], 'its previous run’s bot is watched, not failed');
     assert.equal((await bot().poll(0)).status, 200, 'the bot calls the restarted service at the same address');
@@ -155,12 +173,14 @@ describe('what a restart does to running bots: taken over, never left hanging', 
   });
 
   it('a bot of the previous run that never calls again is failed SIGTERM after 2 minutes, its reservation released', async () => {
-    t = await startTestService(options('instance-a'));
-    const { api, botId, teamReserved } = await botRunBy('instance-a');
+    t = await startTestService(before('instance-a'));
+    const { api, botId, runId, teamReserved } = await botRunBy('instance-a');
+    await asTheBot(botId, runId).status('joining_call');
+    await leaseOfADeadRun('instance-a');
     await restartAs('instance-a');
     offsetMs += 1.5 * MINUTE;
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.status, 'queued', 'not yet');
+    assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.status, 'joining_call', 'not yet');
     offsetMs += MINUTE;
     const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.deepEqual([details.status, details.error_code], ['failed', 'SIGTERM']);
@@ -168,41 +188,46 @@ describe('what a restart does to running bots: taken over, never left hanging', 
     assert.equal(await readUntil(teamReserved, (r) => r === 0), 0);
   });
 
-  it('bots of another instance are left alone while it is alive; once it is silent for 15 minutes they are taken over', async () => {
-    t = await startTestService(options('instance-a'));
-    const alive = await botRunBy('instance-a'); // instance-a says it is alive as it starts
+  it('bots of a worker that vanished (its heartbeat lease lapsed) end GENERAL_ERROR once silent, uncharged; one that still calls carries on', async () => {
+    t = await startTestService(before('instance-a'));
+    const alive = await botRunBy('instance-a');
     const silentBot = await botRunBy('instance-a');
-    await restartAs('instance-b');
-    await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(t.service.botWatch.watchedBots, [], 'instance-a was alive a moment ago');
-    assert.equal((await alive.api.get(`/v2/bots/${alive.botId}`)).body.data.status, 'queued');
-
-    offsetMs += 16 * MINUTE; // instance-a never comes back (a new host name took its place)
-    await readUntil(async () => t.service.botWatch.watchedBots.length, (n) => n === 2);
-    const events = (await alive.api.get(`/v2/bots/${alive.botId}/events`)).body.data.events;
-    // The audit names instances in the order the bot met them, not by their host names.
-    assert.deepEqual(events.at(-1).data, { bot_id: alive.botId, from_worker_id: 'instance-1', worker_id: 'instance-2', at: events.at(-1).data.at });
-
-    // One of them is alive and reaches instance-b; the other is gone.
     const survivor = asTheBot(alive.botId, alive.runId);
     await survivor.status('joining_call');
-    for (let i = 0; i < 3; i += 1) {
-      offsetMs += MINUTE;
-      await survivor.poll(0);
-    }
+    await asTheBot(silentBot.botId, silentBot.runId).status('joining_call');
+    await leaseOfADeadRun('instance-a');
+    // Another machine; instance-a never comes back.
+    await restartAs('instance-b', 0);
+    offsetMs += 20_000; // longer than a lease (15 s) without a call from the silent one
+    await survivor.poll(0);
     const lost = await readUntil(() => silentBot.api.get(`/v2/bots/${silentBot.botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
-    assert.equal(lost.error_code, 'SIGTERM');
-    assert.equal(await readUntil(silentBot.teamReserved, (r) => r === 0), 0);
-    assert.equal((await alive.api.get(`/v2/bots/${alive.botId}`)).body.data.status, 'joining_call', 'the one that called carries on');
+    assert.equal(lost.error_code, 'GENERAL_ERROR');
+    assert.match(lost.error_message, /worker running the bot \(instance-a\) vanished/);
+    assert.equal(await readUntil(silentBot.teamReserved, (r) => r === 0), 0, 'reservation released');
+    assert.equal((await adminClient(t.url).get(`/admin/teams/${silentBot.teamId}`)).body.data.balance, 10, 'nothing charged');
+    assert.equal((await alive.api.get(`/v2/bots/${alive.botId}`)).body.data.status, 'joining_call', 'the one that calls carries on');
+
+    offsetMs += 20_000; // and once it too is silent for longer than a lease, it ends the same way
+    const gone = await readUntil(() => alive.api.get(`/v2/bots/${alive.botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
+    assert.equal(gone.error_code, 'GENERAL_ERROR');
   });
 
-  it('a taken-over bot that goes silent after calling is failed GENERAL_ERROR', async () => {
-    t = await startTestService(options('instance-a'));
+  it('a watched bot that goes silent after calling is failed GENERAL_ERROR', async () => {
+    t = await startTestService(before('instance-a'));
     const { api, botId, runId } = await botRunBy('instance-a');
+    await leaseOfADeadRun('instance-a');
     await restartAs('instance-a');
     await asTheBot(botId, runId).status('joining_call');
     offsetMs += 2 * MINUTE + 1000;
     const details = await readUntil(() => api.get(`/v2/bots/${botId}`).then((r) => r.body.data), (d) => d.status === 'failed');
     assert.deepEqual([details.error_code, details.error_message], ['GENERAL_ERROR', 'The bot stopped answering the service.']);
+  });
+
+  it('two live processes with one INSTANCE_ID: the second fails to start, naming it', async () => {
+    t = await startTestService(options('instance-a'));
+    await assert.rejects(
+      startTestService({ ...options('instance-a'), dataDir: t.dataDir }),
+      /INSTANCE_ID instance-a is in use by another live process .* give every worker its own INSTANCE_ID/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { apiClient, createTeam, MEETING } from '../support/http-client';
 import { asBot } from '../support/as-bot';
 import { readUntil } from '../support/read-until';
-import type { BotJob } from '../../bot-runtime/contract';
+import type { BotJob } from '../../contract/bot-contract';
 import type { LaunchedBot } from '../../src/adapters/bot-launcher/port';
 import { ScriptedLauncher } from '../support/scripted-launcher';
 import { startTestService, type TestService } from '../support/test-service';

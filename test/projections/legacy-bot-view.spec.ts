@@ -3,7 +3,7 @@ import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store
 import type { ReadDocument } from '../../src/adapters/read-store/port';
 import type { DomainEvent } from '../../src/domain/all-events';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
-import { allProjections } from '../../src/projections/all-projections';
+import { allProjections } from '../../src/capabilities';
 import { applyEventToProjections } from '../../src/projections/apply-event';
 import { extraTextKey, extraTexts, foldForSearch } from '../../src/projections/legacy-bot-search';
 import { LEGACY_BOTS, type LegacyBotView } from '../../src/projections/legacy-bot-view';

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { ReadDocument } from '../../src/adapters/read-store/port';
 import { handleTeamCommand } from '../../src/commands/team-commands';
-import { allProjections } from '../../src/projections/all-projections';
-import { ProjectionRunner } from '../../src/projections/projection-runner';
+import { allProjections } from '../../src/capabilities';
+import { ProjectionRunner } from '../../src/subscribers/projection-runner';
 import { TEAMS } from '../../src/projections/team-view';
 import { FlakyEventStore, recordingLogger, temporarySqliteStore } from '../subscribers/support';
 

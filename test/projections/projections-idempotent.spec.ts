@@ -3,7 +3,7 @@ import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import type { DomainEvent } from '../../src/domain/all-events';
 import { applyEventToProjections } from '../../src/projections/apply-event';
-import { allProjections } from '../../src/projections/all-projections';
+import { allProjections } from '../../src/capabilities';
 import { BOTS } from '../../src/projections/bot-view';
 import { API_KEYS } from '../../src/projections/api-key-view';
 

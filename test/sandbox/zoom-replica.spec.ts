@@ -111,7 +111,7 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
     const m = await zoom({ permission_prompts: 0 });
     const wrong = await open(webClient(m.url).replace(/pwd=[^&]+/, 'pwd=nope'));
     await wrong.waitForSelector('input[type="password"][placeholder*="passcode" i]', WAIT);
-    assert.match(await bodyText(wrong), /passcode is not right/);
+    assert.match(await bodyText(wrong), /Incorrect passcode/);
     const page = await open(webClient(m.url).replace(/\?.*$/, ''));
     await page.waitForSelector('#input-for-pwd', WAIT);
     await page.type('#input-for-name', 'Rec Bot');
@@ -317,6 +317,13 @@ describe('Zoom web client replica (Chromium, real host names)', function () {
       [{ permission_prompts: 3 }, 'permission_prompts'],
       [{ host_starts_after_seconds: -1 }, 'host_starts_after_seconds'],
       [{ passcode: 'yes' }, 'passcode'],
+      [{ passcode_prompt: 'sometimes' }, 'passcode_prompt'],
+      [{ audio_output: 'speakers' }, 'audio_output'],
+      [{ ended_wording: 'bye' }, 'ended_wording'],
+      [{ state_container: 'iframe' }, 'state_container'],
+      [{ end_redirect: 'home' }, 'end_redirect'],
+      [{ quotes: 'smart' }, 'quotes'],
+      [{ lookalikes: 'yes' }, 'lookalikes'],
     ] as const) {
       await assert.rejects(zoom(body as Partial<CreateMeetingRequest>), (err: Error & { status?: number }) => err.status === 400 && err.message.includes(field));
     }

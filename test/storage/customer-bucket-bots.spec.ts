@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { S3UploadTarget } from '../../bot-runtime/contract';
+import type { S3UploadTarget } from '../../contract/bot-contract';
 import { HttpReporter } from '../../bot-runtime/reporters/http-reporter';
 import { makeSpillUploader, makeUploader } from '../../bot-runtime/uploaders/make-uploader';
 import { S3Uploader } from '../../bot-runtime/uploaders/s3-uploader';

@@ -7,7 +7,7 @@ import { bucketName, bucketPolicy, sharedRadosgw } from '../support/radosgw';
 import { INGEST_ACTIONS, SERVICE_ACTIONS } from '../support/customer-storage';
 import { ArtifactStore } from '../../bot-runtime/artifacts';
 import { BotLog } from '../../bot-runtime/bot-log';
-import type { S3UploadTarget } from '../../bot-runtime/contract';
+import type { S3UploadTarget } from '../../contract/bot-contract';
 import { HttpReporter } from '../../bot-runtime/reporters/http-reporter';
 import { makeUploader } from '../../bot-runtime/uploaders/make-uploader';
 import { ScriptedLauncher } from '../support/scripted-launcher';

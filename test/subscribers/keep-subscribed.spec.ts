@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, RecordedEvent } from '../../src/adapters/event-store/port';
 import { SqliteCheckpointStore } from '../../src/adapters/checkpoint-store/sqlite-checkpoint-store';
-import { keepSubscribed } from '../../src/adapters/event-store/keep-subscribed';
+import { keepSubscribed } from '../../src/subscribers/keep-subscribed';
 import { SubscriberRunner } from '../../src/subscribers/subscriber-runner';
 import { FlakyEventStore, recordingLogger, temporarySqliteStore, waitFor } from './support';
 

@@ -4,7 +4,7 @@ import type { ScriptedLaunch } from './scripted-launcher';
 import { request } from './http-client';
 import type { TestService } from './test-service';
 
-/** Speaks a bot's side of the internal API (bot-runtime/contract.ts) over real HTTP, as the launched bot would. */
+/** Speaks a bot's side of the internal API (contract/bot-contract.ts) over real HTTP, as the launched bot would. */
 export const asBot = (launch: Pick<ScriptedLaunch, 'serviceUrl' | 'botToken'> & { readonly job: { readonly bot_id: string } }, botId: string = launch.job.bot_id) => {
   const base = `${launch.serviceUrl}/internal/bots/${botId}`;
   const auth = { authorization: `Bearer ${launch.botToken}` };

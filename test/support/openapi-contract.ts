@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { describePublicApi } from '../../src/http/openapi/public-api-doc';
+import { describePublicApi } from '../../src/capabilities/api-document';
 
 /**
  * Holds what the service answers (and the webhooks it sends) to docs/openapi.json, strictly: every object

@@ -1,4 +1,4 @@
-import type { BotJob } from '../../bot-runtime/contract';
+import type { BotJob } from '../../contract/bot-contract';
 import type { BotExit, BotLauncher, LaunchedBot } from '../../src/adapters/bot-launcher/port';
 
 export interface ScriptedLaunch {

@@ -1,9 +1,12 @@
+import { SecretBox } from '../../src/adapters/crypto/secret-box';
+import { loadServiceKeys } from '../../src/adapters/signing/load-service-keys';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import bunyan from 'bunyan';
+import type { VcSettings } from '../../src/capabilities/vc-settings';
 import type { ServiceConfig } from '../../src/config';
 import { startService, type RunningService, type ServiceOverrides } from '../../src/service';
 
@@ -13,6 +16,8 @@ export interface TestService {
   readonly service: RunningService;
   readonly url: string;
   readonly dataDir: string;
+  /** what the service seals with (its keys from its secret): tests open what it stored outside the log */
+  readonly secretBox: SecretBox;
   /** every log line the service wrote, as text */
   readonly logText: () => string;
   /** stops it and starts it again on the same data, with some options changed */
@@ -56,6 +61,8 @@ export interface TestServiceOptions {
   readonly artifactSizeLimits?: ServiceConfig['artifactSizeLimits'];
   /** MIN_FREE_DISK_MB, in bytes */
   readonly minFreeDiskBytes?: number;
+  /** vc joins: the platform's base URLs (a fake), default SDK credentials, the OBF retry interval */
+  readonly vc?: VcSettings;
 }
 
 /**
@@ -97,12 +104,14 @@ export const startTestService = async (options: TestServiceOptions = {}): Promis
     previousServiceSecrets: options.previousServiceSecrets,
     artifactSizeLimits: options.artifactSizeLimits,
     minFreeDiskBytes: options.minFreeDiskBytes,
+    vc: options.vc,
   };
   const service = await startService(config, { log, ...(options.clock ? { clock: options.clock } : {}), ...options.overrides });
   const self: TestService = {
     service,
     url: service.url,
     dataDir,
+    secretBox: new SecretBox(loadServiceKeys({ serviceSecret, previousServiceSecrets: options.previousServiceSecrets }, dataDir).keys),
     logText: () => lines.join(''),
     restart: async (changes: Partial<TestServiceOptions> = {}) => {
       await service.stop();

@@ -6,19 +6,30 @@
  * only while it is), picks the layout, chats and leaves. Actions run one at a time (two
  * clicks on the chat button would close the panel again). Meet hides its toolbar when the pointer
  * rests, so the mouse moves before toolbar buttons are used.
+ *
+ * Participants come from the tiles and the roster (the People panel): a spotlight layout renders one
+ * tile while the roster lists everyone. Meet shows one side panel at a time, so the People panel is
+ * opened for a moment when the roster is due (roster-watch.ts), then the chat again. The chat is
+ * typed through the editor's own input path (text inserted as typing would), not set as a value: a
+ * controlled textarea ignores a value set by script.
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import { rosterExpression, type RosterRead } from '../in-page/roster';
+import { RosterPanel } from '../roster-panel';
+import { normaliseText } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, type Candidate, type Found } from '../page-actions';
-import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
+import { PageReading } from '../page-reading';
+import { ParticipantIds, RosterWatch } from '../roster-watch';
 import * as sel from './meet-selectors';
 import { meetScan } from './meet-states';
 import { admissionNoticeTexts, galleryLayout, speakerLayout } from './meet-texts';
+import { botRealm } from '../bot-realm';
 
 /** Meet truncates longer messages (2.9: MB "meet only allows 516"; 500 to be safe). */
 const MEET_CHAT_LIMIT = 500;
@@ -27,12 +38,23 @@ export class MeetDriver implements PageDriver {
   readonly name = 'google-meet';
   readonly chat: ChatControls;
   private readonly actions: DriverActions;
+  private readonly reading: PageReading;
+  private readonly roster: RosterPanel;
+  private readonly ids = new ParticipantIds();
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
     this.actions = new DriverActions(this.name, page, log);
+    this.reading = new PageReading(page, meetScan);
+    this.roster = new RosterPanel(this.name, page, log, this.actions, this.reading, new RosterWatch(), {
+      button: sel.peopleButton,
+      roster: sel.roster,
+      headCount: sel.headCount,
+      beforeButton: () => this.wakeToolbar(),
+      reopen: () => this.openChatPanel(),
+    });
     this.chat = {
       maxLength: MEET_CHAT_LIMIT,
       disabled: async () => (await this.readTilesAndChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -44,10 +66,31 @@ export class MeetDriver implements PageDriver {
   }
 
   async read(chatSince: number): Promise<PageSnapshot> {
-    const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(meetScan)}, ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}]`)) as [ScanResult, TilesAndChat];
+    const { result: scan, frame } = await this.reading.scan();
+    const [data, roster] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ${rosterExpression(sel.roster, sel.headCount)}]`)) as [TilesAndChat, RosterRead];
     this.actions.matches.noteAll(data.matched);
-    const { matched: _matched, ...seen } = data;
-    return { ...scan, ...seen, recordingPermission: null };
+    const now = Date.now();
+    this.roster.watch.note(this.roster.names(roster), now);
+    if (roster.names) this.actions.matches.note('roster', sel.roster.item);
+    const { selfId, participants, chat, activeSpeaker, chatDisabled } = this.withStableIds(data);
+    if (scan.screen === 'in_call' && this.roster.watch.due(now, participants.map((p) => p.name), roster.headCount)) this.roster.soon();
+    const { evidence, notice, wall, screen } = scan;
+    return {
+      screen,
+      evidence,
+      notice,
+      wall,
+      selfId,
+      participants: scan.screen === 'in_call' ? this.roster.watch.merge(participants, (name) => this.ids.of(name, null)) : participants,
+      activeSpeaker,
+      chatDisabled,
+      chat,
+      recordingPermission: null,
+    };
+  }
+
+  explain(): Promise<PageExplanation> {
+    return this.reading.explain();
   }
 
   join(botName: string, own: OwnMedia = noOwnMedia): Promise<void> {
@@ -70,6 +113,7 @@ export class MeetDriver implements PageDriver {
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
       await this.acceptAdmissionNotices();
+      await this.roster.read();
       await this.openChatPanel();
     });
   }
@@ -113,14 +157,15 @@ export class MeetDriver implements PageDriver {
 
   async redactedHtml(names: readonly string[]): Promise<string> {
     const chat = [sel.chat.row, ...sel.chat.sender, 'textarea'];
-    return (await this.page.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: sel.nameAttributes, names }))) as string;
+    const { frame } = await this.reading.scan();
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: sel.nameAttributes, names }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
 
   /** Recording and transcription notices get their OK; other dialogs (Gemini's consent) are left to people. */
   private async acceptAdmissionNotices(): Promise<void> {
-    const notice = (await this.page.evaluate(
+    const notice = (await botRealm(this.page).evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.admissionDialog)})).some((d) => ${JSON.stringify(admissionNoticeTexts.map(normaliseText))}.some((t) => (d.textContent || '').replace(/[\u2018\u2019]/g, "'").replace(/\\s+/g, ' ').toLowerCase().includes(t)))`,
     )) as boolean;
     if (!notice) return;
@@ -138,18 +183,23 @@ export class MeetDriver implements PageDriver {
   private async postChat(text: string): Promise<void> {
     const input = await this.openChatPanel();
     if (!input) throw new Error('the chat panel could not be opened');
-    // set, not typed: long messages are not typed key by key
-    await input.element.evaluate((el, value) => {
-      const area = el as HTMLTextAreaElement;
-      area.focus();
-      area.value = value;
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-    }, text);
+    // inserted as typing inserts text (long messages are not typed key by key); a textarea takes new lines as they are
+    await this.actions.insertText(input.element, text, 'as_text');
     await input.element.press('Enter');
   }
 
   private async readTilesAndChat(since: number): Promise<TilesAndChat> {
-    return (await this.page.evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat;
+    const { frame } = await this.reading.scan();
+    return this.withStableIds((await botRealm(frame).evaluate(tilesAndChatExpression(sel.tiles, sel.chat, since))) as TilesAndChat);
+  }
+
+  /** Tile ids, the bot's id and chat senders' ids through the map that keeps roster and tiles one participant. */
+  private withStableIds(data: TilesAndChat): TilesAndChat {
+    const tileIds = new Map(data.participants.map((p) => [p.id, p.name]));
+    const participants = data.participants.map((p) => ({ id: this.ids.of(p.name, p.id), name: p.name }));
+    const selfId = data.selfId === null ? null : this.ids.of(tileIds.get(data.selfId) ?? '', data.selfId);
+    const chat = data.chat.map((m) => ({ ...m, participant_id: m.participant_id === null ? null : this.ids.of(m.sender_name, m.participant_id) }));
+    return { ...data, participants, selfId, chat };
   }
 
   /** Meet hides its toolbar while the pointer rests; a move brings it back. */

@@ -1,11 +1,12 @@
 /**
- * Where Google Meet's elements are, as the open-source peers find them (../shared/research/
+ * Where Google Meet's elements are, as the open-source peers find them (docs/research/
  * real-platforms.md, section 2), several candidates per element, most specific first. Obfuscated
  * class names (`.poVWob`, `.jO4O1`, `.Oaajhc`…) rotate and are kept as last resorts.
  */
 import type { Candidate } from '../page-actions';
+import type { HeadCountConfig, RosterReaderConfig } from '../in-page/roster';
 import type { ChatReaderConfig, TileReaderConfig } from '../in-page/tiles-and-chat';
-import { effectsTileMarks, joinButtonTexts, layoutMenuTexts, leaveConfirmTexts, prejoinInterstitials } from './meet-texts';
+import { effectsTileMarks, joinButtonTexts, layoutMenuTexts, leaveConfirmTexts, prejoinInterstitials, rosterListLabel } from './meet-texts';
 
 const byLabel = (label: string, tags = ['button', 'div[role="button"]']): Candidate[] => [...tags.map((t) => ({ selector: `${t}[aria-label="${label}"]` })), { selector: `[aria-label="${label}"]` }];
 
@@ -76,6 +77,17 @@ export const chat: ChatReaderConfig = {
   sender: ['.poVWob'],
   composer: chatInputSelectors,
 };
+
+/** 2.6, 2.7: the People button [Attendee, MB; ScreenApp `^="People"` with counts] and its panel's entries, named by aria-label. */
+export const peopleButton: Candidate[] = [
+  { selector: 'nav button[aria-label="People"]' },
+  { selector: 'button[data-panel-id="1"]' },
+  { selector: 'button[aria-label^="People"]' },
+];
+export const rosterList = `div[role="list"][aria-label="${rosterListLabel}"]`;
+export const roster: RosterReaderConfig = { item: `${rosterList} [role="listitem"]`, name: [{ attribute: 'aria-label' }] };
+/** How many are in the call, where the page says it (ScreenApp #40: `[data-avatar-count]` in the new UI). */
+export const headCount: HeadCountConfig = { attribute: { selector: '[data-avatar-count]', name: 'data-avatar-count' }, label: { selector: 'button[aria-label^="People"]', pattern: String.raw`(\d+)` } };
 
 /** What text scans never read: the chat, and people's names (a participant called "Call ended" must not end the bot). */
 export const unreadSubtrees = ['[data-message-id]', '.poVWob', 'textarea', tiles.tile, 'div[role="list"][aria-label="Participants"]'];

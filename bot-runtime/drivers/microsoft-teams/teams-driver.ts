@@ -7,21 +7,30 @@
  *
  * Teams' tiles carry the display name, not a participant id (3.5): a participant's id here is their
  * name without Teams' "(Unverified)"/"(Guest)"/"(External)" suffix, and the bot's own tile is the one
- * with its name. Actions run one at a time.
+ * with its name. Participants come from the tiles and the roster (the People pane), which lists
+ * everyone when the layout shows one tile; the rail shows one pane at a time, so the People pane is
+ * opened for a moment when the roster is due (roster-watch.ts), then the chat again. The chat is
+ * typed through CKEditor's own input path (inserted text, Shift+Enter between lines): CKEditor
+ * renders from its model and undoes a script that sets `innerText`. Actions run one at a time.
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import { rosterExpression, type RosterRead } from '../in-page/roster';
+import { normaliseText, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, describeCandidate, findFirst, type Found } from '../page-actions';
-import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
-import { appLinkGuardSource, BLOCKED_LINKS, blueOutlineSpeakerExpression } from './teams-in-page';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
+import { PageReading } from '../page-reading';
+import { RosterPanel } from '../roster-panel';
+import { RosterWatch } from '../roster-watch';
+import { blueOutlineSpeakerExpression } from './teams-in-page';
 import * as sel from './teams-selectors';
 import { teamsScan } from './teams-states';
 import { nameSuffixes } from './teams-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The note gives no length limit for Teams chat messages; the sandbox's replica takes 4096 characters
@@ -49,11 +58,10 @@ export const teamsDisplayName = (name: string): string => {
 };
 
 interface TeamsRead {
-  readonly scan: ScanResult;
   readonly data: TilesAndChat;
+  readonly roster: RosterRead;
   readonly blueSpeaker: string | null;
   readonly chatOff: boolean;
-  readonly blockedLinks: string[];
 }
 
 export class TeamsDriver implements PageDriver {
@@ -62,13 +70,23 @@ export class TeamsDriver implements PageDriver {
   private readonly actions: DriverActions;
   /** the name the bot joined with: its own tile and messages carry it */
   private botName: string | null = null;
-  private readonly blockedLinks = new Set<string>();
+  private readonly reading: PageReading;
+  private readonly roster: RosterPanel;
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
     this.actions = new DriverActions(this.name, page, log);
+    this.reading = new PageReading(page, teamsScan);
+    this.roster = new RosterPanel(this.name, page, log, this.actions, this.reading, new RosterWatch(), {
+      button: sel.peopleButton,
+      roster: sel.roster,
+      headCount: sel.headCount,
+      visibleButton: true,
+      name: teamsDisplayName,
+      reopen: () => this.openChatPanel(),
+    });
     this.chat = {
       maxLength: TEAMS_CHAT_LIMIT,
       disabled: async () => (await this.readPage(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -77,8 +95,6 @@ export class TeamsDriver implements PageDriver {
       error: async () => null,
       countOwn: async (selfId, botName, text) => countOwnMessages((await this.readPage(0)).chat, selfId, botName, text),
     };
-    // before any Teams page loads (the tab navigates after the driver exists): no msteams: deep link
-    page.evaluateOnNewDocument(appLinkGuardSource).catch((err: Error) => log.warn(`${this.name}: app-link guard not installed: ${err.message}`));
   }
 
   read(chatSince: number): Promise<PageSnapshot> {
@@ -106,8 +122,13 @@ export class TeamsDriver implements PageDriver {
 
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
+      await this.roster.read();
       await this.openChatPanel();
     });
+  }
+
+  explain(): Promise<PageExplanation> {
+    return this.reading.explain();
   }
 
   setLayout(mode: RecordingMode): Promise<void> {
@@ -151,34 +172,38 @@ export class TeamsDriver implements PageDriver {
 
   async redactedHtml(names: readonly string[]): Promise<string> {
     // tile names are attributes (`data-tid`, which elsewhere names controls): collected here, not by attribute
-    const tileNames = (await this.page.evaluate(
+    const { frame } = await this.reading.scan();
+    const tileNames = (await botRealm(frame).evaluate(
       `Array.from(document.querySelectorAll(${JSON.stringify(sel.tiles.tile)})).map((t) => t.getAttribute('data-tid'))`,
     )) as string[];
     const all = [...names, ...tileNames.flatMap((n) => [n, teamsDisplayName(n)])];
     const chat = [sel.chat.row, '[data-tid="chat-pane-list"]', ...sel.composerSelectors];
-    return (await this.page.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names: all }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
 
   private async readPage(chatSince: number): Promise<PageSnapshot> {
-    const { scan, data, blueSpeaker, chatOff, blockedLinks } = (await this.page.evaluate(
-      `({ scan: ${stateScanExpression(teamsScan)}, data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, ` +
+    const { result: scan, frame } = await this.reading.scan();
+    const { data, roster, blueSpeaker, chatOff } = (await botRealm(frame).evaluate(
+      `({ data: ${tilesAndChatExpression(sel.tiles, sel.chat, chatSince)}, roster: ${rosterExpression(sel.roster, sel.headCount)}, ` +
         `blueSpeaker: ${blueOutlineSpeakerExpression(sel.tiles.tile, sel.speakingOutline, 'data-tid')}, ` +
-        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}), blockedLinks: window.${BLOCKED_LINKS} || [] })`,
+        `chatOff: !!document.querySelector(${JSON.stringify(sel.chatDisabledMark)}) })`,
     )) as TeamsRead;
     this.actions.matches.noteAll(data.matched);
-    for (const link of blockedLinks.filter((l) => !this.blockedLinks.has(l))) {
-      this.blockedLinks.add(link);
-      this.log.info(`${this.name}: app link blocked: ${link.slice(0, 120)}`);
-    }
+    const now = Date.now();
+    this.roster.watch.note(this.roster.names(roster), now);
+    if (roster.names) this.actions.matches.note('roster', sel.roster.item);
     let speaker = data.activeSpeaker;
     if (speaker === null && blueSpeaker !== null) {
       speaker = blueSpeaker;
       this.actions.matches.note('speaking', `${sel.speakingOutline}::before blue border`);
     }
-    // ids are names without suffixes; a chat sender is a participant when exactly one has that name
-    const participants = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
+    // ids are names without suffixes; the roster adds those no tile shows
+    const onTiles = data.participants.map((p) => ({ id: teamsDisplayName(p.name), name: teamsDisplayName(p.name) }));
+    if (scan.screen === 'in_call' && this.roster.watch.due(now, onTiles.map((p) => p.name), roster.headCount)) this.roster.soon();
+    const participants = scan.screen === 'in_call' ? this.roster.watch.merge(onTiles, (name) => name) : onTiles;
+    // a chat sender is a participant when exactly one has that name
     const byName = (name: string) => {
       const same = participants.filter((p) => normaliseText(p.name) === normaliseText(name));
       return same.length === 1 ? same[0]!.id : null;
@@ -188,7 +213,7 @@ export class TeamsDriver implements PageDriver {
       return { sender_name: name, participant_id: byName(name), text: m.text };
     });
     return {
-      ...scan,
+      ...withoutRuleIndex(scan),
       selfId: this.botName === null ? null : byName(this.botName),
       participants,
       activeSpeaker: speaker === null ? null : teamsDisplayName(speaker),
@@ -283,14 +308,8 @@ export class TeamsDriver implements PageDriver {
   private async postChat(text: string): Promise<void> {
     const input = await this.openChatPanel();
     if (!input) throw new Error('the chat panel could not be opened');
-    // set, not typed: long messages are not typed key by key (MB writes through CKEditor's model, 3.6)
-    await input.element.evaluate((el, value) => {
-      const box = el as HTMLElement;
-      box.focus();
-      if ('value' in box) (box as HTMLTextAreaElement).value = value;
-      else box.innerText = value;
-      box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
-    }, text);
+    // CKEditor's own input path (3.6: it keeps a model of its own, MB writes through it): inserted text, Shift+Enter between lines
+    await this.actions.insertText(input.element, text, 'shift_enter');
     const send = await findFirst(this.page, sel.sendButton, { visible: true, enabled: true });
     if (send) {
       this.actions.matches.note('send button', describeCandidate(send.candidate));
@@ -298,6 +317,9 @@ export class TeamsDriver implements PageDriver {
     } else await input.element.press('Enter');
   }
 }
+
+/** A scan's screen, wall, evidence and notice (the rule's index is the scanner's business). */
+const withoutRuleIndex = ({ screen, wall, evidence, notice }: ScanResult) => ({ screen, wall, evidence, notice });
 
 /** `work`'s result, or null when the page navigated away under it (the next look sees the new page). */
 const duringNavigation = async <T>(work: () => Promise<T>): Promise<T | null> => {

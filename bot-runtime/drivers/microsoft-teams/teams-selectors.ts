@@ -1,10 +1,11 @@
 /**
- * Where Microsoft Teams' elements are, as the open-source peers find them (../shared/research/
+ * Where Microsoft Teams' elements are, as the open-source peers find them (docs/research/
  * real-platforms.md, section 3), several candidates per element, most specific first. `data-tid`
  * attributes and element ids are what every peer relies on; obfuscated class names (`___2u340f0`)
  * are not used at all (1.3).
  */
 import type { Toggle } from '../driver-actions';
+import type { HeadCountConfig, RosterReaderConfig } from '../in-page/roster';
 import type { ChatReaderConfig, TileReaderConfig } from '../in-page/tiles-and-chat';
 import type { Candidate } from '../page-actions';
 import { avConfirmButton, computerAudio, joinButtonTexts, launcherLabels, launcherTexts, leaveConfirmTexts } from './teams-texts';
@@ -99,6 +100,21 @@ export const tiles: TileReaderConfig = {
 };
 /** 3.5: the outline whose blue `::before` border at opacity 1 is MB's second speaking heuristic. */
 export const speakingOutline = '[data-tid="voice-level-stream-outline"]';
+
+/**
+ * 3.5: the roster (People pane) [Vexa msteams-speakers.ts: panel `[data-tid="roster"]`,
+ * `[data-tid="people-pane"]`, entries `[role="treeitem"]`; MB: teams.live.com entries labelled
+ * "Name, …"], opened by `[data-tid="roster-button"]` [Attendee, MB].
+ */
+export const peopleButton: Candidate[] = [{ selector: '[data-tid="roster-button"]' }];
+export const rosterPanels = ['[data-tid="people-pane"]', '[data-tid="roster"]'];
+export const roster: RosterReaderConfig = {
+  item: rosterPanels.map((p) => `${p} [role="treeitem"]`).join(', '),
+  name: [{ attribute: 'aria-label' }, { selector: '[data-tid="roster-participant-name"]' }],
+  cutAt: [','],
+};
+/** Teams shows no head count the peers read. */
+export const headCount: HeadCountConfig = {};
 
 /** What text scans never read: the chat, people's names, captions (people's words) and the roster (3.5, 3.6). */
 export const unreadSubtrees = [

@@ -1,5 +1,5 @@
 /**
- * Microsoft Teams' words, as the open-source peers read them (../shared/research/real-platforms.md,
+ * Microsoft Teams' words, as the open-source peers read them (docs/research/real-platforms.md,
  * section 3; the peer in brackets). Where sources disagree, every variant is kept. Compared
  * case-insensitively as substrings, with straight and curly apostrophes alike (in-page/state-scan.ts).
  */
@@ -19,11 +19,20 @@ export const joinButtonTexts = ['Join now', 'Join', 'Ask to join', 'Join meeting
 export const computerAudio = 'Computer audio';
 
 /** The host refused the request (3.3 [ScreenApp, MB; Attendee]). */
-export const deniedTexts = ['Sorry, but you were denied access to the meeting', 'Your request to join was declined'];
+export const deniedTexts = [
+  'Sorry, but you were denied access to the meeting',
+  'Your request to join was declined',
+  // [Vexa msteams/selectors.ts, 2026-07]
+  'You were denied entry',
+  'Entry denied',
+  'Request denied',
+  'Admission denied',
+];
 
 /** Out of the call (3.7 [Attendee, Vexa; ScreenApp]). "Call ended" is the ScreenApp phrase in a sentence, read outside names and chat. */
-export const removedTexts = ["You've been removed from this meeting", 'Removed from the meeting'];
-export const endedTexts = ['the meeting has ended', 'this meeting has ended', 'call ended'];
+export const removedTexts = ["You've been removed from this meeting", 'Removed from the meeting', 'You have been removed from this meeting', 'Removed from meeting'];
+/** [ScreenApp; Vexa's "Meeting ended"] */
+export const endedTexts = ['the meeting has ended', 'this meeting has ended', 'call ended', 'Meeting ended'];
 /** The call dropped on an encryption failure (3.7 [Attendee]): the platform let go of the bot. */
 export const encryptionEndTexts = ['An encryption error occurred'];
 
@@ -36,9 +45,20 @@ export const signInTexts = [
   'To join this Teams meeting, you need to be signed in to an account',
   'Due to org policy, you need to sign in or use Teams on the web to join this meeting',
   'External participants are not permitted to join before the event begins',
+  // [Attendee teams_ui_methods.py, 2026-08]
+  "If you're not signed in to a Teams (work or school) account, sign in and try joining again",
+  'To join this meeting, sign in again or select another account',
 ];
-/** Landing on a Microsoft login page is the sign-in wall too (3.1, 3.2 [Vexa auth-redirect, MB]). */
-export const signInHosts = ['login.microsoftonline.com'];
+/** Landing on a Microsoft login page is the sign-in wall too (3.1, 3.2 [Vexa msteams/auth-redirect.ts, MB]). */
+export const signInHosts = ['login.microsoftonline.com', 'login.microsoft.com', 'login.live.com', 'login.windows.net', 'login.microsoftonline.us'];
+
+/** Teams could not connect the guest; Attendee retries it (`we couldn't connect you`, teams_ui_methods.py): a failed join. */
+export const connectFailedTexts = ["we couldn't connect you"];
+
+/** The web client's own paths, on its hosts (3.1 [MB teamsMeetingUrl, Vexa auth-redirect TEAMS_HOST_SUFFIXES]): anything else is off the meeting. */
+export const meetingPagePattern = String.raw`^https://teams\.(?:microsoft\.com|live\.com|cloud\.microsoft|microsoft\.us)/(?:v2/?|_|light-meetings/launch|l/meetup-join/|l/meeting/|meet/|dl/launcher/)`;
+/** Teams' product site, where a block or the meeting's end can send a guest (Vexa TEAMS_OFF_MEETING_ORIGIN: neither the meeting nor a Teams host). */
+export const productHost = 'www.microsoft.com';
 
 /** The tenant's captcha for anonymous joiners (1.2, 3.2 [Attendee #741]): the platform will not let a bot in. */
 export const captchaTexts = ["Verify you're a real person"];
@@ -53,6 +73,11 @@ export const lobbyTexts = [
   'Someone will let you in when the meeting starts',
   'Waiting for someone to let you in',
   'Waiting to be admitted',
+  // [Vexa msteams/selectors.ts, 2026-07]
+  "You're in the lobby",
+  'Please wait until someone admits you',
+  'Wait for someone to admit you',
+  'Your request to join has been sent',
 ];
 
 /** Suffixes Teams puts after anonymous and outside people's names (3.2 [MB getParticipantName, Vexa]). */

@@ -5,10 +5,11 @@
  */
 import type { Page } from 'puppeteer-core';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import { stateScanExpression, type ScanResult } from '../in-page/state-scan';
-import type { RecordingMode } from '../../contract';
-import type { ChatControls, PageDriver, PageSnapshot } from '../page-driver';
+import type { RecordingMode } from '../../../contract/bot-contract';
+import type { ChatControls, PageDriver, PageExplanation, PageSnapshot } from '../page-driver';
+import { PageReading } from '../page-reading';
 import { sandboxReadSource, sandboxRedaction, sandboxScan, tid } from './sandbox-hooks';
+import { botRealm, queryInBotRealm, waitInBotRealm } from '../bot-realm';
 
 /** the sandbox's own limit (sandbox/meeting-state.ts MAX_CHAT_LENGTH) */
 const SANDBOX_CHAT_LIMIT = 4096;
@@ -16,11 +17,13 @@ const SANDBOX_CHAT_LIMIT = 4096;
 export class SandboxDriver implements PageDriver {
   readonly name = 'sandbox';
   readonly chat: ChatControls;
+  private readonly reading: PageReading;
 
   constructor(readonly page: Page) {
+    this.reading = new PageReading(page, sandboxScan);
     this.chat = {
       maxLength: SANDBOX_CHAT_LIMIT,
-      disabled: async () => (await this.page.$(tid('chat-disabled'))) !== null,
+      disabled: async () => (await botRealm(this.page).evaluate(`!!document.querySelector(${JSON.stringify(tid('chat-disabled'))})`)) as boolean,
       post: (text) => this.postChat(text),
       error: () => this.chatError(),
       countOwn: (selfId, name, text) => this.countOwnMessages(selfId, name, text),
@@ -28,18 +31,21 @@ export class SandboxDriver implements PageDriver {
   }
 
   async read(chatSince: number): Promise<PageSnapshot> {
-    const [scan, data] = (await this.page.evaluate(`[${stateScanExpression(sandboxScan)}, ${sandboxReadSource(chatSince)}]`)) as [
-      ScanResult,
-      Omit<PageSnapshot, keyof ScanResult>,
-    ];
-    return { ...scan, ...data };
+    const { result, frame } = await this.reading.scan();
+    const { screen, wall, evidence, notice } = result;
+    const data = (await botRealm(frame).evaluate(sandboxReadSource(chatSince))) as Omit<PageSnapshot, 'screen' | 'wall' | 'evidence' | 'notice'>;
+    return { screen, wall, evidence, notice, ...data };
+  }
+
+  explain(): Promise<PageExplanation> {
+    return this.reading.explain();
   }
 
   async join(name: string): Promise<void> {
-    const input = await this.page.waitForSelector(tid('name-input'), { timeout: 10_000 });
-    await input!.click({ clickCount: 3 });
-    await input!.type(name);
-    await this.page.click(tid('join-button'));
+    const input = await waitInBotRealm(this.page, tid('name-input'), 10_000);
+    await input.click({ clickCount: 3 });
+    await input.type(name);
+    await this.click(tid('join-button'));
   }
 
   async prepareCall(): Promise<void> {
@@ -49,43 +55,50 @@ export class SandboxDriver implements PageDriver {
   /** `layout-speaker` / `layout-gallery`; audio_only leaves it. */
   async setLayout(mode: RecordingMode): Promise<void> {
     if (mode === 'audio_only') return;
-    await this.page.click(tid(mode === 'gallery_view' ? 'layout-gallery' : 'layout-speaker'));
+    await this.click(tid(mode === 'gallery_view' ? 'layout-gallery' : 'layout-speaker'));
   }
 
   async requestRecording(): Promise<void> {
-    await this.page.click(tid('request-recording'));
+    await this.click(tid('request-recording'));
   }
 
   /** Puts `text` into the chat input and clicks send (the value is set directly: long messages are not typed key by key). */
   private async postChat(text: string): Promise<void> {
-    await this.page.waitForSelector(tid('chat-input'), { timeout: 5000 });
-    await this.page.evaluate(
+    await waitInBotRealm(this.page, tid('chat-input'), 5000);
+    await botRealm(this.page).evaluate(
       `(() => { const el = document.querySelector('${tid('chat-input')}'); el.focus(); el.value = ${JSON.stringify(text)}; el.dispatchEvent(new Event('input', { bubbles: true })); })()`,
     );
-    await this.page.click(tid('chat-send'));
+    await this.click(tid('chat-send'));
   }
 
   private async chatError(): Promise<string | null> {
-    return (await this.page.evaluate(
+    return (await botRealm(this.page).evaluate(
       `(() => { const e = document.querySelector('${tid('chat-error')}'); return e ? (e.textContent || '').trim() : null; })()`,
     )) as string | null;
   }
 
   private async countOwnMessages(selfId: string | null, name: string, text: string): Promise<number> {
-    return (await this.page.evaluate(
+    return (await botRealm(this.page).evaluate(
       `Array.from(document.querySelectorAll('${tid('chat-message')}')).filter((m) => (${JSON.stringify(selfId)} !== null ? m.getAttribute('data-participant-id') === ${JSON.stringify(selfId)} : m.getAttribute('data-sender') === ${JSON.stringify(name)}) && m.textContent === ${JSON.stringify(text)}).length`,
     )) as number;
   }
 
+  /** Clicks the element with the mouse, found from the bot's world (what `page.click` does from the page's). */
+  private async click(selector: string): Promise<void> {
+    const element = await queryInBotRealm(this.page, selector);
+    if (!element) throw new Error(`no element ${selector}`);
+    await element.click();
+  }
+
   async leaveCall(timeoutMs = 3000): Promise<boolean> {
-    const button = await this.page.$(tid('leave-button'));
+    const button = await queryInBotRealm(this.page, tid('leave-button'));
     if (!button) return false;
     await button.click();
-    await this.page.waitForFunction(`!document.querySelector('${tid('call-view')}')`, { timeout: timeoutMs }).catch(() => undefined);
+    await botRealm(this.page).waitForFunction(`!document.querySelector('${tid('call-view')}')`, { timeout: timeoutMs }).catch(() => undefined);
     return true;
   }
 
   async redactedHtml(names: readonly string[]): Promise<string> {
-    return (await this.page.evaluate(redactedHtmlExpression({ ...sandboxRedaction, names }))) as string;
+    return (await botRealm(this.page).evaluate(redactedHtmlExpression({ ...sandboxRedaction, names }))) as string;
   }
 }

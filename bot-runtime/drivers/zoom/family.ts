@@ -10,12 +10,13 @@
  */
 import type { DriverFamily } from '../page-driver';
 import { ZoomDriver } from './zoom-driver';
+import { productHost } from './zoom-texts';
 
 /** the web client's host, where `/j/` links are sent */
 export const WEB_CLIENT_HOST = 'app.zoom.us';
 
-/** zoom.us, the web client, and the regional subdomains personal links use (us05web…) */
-export const zoomReplicaHosts = ['zoom.us', WEB_CLIENT_HOST, 'us05web.zoom.us', 'us06web.zoom.us'];
+/** zoom.us, the web client, the regional subdomains personal links use (us05web…), and Zoom's product site (where a block or an ending may send the page) */
+export const zoomReplicaHosts = ['zoom.us', WEB_CLIENT_HOST, 'us05web.zoom.us', 'us06web.zoom.us', productHost];
 
 const isZoomHost = (host: string) => host === 'zoom.us' || host.endsWith('.zoom.us');
 

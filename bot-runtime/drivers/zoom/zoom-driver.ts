@@ -11,20 +11,29 @@
  *
  * Zoom's error page for a host who has not started never changes by itself: a read that finds it
  * reloads the page every 15 s (Vexa, MB), until the form shows or the waiting-room timeout ends the run.
+ *
+ * The form may show a passcode field although the link carries the passcode: it is filled from the
+ * link's `pwd` (MB zoom.ts). The meeting's sound is heard on `<audio>` streams or, as the modern
+ * client plays it, through the Web Audio API (Vexa #318): a tap on the page's AudioContexts is
+ * installed before its scripts run. The chat is typed through ProseMirror's own input path.
  */
 import type { Page } from 'puppeteer-core';
 import type { BotLog } from '../../bot-log';
-import type { RecordingMode } from '../../contract';
+import type { Speakers } from '../../browser/audio-server';
+import { speakersOf } from '../../browser/speakers';
+import type { RecordingMode } from '../../../contract/bot-contract';
 import { countOwnMessages, DriverActions } from '../driver-actions';
 import { redactedHtmlExpression } from '../in-page/redacted-html';
-import { normaliseText, stateScanExpression, type ScanResult } from '../in-page/state-scan';
+import { normaliseText, type ScanResult } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TileReaderConfig, type TilesAndChat } from '../in-page/tiles-and-chat';
 import { clickElement, describeCandidate, findFirst, waitForFirst, type Candidate, type Found } from '../page-actions';
-import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageSnapshot } from '../page-driver';
-import { soundMonitorExpression, zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
+import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
+import { PageReading } from '../page-reading';
+import { zoomPeopleExpression, type ZoomPeople, type ZoomReaderConfig } from './zoom-reader';
 import * as sel from './zoom-selectors';
 import { hostNotStartedPageRule, zoomScan } from './zoom-states';
 import { HOST_NOT_STARTED_RELOAD_MS, nameSuffixPattern, selfMarkPattern } from './zoom-texts';
+import { botRealm } from '../bot-realm';
 
 /**
  * The longest message sent at once. The note gives no limit for Zoom's chat; 1000 characters is a
@@ -55,14 +64,19 @@ export class ZoomDriver implements PageDriver {
   private hostPageSince: number | null = null;
   /** the last main-tile speaker read: a speaker counts once two reads agree (Vexa, MB) */
   private speakerCandidate: string | null = null;
+  private lastSpeaker: string | null = null;
   /** what the bot brings (join): its microphone stays live after computer audio is joined */
   private own: OwnMedia = noOwnMedia;
+  private readonly reading: PageReading;
+  /** what the bot's speakers play, once in the call */
+  private speakers: Speakers | null = null;
 
   constructor(
     private readonly page: Page,
     private readonly log: BotLog,
   ) {
     this.actions = new DriverActions(this.name, page, log);
+    this.reading = new PageReading(page, zoomScan);
     this.chat = {
       maxLength: ZOOM_CHAT_LIMIT,
       disabled: async () => (await this.readChat(Number.MAX_SAFE_INTEGER)).chatDisabled,
@@ -74,13 +88,16 @@ export class ZoomDriver implements PageDriver {
   }
 
   async read(chatSince: number): Promise<PageSnapshot> {
-    const [scan, chat, seen] = (await this.page.evaluate(
-      `[${stateScanExpression(zoomScan)}, ${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`,
-    )) as [ScanResult, TilesAndChat, ZoomPeople];
+    const { result: scan, frame } = await this.reading.scan();
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, chatSince)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     this.actions.matches.noteAll({ ...chat.matched, ...seen.matched });
     this.reloadWhileHostAbsent(scan);
+    if (scan.screen === 'in_call') this.listen();
     return {
-      ...scan,
+      screen: scan.screen,
+      wall: scan.wall,
+      evidence: scan.evidence,
+      notice: scan.notice,
       selfId: seen.selfId,
       participants: seen.participants,
       activeSpeaker: this.speaker(seen),
@@ -94,10 +111,7 @@ export class ZoomDriver implements PageDriver {
     this.own = own;
     return this.actions.exclusive(async () => {
       const input = await this.reachForm();
-      const passcode = await findFirst(this.page, sel.passcodeInput, { visible: true });
-      if (passcode && !(await passcode.element.evaluate((e) => (e as HTMLInputElement).value))) {
-        throw new Error('the meeting asks for a passcode the link does not carry (or carries a wrong one)');
-      }
+      await this.fillPasscode();
       // real keys: Zoom's Join stays disabled after a programmatic value (4.3)
       await input.element.click({ clickCount: 3 });
       await input.element.type(botName);
@@ -110,6 +124,10 @@ export class ZoomDriver implements PageDriver {
     });
   }
 
+  explain(): Promise<PageExplanation> {
+    return this.reading.explain();
+  }
+
   prepareCall(): Promise<void> {
     return this.actions.exclusive(async () => {
       // an end modal shares the popups' `.zm-modal` and OK: popups are cleared only while the page shows the call
@@ -117,7 +135,6 @@ export class ZoomDriver implements PageDriver {
       await this.joinComputerAudio();
       await this.openPane('participants pane', sel.participantsButton, [{ selector: sel.participantsList }]);
       await this.openPane('chat panel', sel.chatButton, sel.chatComposer);
-      await this.page.evaluate(soundMonitorExpression);
     });
   }
 
@@ -157,7 +174,8 @@ export class ZoomDriver implements PageDriver {
 
   async redactedHtml(names: readonly string[]): Promise<string> {
     const chat = [...sel.chatListSelectors, ...sel.chat.composer, sel.chat.row];
-    return (await this.page.evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
+    const { frame } = await this.reading.scan();
+    return (await botRealm(frame).evaluate(redactedHtmlExpression({ chat, nameElements: sel.nameElements, nameAttributes: [], names }))) as string;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -186,6 +204,23 @@ export class ZoomDriver implements PageDriver {
       await sleep(200);
     }
     throw new Error('the pre-join form did not show');
+  }
+
+  /**
+   * A passcode field with nothing in it: the link's passcode typed in (Zoom may show the field although
+   * the link carries it; MB fills it from `pwd`, or the `password` some portals use). Without one in
+   * the link, Join would stay disabled for ever: the join fails at once, saying so.
+   */
+  private async fillPasscode(): Promise<void> {
+    const field = await findFirst(this.page, sel.passcodeInput, { visible: true });
+    if (!field || (await field.element.evaluate((e) => (e as HTMLInputElement).value))) return;
+    const url = new URL(this.page.url());
+    const fromLink = url.searchParams.get('pwd') ?? url.searchParams.get('password');
+    if (!fromLink) throw new Error('the meeting asks for a passcode the link does not carry');
+    this.actions.matches.note('passcode field', describeCandidate(field.candidate));
+    await field.element.click({ clickCount: 3 });
+    await field.element.type(fromLink);
+    this.log.info(`${this.name}: a passcode field although the link carries one: filled from the link`);
   }
 
   /** OneTrust's banner lies over the classic form and takes its clicks (4.2). */
@@ -224,36 +259,46 @@ export class ZoomDriver implements PageDriver {
   private async postChat(text: string): Promise<void> {
     const composer = await this.openPane('chat panel', sel.chatButton, sel.chatComposer);
     if (!composer) throw new Error('the chat panel could not be opened');
-    // inserted as typed text (ProseMirror takes it like input), not key by key: long messages stay fast
-    await composer.element.evaluate((el, value) => {
-      (el as HTMLElement).focus();
-      document.execCommand('selectAll', false);
-      document.execCommand('insertText', false, value);
-    }, text);
+    // ProseMirror's own input path: inserted text, Shift+Enter between lines (Enter sends)
+    await this.actions.insertText(composer.element, text, 'shift_enter');
     const send = await findFirst(this.page, sel.chatSend, { visible: true, enabled: true });
     if (send) await clickElement(send.element);
     else await composer.element.press('Enter');
   }
 
   private async countOwn(selfId: string | null, botName: string, text: string): Promise<number> {
-    const [chat, seen] = (await this.page.evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
+    const { frame } = await this.reading.scan();
+    const [chat, seen] = (await botRealm(frame).evaluate(`[${tilesAndChatExpression(noTiles, sel.chat, 0)}, ${zoomPeopleExpression(people)}]`)) as [TilesAndChat, ZoomPeople];
     return countOwnMessages(withIds(chat.chat, seen), selfId, botName, text);
   }
 
   private async scan(): Promise<ScanResult> {
-    return (await this.page.evaluate(stateScanExpression(zoomScan))) as ScanResult;
+    return (await this.reading.scan()).result;
   }
 
   private async readChat(since: number): Promise<TilesAndChat> {
-    return (await this.page.evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
+    const { frame } = await this.reading.scan();
+    return (await botRealm(frame).evaluate(tilesAndChatExpression(noTiles, sel.chat, since))) as TilesAndChat;
   }
 
   /** The main tile's name, while the meeting audio carries sound and two reads agree. */
+  /** From the first read of the call: the meeting's sound, from the bot's speakers (the page may play it through Web Audio only). */
+  private listen(): void {
+    if (this.speakers !== null) return;
+    const speakers = speakersOf(this.page);
+    if (!speakers) this.log.warn(`${this.name}: the meeting's sound cannot be heard (a browser without the bot's sound server): nobody counts as speaking`);
+    this.speakers = speakers ?? { msSinceSound: () => null };
+  }
+
   private speaker(seen: ZoomPeople): string | null {
-    const sounding = seen.msSinceSound !== null && seen.msSinceSound < SPEAKING_GATE_MS;
+    const msSinceSound = this.speakers?.msSinceSound() ?? null;
+    const sounding = msSinceSound !== null && msSinceSound < SPEAKING_GATE_MS;
     const candidate = sounding ? seen.mainTileName : null;
     const agreed = candidate !== null && candidate === this.speakerCandidate ? candidate : null;
     this.speakerCandidate = candidate;
+    // said when it changes: a speaker Zoom's DOM does not mark can only be told by the sound (4.5)
+    if (agreed !== this.lastSpeaker) this.log.info(`${this.name}: ${agreed === null ? 'nobody speaks' : `${agreed} speaks (the main tile, while the meeting's audio sounds)`}`);
+    this.lastSpeaker = agreed;
     return agreed;
   }
 

@@ -1,14 +1,16 @@
 /**
  * What the Zoom web client shows of the people in the call, read in the page: the participants pane's
  * names (Zoom's DOM carries no participant ids, so a name is the id; the entry marked "(me)" is the
- * page's own), the name on the speaker-view main tile, and whether the meeting's audio carries sound.
+ * page's own) and the name on the speaker-view main tile.
  *
- * Zoom's main tile keeps showing the last speaker after they stop (4.5), so the tile's name counts as
- * the active speaker only while the meeting audio is not silent: the peers' temporal attribution
- * (Vexa's silence gate, peak above 0.005, on the page's own `<audio>` streams). The sound monitor is
- * installed once per page by `soundMonitorExpression`.
+ * Zoom's main tile keeps showing the last speaker after they stop (4.5), so the driver counts the tile's
+ * name as the active speaker only while the meeting audio is not silent: the peers' temporal attribution
+ * (Vexa's silence gate, peak above 0.005). The modern web client plays the meeting through the Web
+ * Audio API, with no `<audio>` element carrying a stream at all (Vexa #318, #305: its WASM client does
+ * not expose the stream), so the driver listens to what the bot's speakers play, outside the page
+ * (browser/audio-server.ts), however the page plays it.
  *
- * The in-page parts are plain JavaScript function expressions (see recorder/in-page.ts for why).
+ * The in-page part is a plain JavaScript function expression (see recorder/in-page.ts for why).
  */
 import type { SeenParticipant } from '../../attendees';
 
@@ -30,13 +32,8 @@ export interface ZoomPeople {
   readonly selfId: string | null;
   /** the name on the main tile, whether or not anyone speaks */
   readonly mainTileName: string | null;
-  /** milliseconds since the meeting audio last carried sound; null: never, or no monitor */
-  readonly msSinceSound: number | null;
   readonly matched: Record<string, string>;
 }
-
-/** Peak above which the meeting audio counts as sound (Vexa's gate, 1.1). */
-export const SOUND_PEAK = 0.005;
 
 export const zoomPeopleFunction = String.raw`
 function (cfg) {
@@ -71,43 +68,7 @@ function (cfg) {
     var tile = all(document, cfg.speaker[s])[0];
     if (tile && clean(tile.textContent)) { mainTileName = strip(tile.textContent); matched.speaker = cfg.speaker[s]; }
   }
-  var monitor = window.__zoomSoundMonitor;
-  var last = monitor ? monitor.lastSoundAt : 0;
-  return { participants: participants, selfId: selfId, mainTileName: mainTileName, msSinceSound: last ? Math.round(performance.now() - last) : null, matched: matched };
+  return { participants: participants, selfId: selfId, mainTileName: mainTileName, matched: matched };
 }`;
 
 export const zoomPeopleExpression = (cfg: ZoomReaderConfig): string => `(${zoomPeopleFunction})(${JSON.stringify(cfg)})`;
-
-/**
- * Installs (once) a monitor of every live audio stream the page plays (`<audio>`/`<video>` with a
- * MediaStream): it notes when one last carried sound. Listening does not change what plays.
- */
-export const soundMonitorExpression = String.raw`
-(function () {
-  if (window.__zoomSoundMonitor) return true;
-  var monitor = { lastSoundAt: 0, ctx: null, watched: new WeakSet(), taps: [] };
-  window.__zoomSoundMonitor = monitor;
-  var scan = function () {
-    Array.prototype.slice.call(document.querySelectorAll('audio, video')).forEach(function (el) {
-      var stream = el.srcObject;
-      if (!(stream instanceof MediaStream) || !stream.getAudioTracks().length || monitor.watched.has(stream)) return;
-      monitor.watched.add(stream);
-      try {
-        monitor.ctx = monitor.ctx || new AudioContext();
-        var analyser = monitor.ctx.createAnalyser();
-        analyser.fftSize = 2048;
-        monitor.ctx.createMediaStreamSource(stream).connect(analyser);
-        monitor.taps.push({ analyser: analyser, buffer: new Float32Array(analyser.fftSize) });
-      } catch (e) { /* a stream that cannot be tapped is not heard */ }
-    });
-    if (monitor.ctx && monitor.ctx.state !== 'running') monitor.ctx.resume().catch(function () {});
-  };
-  setInterval(function () {
-    scan();
-    monitor.taps.forEach(function (tap) {
-      tap.analyser.getFloatTimeDomainData(tap.buffer);
-      for (var i = 0; i < tap.buffer.length; i++) if (Math.abs(tap.buffer[i]) > ${SOUND_PEAK}) { monitor.lastSoundAt = performance.now(); return; }
-    });
-  }, 100);
-  return true;
-})()`;

@@ -1,4 +1,4 @@
-import type { BotUser } from '../../../bot-runtime/host/bot-user';
+import type { BotUser } from '../../../contract/host/bot-user';
 
 /**
  * Who a bot process runs as. A service running as root switches to the bot user (made by the install

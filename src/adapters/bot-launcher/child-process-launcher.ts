@@ -3,10 +3,9 @@ import * as fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Logger from 'bunyan';
-import type { BotJob, BotLaunch } from '../../../bot-runtime/contract';
-import { botUserName, lookUpUser } from '../../../bot-runtime/host/bot-user';
-import { botProcessEnvironment } from '../../../bot-runtime/host/environment';
-import { SERVICE_MODE_VARIABLE } from '../../../bot-runtime/service-pipe';
+import { SERVICE_MODE_VARIABLE, type BotJob, type BotLaunch } from '../../../contract/bot-contract';
+import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
+import { botProcessEnvironment } from '../../../contract/host/environment';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
 import type { BotExit, BotLauncher, LaunchedBot } from './port';
 

@@ -1,4 +1,4 @@
-import type { BotJob } from '../../../bot-runtime/contract';
+import type { BotJob } from '../../../contract/bot-contract';
 
 export interface BotExit {
   readonly code: number | null;
@@ -18,3 +18,11 @@ export interface LaunchedBot {
 export interface BotLauncher {
   launch(job: BotJob, connection: { readonly serviceUrl: string; readonly botToken: string }): LaunchedBot;
 }
+
+/** The spec's crash codes from how a bot process died. */
+export const crashCodeOf = (exit: BotExit): string => {
+  if (/heap out of memory|out of memory|ENOMEM/i.test(exit.stderrTail)) return 'OOM_KILLED';
+  if (exit.signal === 'SIGKILL') return 'FORCE_KILLED';
+  if (exit.signal === 'SIGTERM') return 'SIGTERM';
+  return 'GENERAL_ERROR';
+};

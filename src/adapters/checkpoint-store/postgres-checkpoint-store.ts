@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { createSchema, openPool } from '../postgres/pool';
+import { openPoolWithSchema } from '../postgres/pool';
 import { type CheckpointStore, type Lease, LeaseLost } from './port';
 
 const SCHEMA = `
@@ -28,14 +28,7 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   /** Connects and creates the tables if needed: an unreachable server fails here. */
   static async connect(url: string): Promise<PostgresCheckpointStore> {
-    const pool = await openPool(url, { purpose: 'checkpoint store', maxConnections: 4 });
-    try {
-      await createSchema(pool, SCHEMA);
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    }
-    return new PostgresCheckpointStore(pool);
+    return new PostgresCheckpointStore(await openPoolWithSchema(url, { purpose: 'checkpoint store', maxConnections: 4 }, SCHEMA));
   }
 
   async loadCheckpoint(name: string): Promise<bigint | null> {

@@ -5,7 +5,10 @@
  */
 export const SUBSCRIBER_CHECKPOINTS = '_subscriber_checkpoints';
 export const LEASES = '_leases';
+/** Shared state: counters of fixed windows (rate limits) and bots' last contact. */
+export const WINDOW_COUNTS = '_window_counts';
+export const BOT_CONTACTS = '_bot_contacts';
 /** Where subscribers' checkpoints were kept before, beside the projections' (read once, as a starting point). */
 export const LEGACY_SUBSCRIBER_CHECKPOINTS = '_checkpoints';
 
-export const KEPT_BY_DROP_ALL: ReadonlySet<string> = new Set([SUBSCRIBER_CHECKPOINTS, LEASES]);
+export const KEPT_BY_DROP_ALL: ReadonlySet<string> = new Set([SUBSCRIBER_CHECKPOINTS, LEASES, WINDOW_COUNTS, BOT_CONTACTS]);

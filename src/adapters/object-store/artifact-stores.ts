@@ -1,4 +1,4 @@
-import { bucketRoleOf } from '../../../bot-runtime/contract';
+import { bucketRoleOf } from '../../../contract/bot-contract';
 import type { BotStorage } from '../../domain/bot/bot-config';
 import type { StorageSettings } from '../../domain/storage/storage-events';
 import type { SecretBox } from '../crypto/secret-box';

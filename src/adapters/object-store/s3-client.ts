@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import * as Minio from 'minio';
-import { publicOnlyLookup, refusedLiteralAddress } from '../net/public-only-lookup';
+import { publicOnlyLookup, refusedLiteralAddress } from '../../../contract/net/public-only-lookup';
 import type { S3Credentials, S3Server } from './s3-location';
 
 /** A connection that stays silent this long is given up: an unreachable endpoint must not hold a request forever. */

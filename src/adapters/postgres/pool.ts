@@ -60,3 +60,15 @@ export const createSchema = async (pool: pg.Pool, ddl: string): Promise<void> =>
     client.release();
   }
 };
+
+/** A pool whose tables exist: connected, then the schema created (closed again if that fails). */
+export const openPoolWithSchema = async (url: string, options: PoolOptions, ddl: string): Promise<pg.Pool> => {
+  const pool = await openPool(url, options);
+  try {
+    await createSchema(pool, ddl);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  return pool;
+};

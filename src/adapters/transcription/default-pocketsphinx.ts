@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
-import { guardedInput } from '../../../bot-runtime/recorder/ffmpeg';
+import { guardedInput } from '../../../contract/media/ffmpeg-input';
 import { languageProblem } from './options-problems';
 import { parsePocketSphinxTimes } from './pocketsphinx-output';
 import { TranscriptionFailed, type ProviderTranscript, type TranscriptionOptions, type TranscriptionProvider, type TranscriptionRequest } from './port';

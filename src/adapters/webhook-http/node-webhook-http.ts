@@ -1,15 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { policedLookup, RefusedTarget } from './policed-lookup';
 import type { WebhookHttp, WebhookRequest, WebhookResponse } from './port';
 import { addressProblem, resolveWithDns, urlProblem, type Resolve, type TargetPolicy } from './target-policy';
 
 /** A receiver's answer is not read beyond this: only its status matters. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-
-class RefusedTarget extends Error {
-  readonly code = 'ERR_TARGET_REFUSED';
-}
 
 /**
  * Sends with node's own HTTP client, so that the address policy is enforced on the address the socket
@@ -45,7 +42,7 @@ export class NodeWebhookHttp implements WebhookHttp {
         {
           method: request.method,
           headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-          lookup: this.checkedLookup(url),
+          lookup: policedLookup(url, this.policy, this.resolve),
           agent: false,
         },
         (res) => {
@@ -69,24 +66,5 @@ export class NodeWebhookHttp implements WebhookHttp {
       });
       req.end(request.body);
     });
-  }
-
-  /** Resolves the name and refuses an address the policy forbids, for every address the socket may try. */
-  private checkedLookup(url: URL): LookupFunction {
-    return (hostname, options, callback) => {
-      this.resolve(hostname)
-        .then((found) => {
-          const allowed = found.filter(({ address }) => addressProblem(url, address, this.policy) === null);
-          if (allowed.length === 0) {
-            const why = found.length > 0 ? addressProblem(url, found[0]!.address, this.policy) : `${hostname} has no address`;
-            throw new RefusedTarget(`refused: the URL ${why}`);
-          }
-          const wanted = options.family === 4 || options.family === 6 ? allowed.filter((a) => a.family === options.family) : allowed;
-          if (wanted.length === 0) throw new RefusedTarget(`refused: ${hostname} has no allowed IPv${options.family} address`);
-          if (options.all) (callback as (err: Error | null, addresses: { address: string; family: number }[]) => void)(null, [...wanted]);
-          else callback(null, wanted[0]!.address, wanted[0]!.family);
-        })
-        .catch((err: Error) => callback(err as NodeJS.ErrnoException, '', 0));
-    };
   }
 }

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
-import { isLoopbackAddress, isPublicAddress } from '../net/public-addresses';
+import { isLoopbackAddress, isPublicAddress } from '../../../contract/net/public-addresses';
 
 /**
  * Where webhooks and callbacks may go (DESIGN.md). By default: https only, and never an address of a

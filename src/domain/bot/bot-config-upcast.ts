@@ -6,6 +6,8 @@
  * tests and benchmarks (`config: {}`) load too.
  */
 
+import { vcJoinFromFlat } from './vc-join';
+
 type Loose = Record<string, unknown>;
 
 const obj = (u: unknown): Loose | null => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Loose) : null);
@@ -31,18 +33,10 @@ const transcription = (request: Loose) => {
   };
 };
 
+/** The old `vc_config` was already validated to name one OBF source at most (vc-join.ts reads it). */
 const vc = (request: Loose) => {
   const config = obj(request.vc_config);
-  if (!config) return null;
-  return {
-    credential_id: orNull(config.credential_id),
-    credential_user_id: orNull(config.credential_user_id),
-    obf_token: orNull(config.obf_token),
-    obf_token_url: orNull(config.obf_token_url),
-    zak_token_url: orNull(config.zak_token_url),
-    sdk_id: null,
-    sdk_pwd: null,
-  };
+  return config && vcJoinFromFlat(config);
 };
 
 export const upcastRequestShapedConfig = (request: Loose): Loose => {

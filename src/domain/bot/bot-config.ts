@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { IsoInstant, nullableField, Sealed, withDecodeDefault } from '../codec-helpers';
 import { StorageSettings } from '../storage/storage-events';
 import { upcastRequestShapedConfig } from './bot-config-upcast';
+import { VcJoinCodec } from './vc-join';
 
 /**
  * What a bot is asked to do, as the domain owns it: the v2 and legacy HTTP codecs map their requests into
@@ -59,17 +60,6 @@ const Login = t.type({
   fallback: t.keyof({ fail: null, anonymous: null }),
 });
 
-/** vc only: where the OBF token comes from, the ZAK token URL, and the caller's own SDK credentials. */
-const Vc = t.type({
-  credential_id: t.union([t.string, t.null]),
-  credential_user_id: t.union([t.string, t.null]),
-  obf_token: t.union([Sealed, t.null]),
-  obf_token_url: t.union([t.string, t.null]),
-  zak_token_url: t.union([t.string, t.null]),
-  sdk_id: withDecodeDefault(t.union([t.string, t.null]), () => null),
-  sdk_pwd: withDecodeDefault(t.union([Sealed, t.null]), () => null),
-});
-
 /**
  * Where the bot's artifacts go, fixed at creation so that a later storage change never moves them: the
  * service's own store, or the team's storage configuration of that moment, copied whole (secrets sealed),
@@ -102,7 +92,8 @@ const BotConfigV1 = t.type({
   streaming: nullableField(Streaming),
   transcription: nullableField(Transcription),
   login: nullableField(Login),
-  vc: nullableField(Vc),
+  /** vc only: the OBF token's source, the ZAK token URL and the caller's own SDK credentials (vc-join.ts) */
+  vc: nullableField(VcJoinCodec),
   storage: withDecodeDefault(Storage, () => ({ kind: 'service' as const })),
   /** days the bot's artifacts are kept after it ends: the team's setting when the bot was created */
   retention_days: withDecodeDefault(t.number, () => DEFAULT_RETENTION_DAYS),

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/Either';
+import { type BotControlCommand, type ControlState, decideControl, evolveControl, initialControl } from './bot-control';
 import type { Decider } from '../decider';
 import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-config';
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
@@ -75,6 +76,7 @@ export type BotCommand =
    * now (the bot may have ended in between), once per message id.
    */
   | { readonly type: 'RecordChatMessageSent'; readonly message_id: string; readonly message: string; readonly now: string }
+  | BotControlCommand
   | {
       readonly type: 'RecordArtifact';
       readonly artifact_type: string;
@@ -177,6 +179,8 @@ export type BotState =
       readonly leaveRequested: boolean;
       readonly everRecorded: boolean;
       readonly chatMessageIds: readonly string[];
+      /** control requests recorded for the running bot (chat, the standing leave) and their answers */
+      readonly control: ControlState;
       /** what became of each artifact key */
       readonly artifacts: Readonly<Record<string, ArtifactState>>;
       readonly participantsReported: boolean;
@@ -394,6 +398,11 @@ const decide = (command: BotCommand, state: BotState) => {
       if (state.chatMessageIds.includes(command.message_id)) return noEvents;
       return emit({ type: 'ChatMessageSent', data: { bot_id, message_id: command.message_id, message: command.message, at: command.now } });
 
+    case 'RequestChatMessage':
+    case 'RecordChatAnswer':
+    case 'AcknowledgeLeave':
+      return decideControl(command, state);
+
     case 'RecordArtifact': {
       // Stored at last after a spill or a failed attempt; a repeat, or an artifact already expired, is nothing.
       const was = state.artifacts[command.key];
@@ -472,6 +481,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   leaveRequested: false,
   everRecorded: false,
   chatMessageIds: [],
+  control: initialControl,
   artifacts: {},
   participantsReported: false,
   transcriptionWanted: false,
@@ -512,7 +522,11 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotLeaveRequested':
       return { ...state, leaveRequested: true };
     case 'ChatMessageSent':
-      return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id] };
+      return { ...state, chatMessageIds: [...state.chatMessageIds, event.data.message_id], control: evolveControl(state.control, event) };
+    case 'ChatMessageRequested':
+    case 'ChatMessageFailed':
+    case 'BotLeaveAcknowledged':
+      return { ...state, control: evolveControl(state.control, event) };
     case 'ArtifactStored':
       return { ...withRecording(state, event.data), artifacts: { ...state.artifacts, [event.data.key]: 'stored' } };
     case 'ArtifactSpilled':

@@ -94,6 +94,27 @@ export const ChatMessageSent = eventCodec('ChatMessageSent', {
   at: IsoInstant,
 });
 
+/**
+ * A chat message a team asked a running bot to post: whichever api instance holds the bot's control poll
+ * hands it over, and the bot's answer is recorded (ChatMessageSent or ChatMessageFailed with this id).
+ */
+export const ChatMessageRequested = eventCodec('ChatMessageRequested', { bot_id: t.string, request_id: t.string, message: t.string, at: IsoInstant });
+
+export const ChatFailure = t.keyof({ chat_disabled: null, not_in_call: null, failed: null, unreachable: null });
+export type ChatFailure = t.TypeOf<typeof ChatFailure>;
+
+/** The bot could not post it (its answer), or it did not answer in time (`unreachable`, recorded by the API). */
+export const ChatMessageFailed = eventCodec('ChatMessageFailed', {
+  bot_id: t.string,
+  request_id: t.string,
+  reason: ChatFailure,
+  message: t.string,
+  at: IsoInstant,
+});
+
+/** The bot answered the standing leave: polls stop handing it over. */
+export const BotLeaveAcknowledged = eventCodec('BotLeaveAcknowledged', { bot_id: t.string, at: IsoInstant });
+
 export const ArtifactStored = eventCodec('ArtifactStored', {
   bot_id: t.string,
   artifact_type: t.string,
@@ -220,6 +241,7 @@ export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
   ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
   ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed,
+  ChatMessageRequested, ChatMessageFailed, BotLeaveAcknowledged,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;
 export type BotCreatedEvent = t.TypeOf<typeof BotCreated>;

@@ -26,6 +26,7 @@ const byV2Code: Readonly<Record<string, LegacyErrorString>> = {
   VC_OBF_TOKEN_ERROR: 'CannotJoinMeeting',
   VC_ACCESS_TOKEN_ERROR: 'CannotJoinMeeting',
   CANNOT_GET_JWT_TOKEN: 'CannotJoinMeeting',
+  SET_VC_ID_AND_PWD_TOGETHER: 'CannotJoinMeeting',
   TIMEOUT_WAITING_TO_START: 'TimeoutWaitingToStart',
   RECORDING_START_TIMEOUT: 'TimeoutWaitingToStart',
   BOT_NOT_ACCEPTED: 'BotNotAccepted',

@@ -3,10 +3,12 @@ import { toMillis } from '../codec-helpers';
 import type { Decider } from '../decider';
 import type { InstanceEvent } from './instance-events';
 
-/** How often a running instance says it is alive. */
+/**
+ * Earlier versions recorded that an instance was alive (InstanceAlive) and took over the bots of one silent
+ * for 15 minutes; workers now hold a heartbeat lease instead (issue 19). The events still decode.
+ */
+/** How often a running instance said it was alive. */
 export const ALIVE_EVERY_MS = 5 * 60 * 1000;
-/** An instance silent for this long is gone: three heartbeats missed. */
-export const GONE_AFTER_MS = 15 * 60 * 1000;
 
 export type InstanceCommand = { readonly type: 'RecordAlive'; readonly instance_id: string; readonly now: string };
 
@@ -24,6 +26,3 @@ const evolve = (_state: InstanceState, event: InstanceEvent): InstanceState => (
 
 export const instanceDecider: Decider<InstanceCommand, InstanceEvent, InstanceState, never> = { decide, evolve, initialState };
 
-/** Whether an instance last seen alive at `lastAliveAt` (null: never) is gone at `nowMs`. */
-export const isInstanceGone = (lastAliveAt: string | null, nowMs: number, since: string): boolean =>
-  nowMs - toMillis(lastAliveAt ?? since) >= GONE_AFTER_MS;

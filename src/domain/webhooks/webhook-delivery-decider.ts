@@ -32,6 +32,11 @@ export type WebhookDeliveryCommand =
       readonly jitter: number;
       readonly now: string;
     }
+  /**
+   * Claims the head's next attempt before it is sent: refused (no event) while another owner's claim of it
+   * has not expired; a claim that expired (its owner died mid-request) is taken over.
+   */
+  | { readonly type: 'ClaimAttempt'; readonly message_id: string; readonly attempt: number; readonly owner: string; readonly claimed_until: string; readonly now: string }
   | { readonly type: 'AbandonPending'; readonly reason: AbandonReason; readonly now: string }
   | {
       readonly type: 'Requeue';
@@ -56,6 +61,8 @@ export interface QueuedMessage {
   readonly request_ids: readonly string[];
   /** a callback retry's own URL, method and secret, for this round */
   readonly callback: CallbackOverride | null;
+  /** the claim of the next attempt (sent, or being sent), until its result is recorded */
+  readonly claim: { readonly attempt: number; readonly owner: string; readonly until: string } | null;
 }
 
 export type WebhookDeliveryState =
@@ -128,6 +135,14 @@ const decide = (command: WebhookDeliveryCommand, state: WebhookDeliveryState) =>
   switch (command.type) {
     case 'RecordAttempt':
       return recordAttempt(state, command);
+    case 'ClaimAttempt': {
+      const head = headOf(state);
+      if (head === null || head.message_id !== command.message_id || command.attempt !== head.attempts + 1) return noEvents;
+      const claim = head.claim;
+      if (claim !== null && claim.owner !== command.owner && toMillis(claim.until) > toMillis(command.now)) return noEvents;
+      const { type: _type, now, message_id, ...data } = command;
+      return emit({ type: 'WebhookAttemptStarted', data: { ...routingOf(state, message_id), ...data, at: now } });
+    }
     case 'AbandonPending':
       return emit(
         ...state.messages
@@ -155,14 +170,16 @@ const updateMessage = (state: Present, messageId: string, change: (m: QueuedMess
 const evolve = (state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState => {
   if (event.type === 'WebhookMessageQueued') {
     const { target, subject, team_id, message_id, event_type, payload, callback, at } = event.data;
-    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback };
+    const message: QueuedMessage = { message_id, event_type, payload, status: 'pending', attempts: 0, next_attempt_at: at, request_ids: [], callback, claim: null };
     return state.kind === 'present' ? { ...state, messages: [...state.messages, message] } : { kind: 'present', target, subject, team_id, messages: [message] };
   }
   if (state.kind === 'absent') return state;
   const { message_id } = event.data;
   switch (event.type) {
+    case 'WebhookAttemptStarted':
+      return updateMessage(state, message_id, (m) => ({ ...m, claim: { attempt: event.data.attempt, owner: event.data.owner, until: event.data.claimed_until } }));
     case 'WebhookDeliveryAttempted':
-      return updateMessage(state, message_id, (m) => ({ ...m, attempts: event.data.attempt, next_attempt_at: event.data.next_attempt_at }));
+      return updateMessage(state, message_id, (m) => ({ ...m, attempts: event.data.attempt, next_attempt_at: event.data.next_attempt_at, claim: null }));
     case 'WebhookDelivered':
       return updateMessage(state, message_id, (m) => ({ ...m, status: 'delivered', next_attempt_at: null }));
     case 'WebhookDeliveryAbandoned':
@@ -175,6 +192,7 @@ const evolve = (state: WebhookDeliveryState, event: WebhookDeliveryEvent): Webho
         next_attempt_at: event.data.at,
         request_ids: [...m.request_ids, event.data.request_id],
         callback: event.data.callback,
+        claim: null,
       }));
   }
 };

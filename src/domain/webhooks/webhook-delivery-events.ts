@@ -79,8 +79,22 @@ export const WebhookMessageRequeued = eventCodec('WebhookMessageRequeued', {
   at: IsoInstant,
 });
 
+/**
+ * An attempt claimed before it is sent (claim, send, record): the owner of the delivery work says it is
+ * sending attempt `attempt` of the message and will record its result before `claimed_until`. Appended
+ * with the stream's expected revision, so one owner claims an attempt; a new owner sends the attempt of
+ * an expired claim again, with the same `webhook-id`.
+ */
+export const WebhookAttemptStarted = eventCodec('WebhookAttemptStarted', {
+  ...routing,
+  attempt: t.number,
+  owner: t.string,
+  claimed_until: IsoInstant,
+  at: IsoInstant,
+});
+
 export const WebhookDeliveryEvent = t.union([
-  WebhookMessageQueued, WebhookDeliveryAttempted, WebhookDelivered, WebhookDeliveryAbandoned, WebhookMessageRequeued,
+  WebhookMessageQueued, WebhookDeliveryAttempted, WebhookDelivered, WebhookDeliveryAbandoned, WebhookMessageRequeued, WebhookAttemptStarted,
 ]);
 export type WebhookDeliveryEvent = t.TypeOf<typeof WebhookDeliveryEvent>;
 
@@ -108,3 +122,7 @@ export const targetKeyOf = (target: DeliveryTarget): string => {
       return `${target.kind}:${target.bot_id}`;
   }
 };
+
+const deliveryEventTypes: ReadonlySet<string> = new Set(WebhookDeliveryEvent.types.map((codec) => codec.props.type.value));
+
+export const isWebhookDeliveryEvent = (event: { readonly type: string }): event is WebhookDeliveryEvent => deliveryEventTypes.has(event.type);

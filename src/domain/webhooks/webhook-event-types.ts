@@ -1,11 +1,12 @@
 /**
  * The kinds of webhook event a team's endpoint can subscribe to (DESIGN.md: v2 bot events; legacy bots
- * report `complete` and `failed` under their own names; calendars report what their syncs changed). An
+ * report `complete` and `failed` under their own names; calendars report what their syncs changed; a stored vc credential the platform refused is reported). An
  * endpoint subscribed to nothing in particular receives all of them.
  */
 export const webhookEventTypes = [
   'bot.status_change', 'bot.completed', 'bot.failed', 'bot.transcription_completed', 'bot.transcription_failed',
   'calendar.events_synced', 'calendar.event_created', 'calendar.event_updated', 'calendar.event_cancelled', 'calendar.error',
+  'vc_credential.invalid',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

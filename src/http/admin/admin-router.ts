@@ -8,7 +8,7 @@ import type { CommandDeps } from '../../commands/command-deps';
 import { describeTeam } from '../../commands/describe-team';
 import { createTeamWithKey, handleTeamCommand, issueApiKey } from '../../commands/team-commands';
 import type { TeamRejection } from '../../domain/team/team-decider';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { ApiError, notFound, orThrow, unauthorized, validationError } from '../api-error';
 import type { AppState } from '../app-context';
 import { parseUuidParam } from '../codecs/path-uuid';
@@ -20,7 +20,7 @@ export interface AdminRouterDeps {
   readonly commands: CommandDeps;
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly rebuild: () => Promise<unknown>;
 }
 

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/Either';
 import type { Signer } from '../../adapters/signing/signer';
 import { handleCalendarCommand } from '../../commands/calendar-commands';
 import { nowIso, type CommandDeps } from '../../commands/command-deps';
-import { calendarOfChannelId } from '../../subscribers/calendars/push-channels';
+import { calendarOfChannelId } from '../../domain/calendar/push-channel-id';
 import { ApiError, validationError } from '../api-error';
 import type { AppState } from '../app-context';
 import { readJsonBody } from '../read-json-body';

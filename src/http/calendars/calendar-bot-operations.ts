@@ -7,6 +7,7 @@ import { CALENDAR_EVENTS, type CalendarEventView } from '../../projections/calen
 import { ApiError, notFound, orThrow, validationError } from '../api-error';
 import type { Caller } from '../app-context';
 import { botDefinitionOfParam, mergeBotParam } from '../codecs/calendar-bot-param';
+import { checkVcJoin, legacyVcFieldNames, v2VcFieldNames } from '../vc-credentials/vc-join-checks';
 import { calendarNotFound, findCalendarOfCaller, type CalendarApiDeps } from './calendar-operations';
 import { botParamsOfCalendar } from './event-bot-params';
 
@@ -57,7 +58,8 @@ const checkBotOf = async (deps: CalendarApiDeps, event: CalendarEventView, allOc
   if (event.deleted) throw new ApiError({ status: 409, code: 'FST_ERR_CALENDAR_EVENT_CANCELLED', message: 'The event was cancelled', details: 'A cancelled event gets no bot' });
   const withLink = event.meeting_url !== null ? event : (await eventsTouched(deps, event, allOccurrences)).find((e) => e.meeting_url !== null);
   if (!withLink?.meeting_url) throw validationError('path/uuid', 'names an event without a meeting link: there is no meeting for a bot to join');
-  orThrow(botDefinitionOfParam(param, withLink.meeting_url, botMakingOf(deps)));
+  const definition = orThrow(botDefinitionOfParam(param, withLink.meeting_url, botMakingOf(deps)));
+  await checkVcJoin(deps, event.team_id, definition.config.vc, param.generation === 'legacy' ? legacyVcFieldNames : v2VcFieldNames);
 };
 
 const run = async (deps: CalendarApiDeps, caller: Caller, event: CalendarEventView, command: Parameters<typeof handleCalendarCommand>[2]) => {

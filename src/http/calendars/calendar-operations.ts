@@ -5,7 +5,7 @@ import type { SecretBox } from '../../adapters/crypto/secret-box';
 import type { ReadStore } from '../../adapters/read-store/port';
 import { handleCalendarCommand } from '../../commands/calendar-commands';
 import { nowIso, type CommandDeps } from '../../commands/command-deps';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { CALENDARS, type CalendarView } from '../../projections/calendars/calendar-view';
 import { WEBHOOK_ENDPOINTS } from '../../projections/webhooks/webhook-endpoint-view';
 import { notFound, validationError } from '../api-error';
@@ -24,7 +24,7 @@ export interface CalendarSyncControl {
 export interface CalendarApiDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
   readonly calendarProviders: CalendarProviders;

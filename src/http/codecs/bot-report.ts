@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import type { BotReport } from '../../../bot-runtime/contract';
+import type { BotReport } from '../../../contract/bot-contract';
 import { IsoInstant } from '../../domain/codec-helpers';
 
 // The bot's times become event times: what the events' codec would refuse on read is refused here.
@@ -47,5 +47,5 @@ const EndReport = t.intersection([
   t.partial({ streaming_seconds: t.type({ input: Seconds, output: Seconds }), permission_wait_seconds: Seconds }),
 ]);
 
-/** What a bot may report on the internal API (bot-runtime/contract.ts), checked like any other input. */
+/** What a bot may report on the internal API (contract/bot-contract.ts), checked like any other input. */
 export const BotReportCodec: t.Decoder<unknown, BotReport> = t.union([StatusReport, ArtifactReport, ArtifactSpilledReport, ArtifactFailedReport, ParticipantsReport, EndReport]);

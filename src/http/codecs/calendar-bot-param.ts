@@ -2,16 +2,17 @@ import * as E from 'fp-ts/Either';
 import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import type { Sealed } from '../../domain/codec-helpers';
 import { ApiError, validationError } from '../api-error';
-import { RECORDING_MODES } from './bot-configs';
+import { RECORDING_MODES, TOKEN_URL_CONTRACT } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
+import type { Platform } from '../../domain/meeting-url';
 import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-request';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
 import { checkTranscriptionChoice } from './transcription-choice';
-import { optionNotAvailable } from './unavailable-options';
-import { decodeLegacyCreateBotRequest, type LegacyCreateBotRequest } from './legacy-create-bot-request';
+import { decodeLegacyCreateBotRequest, legacyVcFields, type LegacyCreateBotRequest } from './legacy-create-bot-request';
 import { botConfigFromV2Request, type Seal } from './v2-bot-config';
+import { explained } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 const INT32 = 2_147_483_647;
@@ -40,12 +41,10 @@ const legacyFields = {
   transcription_custom_parameters: nullable(jsonObject),
   waiting_room_timeout: nullable(int(0, INT32)),
   webhook_url: nullable(TargetUrl),
-  vc_access_token_url: nullable(httpsUrl),
-  vc_obf_token: nullable(str(1, 8192)),
-  vc_obf_token_url: nullable(httpsUrl),
-  vc_obf_token_user_id: nullable(str(1, 255)),
-  vc_sdk_id: nullable(str(1, 255)),
-  vc_sdk_pwd: nullable(str(1, 1024)),
+  vc_access_token_url: nullable(
+    explained(TargetUrl, { description: `vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). ${TOKEN_URL_CONTRACT}` }),
+  ),
+  ...legacyVcFields,
   silence_timeout: nullable(int(0, INT32)),
   speech_to_text: nullable(SpeechToText),
 };
@@ -154,6 +153,14 @@ const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<
   );
 };
 
+/** The ZAK token URL of a calendar bot (its legacy name), on vc meetings only and never with an OBF source. */
+const withZakTokenUrl = (config: RequestedBotConfig, url: string | undefined, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
+  if (url === undefined) return E.right(config);
+  if (platform !== 'vc') return E.left(validationError('body/vc_access_token_url', `is only allowed for vc meetings (meeting_url is a ${platform} meeting)`));
+  if (config.vc?.obf) return E.left(validationError('body/vc_access_token_url', 'must NOT be given with an OBF source: the platform joins with an OBF token or a ZAK, never both'));
+  return E.right({ ...config, vc: { obf: null, sdk: null, ...config.vc, zak_token_url: url } });
+};
+
 /** `16khz` -> 16000: the bot config's frequency in Hz. */
 const hertzOf = (frequency: string): number => Number.parseInt(frequency, 10) * 1000;
 
@@ -161,10 +168,12 @@ const hertzOf = (frequency: string): number => Number.parseInt(frequency, 10) * 
  * The `bot_param` fields POST /bots lacks, delivered as v2 bots carry them: `streaming_input`/`_output`/
  * `_audio_frequency` as the v2 `streaming_config`, `transcription_custom_parameters` as the speech-to-text
  * provider's `custom_params` (checked by that provider as v2 checks them). `vc_access_token_url` (the ZAK
- * token URL) is refused as v2's `vc_config` is, until vc tokens are delivered.
+ * token URL) becomes the vc part's ZAK URL, as v2's `zak_token_url`: like it, never with an OBF source.
  */
-const withCalendarOnlyFields = (config: RequestedBotConfig, f: Record<string, unknown>): E.Either<ApiError, RequestedBotConfig> => {
-  if (f.vc_access_token_url !== undefined) return E.left(optionNotAvailable('vc_access_token_url', 'vc ZAK tokens'));
+const withCalendarOnlyFields = (base: RequestedBotConfig, f: Record<string, unknown>, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
+  const zak = withZakTokenUrl(base, f.vc_access_token_url as string | undefined, platform);
+  if (E.isLeft(zak)) return zak;
+  const config = zak.right;
   const input = (f.streaming_input as string | undefined) ?? null;
   const output = (f.streaming_output as string | undefined) ?? null;
   const frequency = f.streaming_audio_frequency as string | undefined;
@@ -220,7 +229,7 @@ export const botDefinitionOfParam = (param: CalendarBotParam, meetingUrl: string
     const decoded = E.mapLeft(inLegacyTerms)(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl)));
     return E.chain((r: LegacyCreateBotRequest) =>
       E.map((config: RequestedBotConfig): BotDefinition => ({ meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config }))(
-        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields),
+        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields, r.platform),
       ),
     )(decoded);
   }

@@ -166,6 +166,8 @@ export class StrictObject<P extends t.Props> extends t.Type<t.TypeOf<t.TypeC<P>>
   constructor(
     name: string,
     readonly props: P,
+    /** what the object as a whole means, and the rules between its fields (the OpenAPI document states it) */
+    readonly description?: string,
   ) {
     const inner = t.type(props);
     super(
@@ -187,7 +189,7 @@ export class StrictObject<P extends t.Props> extends t.Type<t.TypeOf<t.TypeC<P>>
 /** A field that may be left out (it reads as its default). */
 export const isOptional = (codec: t.Mixed): boolean => codec instanceof Defaulted;
 
-export const strictObject = <P extends t.Props>(name: string, props: P): StrictObject<P> => new StrictObject(name, props);
+export const strictObject = <P extends t.Props>(name: string, props: P, description?: string): StrictObject<P> => new StrictObject(name, props, description);
 
 /** The first failure as a 400 naming its path under `location` (`body`, `querystring`, `params`). */
 export const firstError = (location: string, errors: t.Errors): ApiError => {

@@ -123,6 +123,9 @@ const crossFieldProblem = (r: CreateBotRequest): ApiError | null => {
     if (r.platform !== 'vc') return onlyFor('vc_config', 'vc');
     const sources = OBF_SOURCES.filter((k) => r.vc_config?.[k] !== null);
     if (sources.length > 1) return validationError('body/vc_config', `must NOT name more than one of ${OBF_SOURCES.join(', ')} (got ${sources.join(', ')})`);
+    if (sources.length === 1 && r.vc_config.zak_token_url !== null) {
+      return validationError('body/vc_config/zak_token_url', `must NOT be given with ${sources[0]}: the platform joins with an OBF token or a ZAK, never both`);
+    }
   }
   return null;
 };

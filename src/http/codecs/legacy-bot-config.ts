@@ -1,4 +1,5 @@
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
+import { LEGACY_OBF_WAITING_ROOM_TIMEOUT, type ObfSource } from '../../domain/bot/vc-join';
 import type { LegacyCreateBotRequest } from './legacy-create-bot-request';
 import type { Seal } from './v2-bot-config';
 
@@ -9,7 +10,16 @@ const sealed = (seal: Seal, value: string | null) => (value === null ? null : se
  * legacy shape). Secrets (OBF token, SDK password, speech-to-text key) are sealed here.
  */
 export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal): RequestedBotConfig => {
-  const asksForVc = r.vc_obf_token !== null || r.vc_obf_token_url !== null || r.vc_obf_token_user_id !== null || r.vc_sdk_id !== null;
+  // one OBF source at most: the request codec refused more
+  const obf: ObfSource | null =
+    r.vc_obf_token_user_id !== null
+      ? { kind: 'credential_user', vc_user_id: r.vc_obf_token_user_id }
+      : r.vc_obf_token !== null
+        ? { kind: 'token', token: seal(r.vc_obf_token) }
+        : r.vc_obf_token_url !== null
+          ? { kind: 'token_url', url: r.vc_obf_token_url }
+          : null;
+  const sdk = r.vc_sdk_id !== null && r.vc_sdk_pwd !== null ? { sdk_id: r.vc_sdk_id, sdk_secret: seal(r.vc_sdk_pwd) } : null;
   return {
     version: 1,
     api: 'legacy',
@@ -18,7 +28,7 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
       grace_period: 0,
       no_one_joined_timeout: r.automatic_leave.noone_joined_timeout,
       silence_timeout: r.automatic_leave.silence_timeout,
-      waiting_room_timeout: r.automatic_leave.waiting_room_timeout,
+      waiting_room_timeout: r.automatic_leave.waiting_room_timeout ?? (obf !== null ? LEGACY_OBF_WAITING_ROOM_TIMEOUT : 600),
       max_recording_duration: null,
     },
     entry_message: r.entry_message,
@@ -31,16 +41,6 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
     streaming: null,
     transcription: r.speech_to_text && { provider: r.speech_to_text.provider, api_key: sealed(seal, r.speech_to_text.api_key), custom_params: null },
     login: null,
-    vc: asksForVc
-      ? {
-          credential_id: null,
-          credential_user_id: r.vc_obf_token_user_id,
-          obf_token: sealed(seal, r.vc_obf_token),
-          obf_token_url: r.vc_obf_token_url,
-          zak_token_url: null,
-          sdk_id: r.vc_sdk_id,
-          sdk_pwd: sealed(seal, r.vc_sdk_pwd),
-        }
-      : null,
+    vc: obf !== null || sdk !== null ? { obf, zak_token_url: null, sdk } : null,
   };
 };

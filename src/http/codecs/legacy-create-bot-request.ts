@@ -2,12 +2,13 @@ import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { platformOfMeetingUrl, type Platform } from '../../domain/meeting-url';
 import { type ApiError, validationError } from '../api-error';
-import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } from './bot-configs';
+import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES, TOKEN_URL_CONTRACT } from './bot-configs';
 import { decodeWith, httpsUrl, int, jsonObject, nullable, oneOf, str, strictObject, unlessProblem, withDefault } from './codec-kit';
 import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
 import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
 import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { explained } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 /**
@@ -18,19 +19,34 @@ import { TargetUrl } from './webhook-requests';
 
 const seconds = (fallback: number) => withDefault(int(0, MAX_TIMEOUT_SECONDS), () => fallback);
 
+/** `waiting_room_timeout` null: not given (600 s, or the legacy OBF reference's 200 s for a bot with an OBF source). */
 const AutomaticLeave = strictObject('automatic_leave', {
-  waiting_room_timeout: seconds(600),
+  waiting_room_timeout: nullable(explained(int(0, MAX_TIMEOUT_SECONDS), { description: 'Seconds; not given: 600, or 200 for a vc bot with an OBF source.' })),
   noone_joined_timeout: seconds(600),
   silence_timeout: seconds(600),
 });
 type AutomaticLeave = t.TypeOf<typeof AutomaticLeave>;
 
-const defaultAutomaticLeave = (): AutomaticLeave => ({ waiting_room_timeout: 600, noone_joined_timeout: 600, silence_timeout: 600 });
+const defaultAutomaticLeave = (): AutomaticLeave => ({ waiting_room_timeout: null, noone_joined_timeout: 600, silence_timeout: 600 });
 
 const SpeechToText = strictObject('speech_to_text', {
   provider: withDefault(str(1, 100), () => DEFAULT_TRANSCRIPTION_PROVIDER),
   api_key: nullable(str(1, 1024)),
 });
+
+const ONE_OBF_SOURCE = 'vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s.';
+const SDK_PAIR = 'Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400).';
+
+/** The legacy vc fields, as POST /bots and a legacy calendar's `bot_param` take them. */
+export const legacyVcFields = {
+  vc_obf_token: nullable(explained(str(1, 8192), { description: `${ONE_OBF_SOURCE} An OBF token as it is, for the first join only (write-only).`, writeOnly: true })),
+  vc_obf_token_url: nullable(explained(TargetUrl, { description: `${ONE_OBF_SOURCE} Where the service fetches the OBF token. ${TOKEN_URL_CONTRACT}` })),
+  vc_obf_token_user_id: nullable(
+    explained(str(1, 255), { description: `${ONE_OBF_SOURCE} The vc user id of an OAuth connection of the team (POST /vc_oauth_connections): its OBF token, fetched at each join.` }),
+  ),
+  vc_sdk_id: nullable(explained(str(1, 255), { description: `vc only: the bot's own Meeting SDK key, which signs its join. ${SDK_PAIR}` })),
+  vc_sdk_pwd: nullable(explained(str(1, 1024), { description: `vc only: the secret of \`vc_sdk_id\` (write-only). ${SDK_PAIR}`, writeOnly: true })),
+};
 
 const bodyCodec = (sandboxHosts: boolean) =>
   strictObject('LegacyCreateBotRequest', {
@@ -43,11 +59,7 @@ const bodyCodec = (sandboxHosts: boolean) =>
     automatic_leave: withDefault(AutomaticLeave, defaultAutomaticLeave),
     webhook_url: nullable(TargetUrl),
     extra: nullable(jsonObject),
-    vc_obf_token: nullable(str(1, 8192)),
-    vc_obf_token_url: nullable(httpsUrl),
-    vc_obf_token_user_id: nullable(str(1, 255)),
-    vc_sdk_id: nullable(str(1, 255)),
-    vc_sdk_pwd: nullable(str(1, 1024)),
+    ...legacyVcFields,
     deduplication_key: nullable(str(1, 255)),
   });
 

@@ -1,4 +1,4 @@
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 
 /**
  * A JSON Schema (2020-12, OpenAPI 3.1's dialect) fragment. Kept loose: the OpenAPI document is JSON, and
@@ -23,4 +23,15 @@ export const described = <C extends t.Decoder<unknown, unknown>>(codec: C, schem
 export const schemaNoteOf = (codec: object): JsonSchema | undefined => {
   const note = notes.get(codec);
   return typeof note === 'function' ? note() : note;
+};
+
+/**
+ * A leaf shared by several fields, as one field states it: the same rules, with what the field adds
+ * (`description` first, then the leaf's own; `writeOnly` for a secret). The shared leaf keeps its schema.
+ */
+export const explained = <A, O>(codec: t.Type<A, O, unknown>, note: JsonSchema & { readonly description: string }): t.Type<A, O, unknown> => {
+  const base = schemaNoteOf(codec);
+  if (base === undefined) throw new Error(`explained: the codec "${codec.name}" has no schema of its own to add to`);
+  const description = typeof base.description === 'string' ? `${note.description} ${base.description}` : note.description;
+  return described(new t.Type<A, O, unknown>(codec.name, codec.is, codec.validate, codec.encode), { ...base, ...note, description });
 };

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '../../adapters/net/public-addresses';
+import { isPublicAddress } from '../../../contract/net/public-addresses';
 import { parseS3Endpoint, type S3Endpoint } from '../../adapters/object-store/s3-location';
 import type { ApiError } from '../api-error';
 import { bool, decodeWith, leaf, lengthOf, str, strictObject, withDefault } from './codec-kit';

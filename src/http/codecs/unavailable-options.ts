@@ -17,7 +17,6 @@ interface UnavailableOption {
 export const unavailableOptions: readonly UnavailableOption[] = [
   { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
   { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
-  { field: 'vc_config', asked: (r) => r.vc_config !== null, feature: 'vc OBF and ZAK tokens' },
 ];
 
 export const optionNotAvailable = (field: string, feature: string): ApiError => {

@@ -1,5 +1,14 @@
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
+import type { VcJoin } from '../../domain/bot/vc-join';
+
+/** The `vc_config` a stored vc part answers to, without its secret (the token given in the request). */
+const v2VcConfigOf = (vc: VcJoin): Record<string, unknown> => ({
+  credential_id: vc.obf?.kind === 'credential' ? vc.obf.credential_id : null,
+  credential_user_id: vc.obf?.kind === 'credential_user' ? vc.obf.vc_user_id : null,
+  obf_token_url: vc.obf?.kind === 'token_url' ? vc.obf.url : null,
+  zak_token_url: vc.zak_token_url,
+});
 
 /**
  * The v2 creation request a stored definition answers to: what a PATCH of a scheduled bot is merged into
@@ -29,15 +38,7 @@ export const v2RequestOf = (definition: BotDefinition): Record<string, unknown> 
     transcription_enabled: config.transcription !== null,
     transcription_config:
       config.transcription === null ? null : { provider: config.transcription.provider, custom_params: config.transcription.custom_params },
-    vc_config:
-      config.vc === null
-        ? null
-        : {
-            credential_id: config.vc.credential_id,
-            credential_user_id: config.vc.credential_user_id,
-            obf_token_url: config.vc.obf_token_url,
-            zak_token_url: config.vc.zak_token_url,
-          },
+    vc_config: config.vc === null ? null : v2VcConfigOf(config.vc),
   };
 };
 
@@ -53,5 +54,8 @@ export const keepStoredSecrets = (config: RequestedBotConfig, stored: RequestedB
     config.transcription && stored.transcription && !named.has('transcription_config')
       ? { ...config.transcription, api_key: stored.transcription.api_key }
       : config.transcription,
-  vc: config.vc && stored.vc && !named.has('vc_config') ? { ...config.vc, obf_token: stored.vc.obf_token } : config.vc,
+  vc:
+    config.vc && stored.vc?.obf?.kind === 'token' && config.vc.obf === null && !named.has('vc_config')
+      ? { ...config.vc, obf: stored.vc.obf }
+      : config.vc,
 });

@@ -1,21 +1,23 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import type Koa from 'koa';
-import type { ControlRequest, ControlResult } from '../../../bot-runtime/contract';
-import type { BotControlHub } from '../../adapters/bot-control/control-hub';
+import type { ControlRequest, ControlResult } from '../../../contract/bot-contract';
+import type { BotPolls } from '../../adapters/bot-control/port';
+import type { BotContacts } from '../../commands/bot-contacts';
 import type { ArtifactStores } from '../../adapters/object-store/artifact-stores';
 import { isSafeObjectKey } from '../../adapters/object-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import type { CommandDeps } from '../../commands/command-deps';
-import { loadBot } from '../../commands/bot-commands';
+import { handleBotCommand, loadBot } from '../../commands/bot-commands';
+import { nowIso } from '../../commands/command-deps';
+import { pendingRequestsOf, STANDING_LEAVE_ID, type PendingControlRequest } from '../../domain/bot/bot-control';
 import { recordBotReport } from '../../commands/record-bot-report';
 import type { BotState as BotAggregate } from '../../domain/bot/bot-decider';
 import { isTerminal } from '../../domain/bot/bot-status';
 import { recordStorageAccessFailure } from '../../commands/storage-commands';
 import type { ReadStore } from '../../adapters/read-store/port';
 import { botStorageOf, customerStorageOf } from '../../projections/bot-storage-view';
-import { BOTS, type BotView } from '../../projections/bot-view';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { ApiError, conflict, orThrow, unauthorized, validationError } from '../api-error';
 import type { AppState } from '../app-context';
 import { BotReportCodec } from '../codecs/bot-report';
@@ -26,10 +28,14 @@ import { storeUpload, type UploadGuards } from './artifact-upload';
 
 export interface InternalRouterDeps {
   readonly commands: CommandDeps;
-  readonly control: BotControlHub;
+  /** where a long poll waits for a request recorded for its bot, on any instance */
+  readonly polls: BotPolls;
+  readonly contacts: BotContacts;
+  /** while a bot's long poll is held, its contact is noted this often (it is alive as long as it listens) */
+  readonly contactRefreshMs: number;
   readonly stores: ArtifactStores;
   readonly signer: Signer;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly readStore: ReadStore;
   readonly uploads: UploadGuards;
 }
@@ -37,7 +43,7 @@ export interface InternalRouterDeps {
 type PresentBot = Extract<BotAggregate, { kind: 'present' }>;
 
 /** The bot id of the path, in the one form the event streams use, and the bot, once its token has been checked. */
-type BotState = AppState & { botId: string; bot: PresentBot };
+export type BotState = AppState & { botId: string; bot: PresentBot };
 
 const MAX_POLL_SECONDS = 30;
 
@@ -47,7 +53,7 @@ const MAX_POLL_SECONDS = 30;
  * have seen its dispatch yet). Any such call also tells the service the bot is alive (the dispatcher
  * watches bots it has no process of).
  */
-const requireBotToken = (deps: InternalRouterDeps): Koa.Middleware<BotState> => async (ctx, next) => {
+export const requireBotToken = (deps: Pick<InternalRouterDeps, 'signer' | 'contacts' | 'commands'>): Koa.Middleware<BotState> => async (ctx, next) => {
   const botId = orThrow(parseBotIdParam((ctx as unknown as { params: { bot_id?: string } }).params.bot_id));
   const header = ctx.get('authorization');
   const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
@@ -58,7 +64,8 @@ const requireBotToken = (deps: InternalRouterDeps): Koa.Middleware<BotState> => 
   if (bot.kind !== 'present' || bot.runId !== claims.runId) throw refused();
   ctx.state.botId = botId;
   ctx.state.bot = bot;
-  deps.control.noteContact(botId);
+  // Liveness is best effort: a call still goes through when the shared store is slow to take the note.
+  await deps.contacts.note(botId).catch((err) => ctx.state.log?.warn({ err, bot_id: botId }, 'could not note the bot’s contact'));
   await next();
 };
 
@@ -71,15 +78,18 @@ const refuseAfterEnd = (bot: PresentBot): void => {
 };
 
 /**
- * A leave that must reach the bot even if the API call could not: the bot was not listening yet when it
- * was asked (still starting), or the service restarted and already ended it while its process lived on.
- * It comes with every poll, at once, until the bot answers it; then polls wait again as usual (the bot
- * goes on polling while it finishes, and must not spin).
+ * What a poll hands over comes from the bot's own stream (bot-control.ts): the leave, standing until the
+ * bot answers it (also for a bot the service already ended while its process lived on), and the chat
+ * requests without an outcome. Then polls wait again as usual (the bot goes on polling while it finishes,
+ * and must not spin).
  */
-const STANDING_LEAVE: ControlRequest = { id: 'leave-requested', kind: 'leave' };
-const mustLeave = async (readStore: ReadStore, botId: string): Promise<boolean> => {
-  const bot = (await readStore.get<BotView>(BOTS, botId))?.doc;
-  return bot !== undefined && (bot.leave_requested || bot.ended_at !== null);
+const toControlRequest = (request: PendingControlRequest): ControlRequest => request;
+
+const CHAT_FAILURES: ReadonlySet<string> = new Set(['chat_disabled', 'not_in_call', 'failed']);
+
+const presentOrRefused = (bot: BotAggregate): PresentBot => {
+  if (bot.kind !== 'present') throw unauthorized('The bot no longer exists');
+  return bot;
 };
 
 const decodeOrThrow = <A>(decoder: { decode: (u: unknown) => E.Either<unknown, A> }, body: unknown, what: string): A => {
@@ -112,26 +122,48 @@ export const internalRouter = (deps: InternalRouterDeps): Router<BotState> => {
       if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `A bot could not store ${report.key}: ${report.reason}`);
     }
     await deps.projections.waitForPosition(result.right.position);
-    if (report.kind === 'end') deps.control.forget(ctx.state.botId);
+    if (report.kind === 'end') deps.contacts.forget(ctx.state.botId);
     ctx.status = 204;
   });
 
   router.get('/control', async (ctx) => {
+    const botId = ctx.state.botId;
     const wait = Math.min(MAX_POLL_SECONDS, Math.max(0, Number(ctx.query.wait_seconds ?? 20) || 0));
-    if (deps.control.hasAcknowledgedStandingLeave(ctx.state.botId) || !(await mustLeave(deps.readStore, ctx.state.botId))) {
-      ctx.body = { requests: await deps.control.poll(ctx.state.botId, wait * 1000) };
-      return;
+    // Waiting starts before the stream is read again, so that a request recorded in between is not missed.
+    const next = deps.polls.nextChange(botId, wait * 1000);
+    // A bot is alive while it listens; a bot whose process died drops the connection, and the noting stops.
+    const listening = setInterval(() => void deps.contacts.note(botId).catch(() => undefined), deps.contactRefreshMs);
+    const hungUp = () => next.cancel();
+    ctx.res.once('close', hungUp);
+    try {
+      let pending = pendingRequestsOf(presentOrRefused(await loadBot(deps.commands, botId)));
+      if (pending.length === 0 && wait > 0) {
+        await next.changed;
+        pending = pendingRequestsOf(presentOrRefused(await loadBot(deps.commands, botId)));
+      }
+      ctx.body = { requests: pending.map(toControlRequest) };
+    } finally {
+      next.cancel();
+      clearInterval(listening);
+      ctx.res.off('close', hungUp);
     }
-    // No waiting: the bot gets what the hub holds for it (the API's own leave, answered to its caller) or the standing leave.
-    const held = await deps.control.poll(ctx.state.botId, 0);
-    ctx.body = { requests: held.some((r) => r.kind === 'leave') ? held : [...held, STANDING_LEAVE] };
   });
 
   router.post('/control/:request_id/result', async (ctx) => {
     const body = await readJsonBody(ctx);
     if (!isControlResult(body) || body.id !== ctx.params.request_id) throw validationError('body', 'is not the result of this request');
-    if (body.id === STANDING_LEAVE.id) deps.control.acknowledgeStandingLeave(ctx.state.botId);
-    else deps.control.resolve(ctx.state.botId, body);
+    if (!body.ok && !CHAT_FAILURES.has(body.reason)) throw validationError('body/reason', 'must be chat_disabled, not_in_call or failed');
+    const now = nowIso(deps.commands);
+    const recorded =
+      body.id === STANDING_LEAVE_ID
+        ? await handleBotCommand(deps.commands, ctx.state.botId, { type: 'AcknowledgeLeave', now })
+        : await handleBotCommand(deps.commands, ctx.state.botId, {
+            type: 'RecordChatAnswer',
+            request_id: body.id,
+            outcome: body.ok ? { ok: true } : { ok: false, reason: body.reason, message: body.message },
+            now,
+          });
+    if (E.isLeft(recorded)) throw refusalToApiError(recorded.left);
     ctx.status = 204;
   });
 

@@ -20,6 +20,7 @@ import type { BotsRouterDeps } from '../v2/bots-router';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
 import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
+import { checkVcJoin, legacyVcFieldNames } from '../vc-credentials/vc-join-checks';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
 
@@ -35,13 +36,15 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const request = orThrow(decodeLegacyCreateBotRequest(await readJsonBody(ctx), { sandboxHosts: deps.sandboxHosts }));
     if (request.webhook_url !== null) await checkWebhookTarget(deps.webhookTargets, 'body/webhook_url', request.webhook_url);
     const seal = (plain: string) => deps.secretBox.seal(plain);
+    const config = botConfigFromLegacyRequest(request, seal);
+    await checkVcJoin(deps, caller.team_id, config.vc, legacyVcFieldNames);
     const created = await createBot(deps.commands, {
       team_id: caller.team_id,
       meeting_url: request.meeting_url,
       platform: request.platform,
       bot_name: request.bot_name,
       extra: request.extra,
-      config: botConfigFromLegacyRequest(request, seal),
+      config,
       created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
     });
     if (E.isLeft(created)) throw refusalToApiError(created.left);

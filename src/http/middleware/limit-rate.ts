@@ -12,7 +12,7 @@ export const limitRate = (readStore: ReadStore, limiter: RateLimiter): Koa.Middl
   const caller = ctx.state.caller;
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && caller) {
     const team = await readStore.get<TeamView>(TEAMS, caller.team_id);
-    const verdict = limiter.take(caller.team_id, team?.doc.rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND);
+    const verdict = await limiter.take(caller.team_id, team?.doc.rate_limit_per_second ?? DEFAULT_RATE_PER_SECOND);
     if (!verdict.allowed) {
       ctx.set('Retry-After', String(verdict.retryAfterSeconds));
       throw tooManyRequests('FST_ERR_TOO_MANY_REQUESTS', verdict.retryAfterSeconds, 'Rate limit exceeded, retry later');

@@ -49,7 +49,10 @@ export const jsonSchemaOf = (codec: AnyCodec, path = ''): JsonSchema => {
     const fallback = jsonDefault(codec.fallback());
     return orNull(fallback === undefined ? inner : { ...inner, default: fallback });
   }
-  if (codec instanceof StrictObject) return objectSchema(codec.props as t.Props, path, false);
+  if (codec instanceof StrictObject) {
+    const object = objectSchema(codec.props as t.Props, path, false);
+    return codec.description === undefined ? object : { ...object, description: codec.description };
+  }
   if (codec instanceof ArrayOf) return { type: 'array', items: jsonSchemaOf(codec.item, `${path}/items`), minItems: codec.min, maxItems: codec.max };
   const c = codec as t.Mixed;
   switch (tagOf(codec)) {

@@ -14,7 +14,8 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonSchema>> = {
   bot_id: { ...UUID_SCHEMA, description: "The bot's id." },
   webhook_id: { ...UUID_SCHEMA, description: "The webhook endpoint's id." },
   calendar_id: { ...UUID_SCHEMA, description: "The calendar's id." },
-  uuid: { ...UUID_SCHEMA, description: 'The id (uuid) of the calendar or event.' },
+  uuid: { ...UUID_SCHEMA, description: 'The id (uuid) of the calendar, the event or the vc OAuth connection.' },
+  credential_id: { ...UUID_SCHEMA, description: "The vc credential's id." },
 };
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

@@ -52,7 +52,8 @@ const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: ()
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 export interface OpenApiRouterDeps {
-  readonly document: () => OpenApiDocument;
+  /** absent: health only (a worker-only process serves no API to describe) */
+  readonly document?: () => OpenApiDocument;
   readonly health: () => { readonly status: 'ok'; readonly projections_position: string | null };
 }
 
@@ -65,9 +66,12 @@ export const openApiRouter = (deps: OpenApiRouterDeps): Router<AppState> => {
     ctx.body = deps.health();
   });
 
+  const document = deps.document;
+  if (document === undefined) return router;
+
   router.get('/openapi.json', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = deps.document();
+    ctx.body = document();
   });
 
   router.get('/docs', (ctx) => {

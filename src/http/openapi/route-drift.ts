@@ -12,7 +12,7 @@ export const routeDrift = (served: readonly string[], documented: RouteDocs, und
     .map(
       (route) =>
         `${route} is served but not described: add '${route}': { operationId, tag, summary, body?, query?, responses, errors? } to the ` +
-        "registry beside its router (`<router>-doc.ts`, listed in src/http/openapi/public-api-doc.ts), its request codec's leaves with " +
+        "registry beside its router (`<router>-doc.ts`, listed in its capability's `apiDocs`, src/capabilities/<name>.ts), its request codec's leaves with " +
         'schemas and its answer as a codec in src/http/codecs/responses/; then `npm run openapi` (docs/decisions.md, issue 24)',
     );
   const stale = [...described]

@@ -59,6 +59,22 @@ export const webhookDocs: WebhookDocs = {
   'calendar.event_updated': v2('calendar.event_updated', 'Events changed in a calendar', 'Per series (or lone event), its changed instances.', P.CalendarEventUpdated, 'CalendarEventUpdatedWebhook'),
   'calendar.event_cancelled': v2('calendar.event_cancelled', 'Events cancelled in a calendar', 'Per series (or lone event), its cancelled instances.', P.CalendarEventCancelled, 'CalendarEventCancelledWebhook'),
   'calendar.error': v2('calendar.error', 'A calendar stopped syncing', 'The provider refused for good: connect the calendar again with new credentials.', P.CalendarError, 'CalendarErrorWebhook'),
+  'vc_credential.invalid': {
+    operationId: 'webhook_vc_credential_invalid',
+    tag: 'Webhooks (v2)',
+    summary: 'A stored vc OAuth connection was refused by the platform',
+    description:
+      'The platform refused to refresh its tokens for good: the vc user must authorise your app again (`POST /v2/vc-credentials` or ' +
+      '`POST /vc_oauth_connections` with a new code), or the bots that name it fail with `VC_OBF_TOKEN_ERROR`.\n\nSent to the team\'s ' +
+      'enabled endpoints subscribed to `vc_credential.invalid`, whichever API made the connection; `x-service-api-key` is the key that made it.',
+    name: 'VcCredentialInvalidWebhook',
+    schema: P.VcCredentialInvalid,
+    headers: SIGNED,
+    example: {
+      event: 'vc_credential.invalid',
+      data: { credential_id: '5c0e8d2b-7f4a-4e61-b2d3-9a8b7c6d5e4f', type: 'oauth', vc_user_id: 'KdYKjnimT4KPd8KKdQt9FQ', state: 'invalid', reason: 'invalid_grant: the refresh token was revoked', invalidated_at: AT },
+    },
+  },
   callback: {
     operationId: 'bot_callback',
     tag: 'Webhooks (v2)',

@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../adapters/crypto/secret-box';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { orThrow } from '../api-error';
 import { callerOf, type AppContext } from '../app-context';
 import { readJsonBody } from '../read-json-body';
@@ -8,7 +8,7 @@ import { requesterOf, type MadeBot, type Requester } from './bots-from-requests'
 
 interface RouteDeps {
   readonly secretBox: SecretBox;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
 }
 
 /** Makes one bot from one request body (createBotFromBody, scheduleBotFromBody), throwing its ApiError. */

@@ -6,7 +6,7 @@ import { createBot } from '../../commands/create-bot';
 import { scheduleBot } from '../../commands/schedule-bot';
 import type { CreatedBy } from '../../domain/bot/bot-events';
 import { BOTS } from '../../projections/bot-view';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { orThrow } from '../api-error';
 import type { Caller } from '../app-context';
 import { decodeCreateBotRequest, type CreateBotRequest } from '../codecs/create-bot-request';
@@ -14,12 +14,13 @@ import { decodeScheduledBotRequest } from '../codecs/scheduled-bot-request';
 import { botConfigFromV2Request } from '../codecs/v2-bot-config';
 import { withinTeamLimit } from '../team-limit-guard';
 import { refusalToApiError } from './refusal-to-api-error';
+import { checkVcJoin, v2VcFieldNames } from '../vc-credentials/vc-join-checks';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 
 export interface BotRequestDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly sandboxHosts: boolean;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
@@ -47,6 +48,12 @@ export const checkCallbackTarget = async (deps: Pick<BotRequestDeps, 'webhookTar
   if (request.callback_enabled && request.callback_config) await checkWebhookTarget(deps.webhookTargets, 'body/callback_config/url', request.callback_config.url);
 };
 
+/** What a request names beyond its own fields, checked before anything is reserved: its callback, its vc token URLs and credentials. */
+export const checkRequestTargets = async (deps: Pick<BotRequestDeps, 'webhookTargets' | 'readStore' | 'secretBox'>, teamId: string, request: CreateBotRequest): Promise<void> => {
+  await checkCallbackTarget(deps, request);
+  if (request.vc_config) await checkVcJoin(deps, teamId, definitionOf(deps, request).config.vc, v2VcFieldNames);
+};
+
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
 export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
   meeting_url: request.meeting_url,
@@ -62,7 +69,7 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
  */
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   const created = await createBot(deps.commands, {
     team_id: requester.caller.team_id,
     ...definitionOf(deps, request),
@@ -80,7 +87,7 @@ export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Reque
   const { join_at, request } = orThrow(
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
-  await checkCallbackTarget(deps, request);
+  await checkRequestTargets(deps, requester.caller.team_id, request);
   const team_id = requester.caller.team_id;
   const waiting = () => deps.readStore.count(BOTS, { team_id, status: 'scheduled' });
   return withinTeamLimit(deps.readStore, team_id, 'scheduled_bots', waiting, async () => {

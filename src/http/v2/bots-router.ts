@@ -9,7 +9,7 @@ import { leaveBot } from '../../commands/leave-bot';
 import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { sendChatMessage } from '../../commands/send-chat-message';
 import { botStreamName } from '../../domain/bot/bot-events';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { BOTS, type BotView } from '../../projections/bot-view';
 import { ApiError, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -32,7 +32,7 @@ import type { WebhookTargets } from './webhook-targets';
 export interface BotsRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly control: BotControl;
   readonly links: ArtifactLinks;
   readonly sandboxHosts: boolean;

@@ -14,7 +14,7 @@ import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import { toScheduledBot } from './bot-details';
 import type { BotsRouterDeps } from './bots-router';
-import { checkCallbackTarget, definitionOf, requesterOf, scheduleBotFromBody } from './bots-from-requests';
+import { checkCallbackTarget, checkRequestTargets, definitionOf, requesterOf, scheduleBotFromBody } from './bots-from-requests';
 import { keysetPage } from './newest-first-page';
 import { refusalToApiError } from './refusal-to-api-error';
 
@@ -62,6 +62,7 @@ export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouter
       const { definition, join_at, version } = bot.schedule;
       const patch = orThrow(decodeScheduledBotPatch(body, { definition, join_at }, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }));
       if (patch.named.has('callback_config') || patch.named.has('callback_enabled')) await checkCallbackTarget(deps, patch.request);
+      if (patch.named.has('vc_config')) await checkRequestTargets(deps, callerOf(ctx).team_id, patch.request);
       const { config, ...changed } = definitionOf(deps, patch.request);
       const changedResult = await changeSchedule(deps.commands, bot_id, version, {
         ...changed,

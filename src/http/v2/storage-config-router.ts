@@ -6,7 +6,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { handleStorageCommand } from '../../commands/storage-commands';
 import type { StorageSettings } from '../../domain/storage/storage-events';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { configuredView, STORAGE_CONFIGS, type StorageConfigView } from '../../projections/storage-config-view';
 import { ApiError, notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
@@ -18,7 +18,7 @@ import { refusalToApiError } from './refusal-to-api-error';
 export interface StorageConfigRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly secretBox: SecretBox;
   /** customer endpoints must be https and public, unless ALLOW_PRIVATE_STORAGE_ENDPOINTS (development) lets any endpoint do */
   readonly publicStorageEndpointsOnly: boolean;

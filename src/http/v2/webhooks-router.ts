@@ -7,7 +7,7 @@ import { nowIso, type CommandDeps } from '../../commands/command-deps';
 import { handleWebhookEndpointCommand } from '../../commands/webhook-commands';
 import type { WebhookEndpointCommand } from '../../domain/webhooks/webhook-endpoint-decider';
 import type { WebhookEventType } from '../../domain/webhooks/webhook-event-types';
-import type { ProjectionRunner } from '../../projections/projection-runner';
+import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { WEBHOOK_ATTEMPTS, type WebhookAttemptView } from '../../projections/webhooks/webhook-attempt-view';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { notFound, orThrow } from '../api-error';
@@ -24,7 +24,7 @@ import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
 export interface WebhooksRouterDeps {
   readonly commands: CommandDeps;
   readonly readStore: ReadStore;
-  readonly projections: ProjectionRunner;
+  readonly projections: ReadModelProgress;
   readonly secretBox: SecretBox;
   readonly webhookTargets: WebhookTargets;
 }

@@ -5,6 +5,7 @@ import { nowIso } from '../../commands/command-deps';
 import type { CalendarCommand, PresentCalendar } from '../../domain/calendar/calendar-decider';
 import type { PushChannel } from '../../domain/calendar/calendar-events';
 import { toMillis } from '../../domain/codec-helpers';
+import { calendarChannelId } from '../../domain/calendar/push-channel-id';
 import type { CalendarSyncDeps, CalendarSyncOptions } from './calendar-sync-deps';
 
 export interface ChannelUpkeep {
@@ -14,18 +15,6 @@ export interface ChannelUpkeep {
   /** the provider refused a channel: no new attempt before this */
   readonly refusedUntilMs: number | null;
 }
-
-/**
- * Our id of a channel names its calendar (`<calendar id>_<16 hex>`, within Google's 64 characters and
- * alphabet): a notice is routed by it, and its token (an HMAC of it) proves it is ours, even before the
- * channel's opening reached the read model.
- */
-export const calendarChannelId = (calendarId: string, randomId: string): string => `${calendarId}_${randomId.replace(/-/g, '').slice(0, 16)}`;
-
-export const calendarOfChannelId = (channelId: string): string | null => {
-  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_[0-9a-f]{16}$/.exec(channelId);
-  return match ? match[1]! : null;
-};
 
 /** Where a provider posts the notices of a channel: the channel id rides in Graph's URL and in Google's headers. */
 const addressOf = (deps: CalendarSyncDeps, platform: PresentCalendar['platform'], channelId: string): string =>

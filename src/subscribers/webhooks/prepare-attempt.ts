@@ -14,6 +14,8 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
+import { loadVcCredential } from '../../commands/vc-credentials/vc-credential-store';
+import { vcCredentialOfSubject } from '../../domain/webhooks/vc-credential-webhook-messages';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
 import { diarizedTranscriptIn, legacyCompleteTranscript } from '../../domain/transcription/legacy-transcripts';
 
@@ -32,6 +34,12 @@ export type Prepared =
 /** Who created the bot and its configuration as it stands (a scheduled bot's may have been changed before its time). */
 const botFacts = async (eventStore: EventStore, botId: string | null): Promise<BotFacts | null> =>
   botId === null ? null : loadBotFacts({ eventStore }, botId);
+
+/** A vc credential's messages carry the key that stored it (while it exists). */
+const createdByOfVcCredential = async (deps: PrepareDeps, subject: string) => {
+  const credentialId = vcCredentialOfSubject(subject);
+  return credentialId === null ? null : ((await loadVcCredential({ eventStore: deps.eventStore }, credentialId)).current?.created_by ?? null);
+};
 
 /**
  * Builds one attempt: the body with fresh links, the `x-service-api-key` of the key that defined it (keyOfDelivery),
@@ -66,7 +74,9 @@ export const prepareAttempt = async (
     'webhook-timestamp': String(timestamp),
   };
   const override = target.kind === 'callback' ? message.callback : null;
-  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null });
+  // A vc credential's messages carry the key that stored it.
+  const credentialKey = botId === null && calendarId === null ? await createdByOfVcCredential(deps, subject) : null;
+  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null }) ?? credentialKey;
   if (key) headers['x-service-api-key'] = deps.secretBox.open(key.api_key);
 
   if (target.kind === 'endpoint') {

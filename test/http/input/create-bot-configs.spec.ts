@@ -160,17 +160,21 @@ describe('decodeCreateBotRequest: transcription', () => {
 });
 
 describe('decodeCreateBotRequest: vc_config', () => {
-  it('takes an OBF token URL and a ZAK token URL on vc', () =>
-    assert.deepEqual(accepted(vcBody({ vc_config: { obf_token_url: 'https://me.example/obf', zak_token_url: 'https://me.example/zak' } })).vc_config, {
-      credential_id: null, credential_user_id: null, obf_token: null, obf_token_url: 'https://me.example/obf', zak_token_url: 'https://me.example/zak',
-    }));
+  it('takes an OBF token URL, or a ZAK token URL, on vc', () => {
+    assert.deepEqual(accepted(vcBody({ vc_config: { obf_token_url: 'https://me.example/obf' } })).vc_config, {
+      credential_id: null, credential_user_id: null, obf_token: null, obf_token_url: 'https://me.example/obf', zak_token_url: null,
+    });
+    assert.equal(accepted(vcBody({ vc_config: { zak_token_url: 'https://me.example/zak' } })).vc_config?.zak_token_url, 'https://me.example/zak');
+  });
+  it('takes plain http token URLs to this machine (the webhooks’ policy outside production decides at creation)', () =>
+    assert.equal(accepted(vcBody({ vc_config: { obf_token_url: 'http://127.0.0.1:9999/obf' } })).vc_config?.obf_token_url, 'http://127.0.0.1:9999/obf'));
   it('takes a stored credential id', () => assert.equal(accepted(vcBody({ vc_config: { credential_id: UUID } })).vc_config?.credential_id, UUID));
   const bad: Array<[string, Record<string, unknown>, string]> = [
     ['vc_config on tm', tmBody({ vc_config: { obf_token: 't' } }), 'body/vc_config is only allowed for vc meetings (meeting_url is a tm meeting)'],
     ['vc_config on mt', mtBody({ vc_config: {} }), 'body/vc_config is only allowed for vc meetings (meeting_url is a mt meeting)'],
     ['two OBF sources', vcBody({ vc_config: { obf_token: 't', obf_token_url: 'https://me.example/obf' } }), 'body/vc_config must NOT name more than one of credential_id, credential_user_id, obf_token, obf_token_url (got obf_token, obf_token_url)'],
-    ['an http token URL', vcBody({ vc_config: { obf_token_url: 'http://me.example/obf' } }), 'body/vc_config/obf_token_url must be a URL with scheme https'],
-    ['an http ZAK URL', vcBody({ vc_config: { zak_token_url: 'http://me.example/zak' } }), 'body/vc_config/zak_token_url must be a URL with scheme https'],
+    ['a token URL that is no URL', vcBody({ vc_config: { obf_token_url: 'tokens please' } }), 'body/vc_config/obf_token_url must be a valid URL'],
+    ['an OBF source with the ZAK token URL', vcBody({ vc_config: { obf_token: 't', zak_token_url: 'https://me.example/zak' } }), 'body/vc_config/zak_token_url must NOT be given with obf_token: the platform joins with an OBF token or a ZAK, never both'],
     ['a credential id that is not a UUID', vcBody({ vc_config: { credential_id: '42' } }), 'body/vc_config/credential_id must match format "uuid"'],
     ['legacy SDK fields', vcBody({ vc_config: { vc_sdk_id: 'x' } }), 'body/vc_config/vc_sdk_id is not an allowed property'],
   ];

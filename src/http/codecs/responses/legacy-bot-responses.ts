@@ -1,6 +1,10 @@
 import * as t from 'io-ts';
+import { legacyEndReasons } from '../../../domain/bot/legacy-end-reasons';
 import { RECORDING_MODES } from '../bot-configs';
 import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
+
+/** Why a legacy bot's recording ended (domain/bot/legacy-end-reasons.ts). */
+export const LegacyEndReason = t.keyof(Object.fromEntries(legacyEndReasons.map((r) => [r, null])) as Record<(typeof legacyEndReasons)[number], null>);
 
 const RecordingMode = t.keyof(Object.fromEntries(RECORDING_MODES.map((m) => [m, null])) as Record<(typeof RECORDING_MODES)[number], null>);
 
@@ -52,7 +56,7 @@ const LegacyBotRecord = t.type({
   deduplication_key: nullable(t.string),
   diarization_fails: integer(),
   diarization_v2: t.boolean,
-  end_reason: nullable(t.string),
+  end_reason: nullable(LegacyEndReason),
   ended_at: nullable(dateTime),
   enter_message: nullable(t.string),
   errors: nullable(t.readonlyArray(t.type({ error: t.string, error_code: t.string, message: nullable(t.string) }))),

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { LegacyEndReason } from './legacy-bot-responses';
 import { BotStatus } from './v2-bot-responses';
 import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
 
@@ -73,6 +74,12 @@ export const CalendarError = message(
   }),
 );
 
+/** A stored vc OAuth connection the platform refused for good (domain/webhooks/vc-credential-webhook-messages.ts). */
+export const VcCredentialInvalid = message(
+  'vc_credential.invalid',
+  t.type({ credential_id: uuid, type: t.literal('oauth'), vc_user_id: nullable(t.string), state: t.literal('invalid'), reason: t.string, invalidated_at: dateTime }),
+);
+
 const LegacyStatus = t.intersection([
   t.type({ code: t.string, created_at: dateTime }),
   t.partial({ start_time: dateTime, error_message: t.string, error_type: t.string }),
@@ -94,7 +101,7 @@ export const LegacyComplete = message(
       bot_id: uuid,
       mp4: nullable(uri),
       speakers: t.readonlyArray(t.string),
-      end_reason: t.keyof({ bot_removed: null, no_attendees: null, no_speaker: null, recording_timeout: null, api_request: null, meeting_error: null }),
+      end_reason: LegacyEndReason,
     }),
     t.partial({ transcript: nullable(t.readonlyArray(LegacyTranscriptSegment)) }),
   ]),
