@@ -11,7 +11,7 @@ import type { components } from './api-types';
 
 type S = components['schemas'];
 
-/** What an endpoint of the team receives for v2 bots and calendars. */
+/** What an endpoint of the team receives for v2 bots and calendars, and for its stored vc credentials. */
 export type V2WebhookEvent =
   | S['BotStatusChangeWebhook']
   | S['BotCompletedWebhook']
@@ -22,7 +22,8 @@ export type V2WebhookEvent =
   | S['CalendarEventCreatedWebhook']
   | S['CalendarEventUpdatedWebhook']
   | S['CalendarEventCancelledWebhook']
-  | S['CalendarErrorWebhook'];
+  | S['CalendarErrorWebhook']
+  | S['VcCredentialInvalidWebhook'];
 
 /** What a legacy bot's webhook_url receives. */
 export type LegacyWebhookEvent =

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { verifyCallback, verifyWebhook, WebhookVerificationError } from '../../client/webhooks';
+import { verifyCallback, verifyWebhook, WebhookVerificationError, type V2WebhookEvent } from '../../client/webhooks';
 import type { ErrorCodeOf } from '../../client';
+import type { WebhookEventType } from '../../src/domain/webhooks/webhook-event-types';
 import { createTeam, MEETING, typedApi } from '../support/http-client';
 import { startTestService, type TestService } from '../support/test-service';
 import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** Compiled, not run: an event an endpoint can subscribe to that the client's webhook type leaves out fails `tsc` here. */
+type EventsTheClientLacks = Exclude<WebhookEventType, V2WebhookEvent['event']>;
+export const everyEndpointEventTyped: [EventsTheClientLacks] extends [never] ? true : EventsTheClientLacks = true;
 
 /** The typed client (client/) against the live service: typed requests, answers and error codes, and verified webhooks. */
 describe('the typed client: requests, answers and errors typed from the document; webhooks verified', () => {
