@@ -34,12 +34,17 @@ describe('Schemathesis against the live service: the document holds for every op
   before(async () => {
     assert.ok(bin, 'Schemathesis is not installed: run `bash scripts/install-schemathesis.sh` (npm test runs it)');
     target = await startFuzzTarget();
-    const { bots, webhooks, calendars, events, credentials } = target.existing;
+    const { bots, webhooks, calendars, events, credentials, vc } = target.existing;
     dictionaries = {
       bots: { values: bots, parameters: ['path.bot_id', 'query.bot_id', 'body.bot_uuid'] },
       webhooks: { values: webhooks, parameters: ['path.webhook_id'] },
       calendars: { values: calendars, parameters: ['path.calendar_id', 'query.calendar_id'] },
-      uuids: { values: [...calendars, ...events], parameters: ['path.uuid'] },
+      uuids: { values: [...calendars, ...events, vc.credentials[0]!], parameters: ['path.uuid'] },
+      vcCredentials: { values: vc.credentials, parameters: ['path.credential_id'] },
+      vcClients: { values: [vc.client.id], parameters: ['body.client_id', 'body.vc_client_id'] },
+      vcSecrets: { values: [vc.client.secret], parameters: ['body.client_secret', 'body.vc_client_secret'] },
+      vcRedirects: { values: [vc.client.redirect_uri], parameters: ['body.redirect_uri'] },
+      vcCodes: { values: vc.codes, parameters: ['body.authorization_code'] },
       events: { values: events, parameters: ['body.event_id'] },
       clients: { values: [credentials.oauth_client_id], parameters: ['body.oauth_client_id'] },
       secrets: { values: [credentials.oauth_client_secret], parameters: ['body.oauth_client_secret'] },

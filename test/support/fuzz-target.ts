@@ -1,5 +1,7 @@
 import { openCalendarProviders } from '../../src/adapters/calendar-providers';
+import { defaultVcSettings } from '../../src/capabilities/vc-settings';
 import type { ApiClient } from '../../client';
+import { FakeVcPlatform } from '../fakes/fake-vc-platform';
 import { adminClient, createTeam, typedApi } from './http-client';
 import { startCalendarFakes, type CalendarFakes } from './calendar-fakes';
 import { startTestService, type TestService } from './test-service';
@@ -12,6 +14,12 @@ export interface Existing {
   readonly events: readonly string[];
   /** a provider account's credentials, which connect (the fake provider takes them) */
   readonly credentials: { readonly oauth_client_id: string; readonly oauth_client_secret: string; readonly oauth_refresh_token: string };
+  /** stored vc credentials (an OAuth connection, SDK credentials) and what connects another: the vc OAuth app, its redirect, fresh codes */
+  readonly vc: {
+    readonly credentials: readonly string[];
+    readonly client: { readonly id: string; readonly secret: string; readonly redirect_uri: string };
+    readonly codes: readonly string[];
+  };
 }
 
 export interface FuzzTarget {
@@ -32,7 +40,9 @@ export interface FuzzTarget {
  */
 export const startFuzzTarget = async (): Promise<FuzzTarget> => {
   const fakes: CalendarFakes = await startCalendarFakes();
+  const vcPlatform = await new FakeVcPlatform().start();
   const service = await startTestService({
+    vc: { ...defaultVcSettings, platform: { oauthBaseUrl: vcPlatform.oauthBaseUrl, apiBaseUrl: vcPlatform.apiBaseUrl } },
     sandboxHosts: false,
     allowPrivateStorageEndpoints: false,
     overrides: {
@@ -44,7 +54,7 @@ export const startFuzzTarget = async (): Promise<FuzzTarget> => {
   const team = await createTeam(service.url, { tokens: 1_000_000, rate_limit_per_second: 100_000, daily_bot_cap: 1_000_000 });
   const issued = await adminClient(service.url).post(`/admin/teams/${team.team_id}/api-keys`, { permission: 'sending' });
   if (issued.status !== 201) throw new Error(`no Sending Access key: ${JSON.stringify(issued.body)}`);
-  const existing = await seed(typedApi(service.url, team.api_key), fakes);
+  const existing = await seed(typedApi(service.url, team.api_key), fakes, vcPlatform);
   return {
     existing,
     url: service.url,
@@ -54,14 +64,31 @@ export const startFuzzTarget = async (): Promise<FuzzTarget> => {
     stop: async () => {
       await service.stop();
       await fakes.stop();
+      await vcPlatform.stop();
     },
   };
 };
 
 const HOUR = 3_600_000;
 
-/** Through the typed client: three bots (one scheduled), a webhook endpoint, a Google calendar with a one-off event and a series. */
-const seed = async (api: ApiClient, fakes: CalendarFakes): Promise<Existing> => {
+/** Through the typed client: a vc OAuth connection and the team's SDK credentials, and codes that connect another user. */
+const seedVc = async (api: ApiClient, platform: FakeVcPlatform): Promise<Existing['vc']> => {
+  const client = { id: 'fuzz-vc-app', secret: 'fuzz-vc-secret', redirect_uri: 'https://app.example.com/vc/callback' };
+  platform.registerClient(client.id, client.secret);
+  const alice = platform.addUser({ id: 'fuzzAliceVcUser', account_id: 'fuzz-account', email: 'alice@example.com', name: 'Alice' });
+  const bob = platform.addUser({ id: 'fuzzBobVcUser', account_id: 'fuzz-account', email: 'bob@example.com', name: 'Bob' });
+  const oauth = await api.POST('/v2/vc-credentials', {
+    body: { type: 'oauth', authorization_code: platform.authorize(client.id, alice, client.redirect_uri), redirect_uri: client.redirect_uri, client_id: client.id, client_secret: client.secret },
+  });
+  if (oauth.error) throw new Error(`seeding a vc connection: ${oauth.error.code} ${oauth.error.message}`);
+  const sdk = await api.POST('/v2/vc-credentials', { body: { type: 'sdk', sdk_id: 'fuzz-sdk-key', sdk_secret: 'fuzz-sdk-secret', name: 'Fuzz' } });
+  if (sdk.error) throw new Error(`seeding SDK credentials: ${sdk.error.code} ${sdk.error.message}`);
+  const codes = Array.from({ length: 10 }, () => platform.authorize(client.id, bob, client.redirect_uri));
+  return { credentials: [oauth.data.data.credential_id, sdk.data.data.credential_id], client, codes };
+};
+
+/** Through the typed client: three bots (one scheduled), a webhook endpoint, a Google calendar with a one-off event and a series, vc credentials. */
+const seed = async (api: ApiClient, fakes: CalendarFakes, vcPlatform: FakeVcPlatform): Promise<Existing> => {
   const bots: string[] = [];
   for (const meeting_url of ['https://meet.google.com/abc-defg-hij', 'https://zoom.us/j/1234567890?pwd=abc']) {
     const { data, error } = await api.POST('/v2/bots', { body: { meeting_url, bot_name: 'Notetaker', extra: { seeded: true } } });
@@ -87,5 +114,6 @@ const seed = async (api: ApiClient, fakes: CalendarFakes): Promise<Existing> => 
   const calendarId = connected.data.data.calendar_id;
   const listed = await api.GET('/calendar_events', { params: { query: { calendar_id: calendarId, status: 'all' } } });
   if (listed.error) throw new Error(`listing the seeded events: ${listed.error.code}`);
-  return { bots, webhooks: [hook.data.data.webhook_id], calendars: [calendarId], events: listed.data.data.map((e) => e.uuid), credentials };
+  const vc = await seedVc(api, vcPlatform);
+  return { bots, webhooks: [hook.data.data.webhook_id], calendars: [calendarId], events: listed.data.data.map((e) => e.uuid), credentials, vc };
 };
