@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -89,7 +89,10 @@ export const runSchemathesis = (options: {
     execFile(options.bin, args, { cwd: folder, maxBuffer: 64 * 2 ** 20, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       const exitCode = error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1) : 0;
       if (exitCode === -1) return reject(error);
-      resolve({ exitCode, output: `${stdout}${stderr}`, ...countEvents(folder) });
+      const counted = countEvents(folder);
+      // a passing run's report is counted, not kept; a failing run's stays for replaying, and the output says where
+      if (exitCode === 0) rmSync(folder, { recursive: true, force: true });
+      resolve({ exitCode, output: exitCode === 0 ? `${stdout}${stderr}` : `${stdout}${stderr}\nreport: ${folder}`, ...counted });
     });
   });
 };
