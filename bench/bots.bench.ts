@@ -6,10 +6,13 @@
  *      while it records alone: on the sandbox's own mt flavour (the baseline) and on the replicas of
  *      Google Meet (https://meet.google.com/<code>), Microsoft Teams (its meetup-join link on
  *      teams.microsoft.com, past the AV-confirm modal) and Zoom's web client
- *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating; and on the Zoom
- *      replica through the Meeting SDK with an OBF token from a token URL (a meeting of another
- *      organisation, the team's own SDK credentials signing, the token fetched by the service at join
- *      time), beside the plain join of the same replica;
+ *      (https://zoom.us/j/<id>?pwd=…), reached through SANDBOX_REPLICAS, alternating; signed in
+ *      (issue 20) on the Teams replica (an organisation account on Microsoft's sign-in replica) and the
+ *      Meet replica (Google's sign-in with SAML single sign-on to the service's own identity provider),
+ *      each set beside its own anonymous join of the same run; and on the Zoom replica through the
+ *      Meeting SDK with an OBF token from a token URL (a meeting of another organisation, the team's own
+ *      SDK credentials signing, the token fetched by the service at join time), beside the plain join of
+ *      the same replica;
  *   2. how many audio-only bots record at once without missing audio: a ramp of steps of N bots in N
  *      meetings, stopping at the first step where any bot loses audio, ends wrongly or records a file
  *      whose length disagrees with its own account;
@@ -80,7 +83,7 @@ const SETTLE_MS = 3000;
 const BASELINE = 'sandbox mt';
 const PLAIN_ZOOM = 'Zoom replica';
 const TOKEN_URL_ZOOM = 'Zoom replica, token URL';
-const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM] as const;
+const FLAVOURS = [BASELINE, 'Meet replica', 'Teams replica', PLAIN_ZOOM, TOKEN_URL_ZOOM, 'Teams replica, signed in', 'Meet replica, signed in'] as const;
 /** the organisation of the token-URL flavour's meetings: the team's SDK app is of another one, so it needs the OBF token */
 const HOST_ORG = 'bench-host-org';
 type Flavour = (typeof FLAVOURS)[number];
@@ -91,6 +94,13 @@ const MEETINGS: Record<Flavour, CreateMeetingRequest> = {
   'Teams replica': { platform: 'tm', lobby: false, replica: 'teams' },
   'Zoom replica': { platform: 'vc', lobby: false, replica: 'zoom' },
   'Zoom replica, token URL': { platform: 'vc', lobby: false, replica: 'zoom', organisation: HOST_ORG, recording_permission: 'grant' },
+  'Teams replica, signed in': { platform: 'tm', lobby: false, replica: 'teams' },
+  'Meet replica, signed in': { platform: 'mt', lobby: false, replica: 'meet' },
+};
+/** A signed-in flavour's sign-in choice (its logins are set up once, setUpSignIns), and the anonymous join it is set beside. */
+const SIGN_IN: Partial<Record<Flavour, { readonly body: Record<string, unknown>; readonly anonymous: Flavour }>> = {
+  'Teams replica, signed in': { body: { tm_config: { email_group: 'bench@contoso.com' } }, anonymous: 'Teams replica' },
+  'Meet replica, signed in': { body: { mt_config: { email_group: 'bench@example.com' } }, anonymous: 'Meet replica' },
 };
 
 type Api = ReturnType<typeof apiClient>;
@@ -227,7 +237,8 @@ const oneLatencySample = async (bench: Bench, flavour: Flavour): Promise<Latency
   const meeting = await openMeeting(bench.sandbox, flavour, bench.vc.userId);
   const viaTokenUrl = flavour === TOKEN_URL_ZOOM;
   const api = viaTokenUrl ? bench.vc.api : bench.api;
-  const { botId, postedAt } = await postBot(api, meeting, viaTokenUrl ? { vc_config: { obf_token_url: bench.vc.tokens.url(`/obf/${meeting.meetingId}`) } } : {});
+  const extra = viaTokenUrl ? { vc_config: { obf_token_url: bench.vc.tokens.url(`/obf/${meeting.meetingId}`) } } : (SIGN_IN[flavour]?.body ?? {});
+  const { botId, postedAt } = await postBot(api, meeting, extra);
   try {
     const { bot, seenAt } = await waitForStatus(api, botId, 'in_call_recording', 100);
     await sleep(SETTLE_MS);
@@ -290,6 +301,13 @@ const benchLatency = async (bench: Bench): Promise<LatencyByFlavour> => {
     if (base.length === 0 || replica.length === 0) continue;
     const ratio = (pick: (s: LatencySample) => number) => (percentile(replica.map(pick), 50) / percentile(base.map(pick), 50)).toFixed(2);
     console.log(`   ${flavour} / ${BASELINE}, p50: time to record x${ratio((s) => s.ownSeconds)}, memory per bot x${ratio((s) => s.pssKb)}`);
+  }
+  for (const [flavour, signIn] of Object.entries(SIGN_IN) as [Flavour, { anonymous: Flavour }][]) {
+    const signed = samples[flavour];
+    const anonymous = samples[signIn.anonymous];
+    if (signed.length === 0 || anonymous.length === 0) continue;
+    const p50 = (xs: LatencySample[]) => percentile(xs.map((s) => s.ownSeconds), 50);
+    console.log(`   ${flavour} / ${signIn.anonymous} (anonymous join), p50 time to record: x${(p50(signed) / p50(anonymous)).toFixed(2)} (+${seconds(p50(signed) - p50(anonymous))} for the sign-in)`);
   }
   const plain = samples[PLAIN_ZOOM];
   const viaUrl = samples[TOKEN_URL_ZOOM];
@@ -608,6 +626,22 @@ const chromiumVersion = () => {
   }
 };
 
+/**
+ * The signed-in flavours' accounts: a Microsoft organisation account and its tm login; an mt workspace
+ * whose SSO profile (sign-in URL, certificate) is entered in the replica's Google Workspace domain, an
+ * account of it and its mt login.
+ */
+const setUpSignIns = async (bench: Bench) => {
+  const { client } = bench.sandbox;
+  await client.putMicrosoftAccount({ email: 'bench@contoso.com', password: 'Bench-password-1', display_name: 'Bench Contoso' });
+  const tm = (await bench.api.post('/v2/tm-workspaces', { domain: 'contoso.com' })).body.data;
+  await bench.api.post('/v2/tm-logins', { email: 'bench@contoso.com', password: 'Bench-password-1', name: 'Bench', email_group: 'bench@contoso.com', workspace_id: tm.workspace_id });
+  const mt = (await bench.api.post('/v2/mt-workspaces', { domain: 'example.com' })).body.data;
+  await client.putGoogleDomain('example.com', { sign_in_url: mt.sso.sign_in_page_url, certificate: mt.sso.certificate });
+  await client.putGoogleAccount({ email: 'bench@example.com', display_name: 'Bench Example' });
+  await bench.api.post('/v2/mt-logins', { email: 'bench@example.com', name: 'Bench', email_group: 'bench@example.com', workspace_id: mt.workspace_id });
+};
+
 const main = async () => {
   const chromium = chromiumVersion();
   console.log(`machine: ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${chromium}, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(2)}`);
@@ -626,6 +660,7 @@ const main = async () => {
     const team = await createTeam(t.url, { tokens: 100_000, daily_bot_cap: 100_000, rate_limit_per_second: 1000 });
     const bench: Bench = { sandbox, t, api: apiClient(t.url, team.api_key), downloads, vc: await tokenUrlTeam(sandbox, t, tokens) };
     await synthesizePhrases(sandbox);
+    await setUpSignIns(bench);
     const latency = LATENCY_BOTS > 0 ? await benchLatency(bench) : noLatency();
     const steps = RAMP.length > 0 ? await benchRamp(bench) : [];
     printSummary(latency, steps, chromium);

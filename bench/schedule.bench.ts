@@ -94,8 +94,8 @@ const scheduleAll = async (bench: Bench, joinAts: readonly string[]): Promise<st
   for (let start = 0; start < joinAts.length; start += BATCH_SIZE) {
     const items = joinAts.slice(start, start + BATCH_SIZE).map((join_at) => botBody({ join_at }));
     const response = await bench.post('/v2/bots/scheduled/batch', items);
-    if (response.status !== 200 || response.body.data.failed > 0) throw new Error(`scheduling failed: ${JSON.stringify(response.body).slice(0, 300)}`);
-    ids.push(...response.body.data.results.map((r: { data: { bot_id: string } }) => r.data.bot_id));
+    if (response.status !== 200 || response.body.failed > 0) throw new Error(`scheduling failed: ${JSON.stringify(response.body).slice(0, 300)}`);
+    ids.push(...response.body.data.map((made: { bot_id: string }) => made.bot_id));
   }
   return ids;
 };

@@ -24,6 +24,8 @@ export type EndCause =
   | { readonly kind: 'lobby_expired'; readonly message: string }
   /** the page showed nothing the driver recognises for too long (a diagnostic was stored) */
   | { readonly kind: 'unrecognised_page'; readonly message: string }
+  /** the bot could not sign in (mt), or no login had room and its fallback is `fail`: the service's code */
+  | { readonly kind: 'sign_in_failed'; readonly error_code: string; readonly message: string }
   /** a streaming WebSocket of the job could not be connected before joining */
   | { readonly kind: 'streaming_setup_failed'; readonly message: string }
   | { readonly kind: 'internal_error'; readonly message: string }
@@ -101,6 +103,8 @@ export const endVerdict = (cause: EndCause, ctx: EndContext): EndVerdict => {
       return ctx.phase === 'in_call' ? failed('INTERNAL_ERROR', cause.message) : failed('CANNOT_JOIN_MEETING', cause.message);
     case 'streaming_setup_failed':
       return failed('STREAMING_SETUP_FAILED', cause.message);
+    case 'sign_in_failed':
+      return failed(cause.error_code, cause.message);
     case 'internal_error':
       return failed('INTERNAL_ERROR', cause.message);
     case 'vc_refused':

@@ -27,6 +27,7 @@ import type { Reporter } from './reporters/reporter';
 import { runBot, type RunOptions } from './run-bot';
 import { readJobLine, whenServiceGone } from './service-pipe';
 import { makeSpillUploader, makeUploader } from './uploaders/make-uploader';
+import { HttpSignInService, type SignInService } from './sign-in/sign-in-service';
 import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
 import { askVcJoin } from './vc-sdk/vc-join-client';
 
@@ -35,6 +36,7 @@ const SAME_SIGNAL_WINDOW_MS = 3000;
 
 interface Setup {
   job: BotJob;
+  signIn: SignInService | null;
   reporter: Reporter;
   control: ControlChannel;
   patienceMs: number | null;
@@ -65,6 +67,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
     const patienceMs = servicePatienceMs(process.env);
     return {
       job: service.job,
+      signIn: new HttpSignInService(target, service.job.bot_id),
       reporter: new HttpReporter(target, service.job.bot_id, patienceMs),
       control: new HttpControl(target, service.job.bot_id, { log: (m) => log.warn(m), serviceLostAfterMs: patienceMs, onServiceLost }),
       patienceMs,
@@ -83,6 +86,7 @@ const setup = async (log: BotLog, onServiceLost: () => void): Promise<Setup | nu
   const out = cli.job.upload.kind === 'folder' ? cli.job.upload.path : null;
   return {
     job: cli.job,
+    signIn: null,
     reporter: new ConsoleReporter(out),
     control: new NoControl(),
     patienceMs: null,
@@ -117,7 +121,10 @@ const main = async (): Promise<number> => {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // The service process died: a restarted service takes the bot over, so the meeting goes on.
+  // The service process died: a restarted service takes the bot over, so the meeting goes on. Its end of
+  // the stderr pipe died with it: echoing the log there fails (EPIPE), which must not end the bot (its
+  // log is kept for the bot.log artifact all the same).
+  process.stderr.on('error', () => undefined);
   s.whenServiceGone?.(() => log.warn('the service that started this bot is gone; carrying on until it is back'));
   try {
     const end = await runBot(s.job, {
@@ -128,6 +135,7 @@ const main = async (): Promise<number> => {
       log,
       stop: stop.signal,
       sandboxReplicas: replicas.ok ? replicas.address : null,
+      signIn: s.signIn,
       testCaFromService: s.testCaFromService,
       options: s.options,
       ...(s.vcJoin ? { vcJoin: s.vcJoin } : {}),

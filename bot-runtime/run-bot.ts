@@ -47,6 +47,8 @@ import type { VcJoinAnswer } from './drivers/vc-sdk/vc-sdk-driver';
 import { chooseVcJoin, JoinRetry } from './run/vc-sdk-join';
 import type { SdkHostServer } from './vc-sdk/host-server';
 import type { Uploader } from './uploaders/uploader';
+import { signInBeforeJoining } from './sign-in/sign-in-flow';
+import type { SignInService } from './sign-in/sign-in-service';
 
 export interface RunOptions {
   /** how often the page is read and the leave rules evaluated */
@@ -57,6 +59,8 @@ export interface RunOptions {
   readonly screenshotSeconds: number;
   /** from the start until the bot has asked to join (page loaded, name typed, join clicked) */
   readonly joinTimeoutSeconds: number;
+  /** a sign-in on the platform's pages that takes longer has timed out */
+  readonly signInTimeoutSeconds: number;
   /** a page showing nothing its driver recognises for this long ends the run, with a diagnostic */
   readonly unrecognisedPageSeconds: number;
   /** the captured audio is "sound" above this RMS level */
@@ -72,6 +76,7 @@ export const defaultRunOptions: RunOptions = {
   chunkSeconds: 10,
   screenshotSeconds: 5,
   joinTimeoutSeconds: 60,
+  signInTimeoutSeconds: 60,
   unrecognisedPageSeconds: 30,
   silenceThresholdDb: -60,
   chatConfirmMs: 5000,
@@ -91,6 +96,8 @@ export interface RunDeps {
   readonly browser?: Browser;
   /** SANDBOX_REPLICAS: the real platforms' hosts go to the sandbox there (tests only; never in production) */
   readonly sandboxReplicas?: ReplicaAddress | null;
+  /** the service's sign-in calls, for a job that signs in (service mode) */
+  readonly signIn?: SignInService | null;
   /** tests only: the certificate authority the service passed with the job (test-ca.ts) */
   readonly testCaFromService?: string | null;
   /** vc: asks the service for the join's credentials (a bot without a service joins through the web client) */
@@ -202,6 +209,7 @@ class BotRun {
     if (!opened || this.loop.endCause) return;
     const { tab, inCall } = opened;
     const target = chosen.navigationUrl(check.meeting.url);
+    if (!(await this.signInIfAsked(tab, target)) || this.loop.endCause) return;
     let navigation;
     try {
       navigation = await this.loop.unlessEnded(tab.page.goto(target, { waitUntil: 'domcontentloaded', timeout: this.opts.joinTimeoutSeconds * 1000 }));
@@ -227,6 +235,32 @@ class BotRun {
     if (choice.kind !== 'sdk') return null;
     this.sdkHost = choice.host;
     return choice.family;
+  }
+
+  /**
+   * A job with a sign-in signs in on the platform's pages in the meeting's tab before it opens the
+   * meeting (sign-in/sign-in-flow.ts). False when the run ends instead; a failed tm sign-in goes on as a guest.
+   */
+  private async signInIfAsked(tab: MeetingTab, target: string): Promise<boolean> {
+    if (!this.job.sign_in) return true;
+    if (!this.deps.signIn) {
+      this.log.warn('the job asks for a sign-in, but this bot has no service to sign in through: joining as a guest');
+      return true;
+    }
+    const verdict = await this.loop.unlessEnded(
+      signInBeforeJoining(this.job, tab.page, this.deps.signIn, target, {
+        timeoutMs: this.opts.signInTimeoutSeconds * 1000,
+        log: this.log,
+        ended: () => this.loop.endCause !== null,
+      }),
+    );
+    if (verdict.ended) return false;
+    if (verdict.value.kind === 'end') {
+      this.loop.requestEnd(verdict.value.cause);
+      return false;
+    }
+    if (verdict.value.kind === 'guest') this.log.info(`joining as a guest under the bot's name: ${verdict.value.reason}`);
+    return true;
   }
 
   /**

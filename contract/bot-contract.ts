@@ -93,6 +93,11 @@ export interface BotJob {
   readonly streaming?: StreamingJob | null;
   /** absent: cycle every 10 s */
   readonly bot_image_config?: BotImageConfigJob;
+  /**
+   * The bot signs in before joining (tm_config / mt_config): it asks the service for its sign-in
+   * (`POST …/sign-in`, below) and reports how it went. No secret is in the job. Absent or null: a guest.
+   */
+  readonly sign_in?: { readonly platform: 'tm' | 'mt' } | null;
 }
 
 /**
@@ -205,17 +210,35 @@ export type ControlResult =
  * - `POST {serviceUrl}/internal/bots/{bot_id}/control/{request_id}/result` body: ControlResult -> 204
  * - `PUT  {serviceUrl}/internal/bots/{bot_id}/artifacts/{key}` raw bytes, `content-type` -> 204
  *   (UploadTarget kind `http`; `key` may contain `/`, e.g. `audio_chunks/000001.webm`)
+ * - `POST {serviceUrl}/internal/bots/{bot_id}/sign-in` -> 200 SignInAnswer: the bot holds a session of a
+ *   login from then on (released when it ends), or it joins as a guest, or it ends with the given code
+ * - `POST {serviceUrl}/internal/bots/{bot_id}/sign-in/result` body SignInResult -> 200 `{ error_code }`
+ *   (the code a failure stands for; an mt bot ends with it, a tm bot goes on as a guest)
  *
  * A bot process started by the service gets `BOT_JOB_ON_STDIN=1`, `SERVICE_URL` and `BOT_TOKEN` in its
  * environment and its job (JSON of BotJob, one line) on standard input, which the service keeps open: its
  * end means the service is gone, and the bot ends its run (SIGTERM). Exit code 0 after sending its
  * EndReport; any other exit means a crash.
  */
+/** What the bot signs in with, only for its own run; or what it does when no login can take it. */
+export type SignInAnswer =
+  | { readonly outcome: 'sign_in'; readonly platform: 'tm'; readonly credential_id: string; readonly email: string; readonly password: string }
+  /** `sso_ticket`: the one-time credential our identity provider asks the bot for */
+  | { readonly outcome: 'sign_in'; readonly platform: 'mt'; readonly credential_id: string; readonly email: string; readonly sso_ticket: string }
+  | { readonly outcome: 'anonymous'; readonly message: string }
+  | { readonly outcome: 'fail'; readonly error_code: string; readonly error_message: string };
+
+export type SignInFailureKind = 'wrong_password' | 'account_locked' | 'mfa_required' | 'account_not_found' | 'saml_rejected' | 'timeout';
+
+export type SignInResult = { readonly ok: true } | { readonly ok: false; readonly kind: SignInFailureKind; readonly message: string };
+
 export const internalPaths = {
   reports: (botId: string) => `/internal/bots/${botId}/reports`,
   control: (botId: string) => `/internal/bots/${botId}/control`,
   controlResult: (botId: string, requestId: string) => `/internal/bots/${botId}/control/${requestId}/result`,
   artifact: (botId: string, key: string) => `/internal/bots/${botId}/artifacts/${key}`,
+  signIn: (botId: string) => `/internal/bots/${botId}/sign-in`,
+  signInResult: (botId: string) => `/internal/bots/${botId}/sign-in/result`,
 } as const;
 
 /** Set to `1` in the environment of a bot process the service starts: its job comes on standard input. */

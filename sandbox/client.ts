@@ -7,7 +7,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import type { ControlMeetingView, MessageView, ParticipantView, Platform, RecordingPolicy } from './meeting-state';
+import type { Platform, RecordingPolicy } from './meeting-state';
+import type { ControlMeetingView, MessageView, ParticipantView } from './meeting-views';
 import type { MeetSettings } from './meet/settings';
 import type { TeamsSettings } from './teams/settings';
 import type { ZoomSettings } from './zoom/settings';
@@ -36,6 +37,8 @@ interface MeetingBasics {
   meeting_id?: string;
   /** a replica flavour of the platform, served under its real host (e.g. `meet`) */
   replica?: string;
+  /** only signed-in accounts of this organisation (domain) may join (replicas with identities) */
+  organisation_only?: string;
   /** vc: the organisation the meeting belongs to, and its host's user id (whose ZAK starts it) */
   organisation?: string;
   host_user_id?: string;
@@ -216,6 +219,22 @@ export class SandboxClient {
   }
   end(meetingId: string): Promise<ControlMeetingView> {
     return this.post(`${this.m(meetingId)}/end`);
+  }
+
+  /** A Microsoft organisation account the sign-in replica knows (CONTRACT.md "Identities"). */
+  putMicrosoftAccount(account: { email: string; password: string; display_name: string; state?: 'active' | 'locked'; mfa?: boolean }): Promise<unknown> {
+    return this.post('/control/identity/microsoft-accounts', account);
+  }
+  /** A Google Workspace domain, with the SSO profile its accounts sign in through (null: Google passwords). */
+  putGoogleDomain(domain: string, sso: { sign_in_url: string; certificate: string } | null): Promise<unknown> {
+    return this.post('/control/identity/google-domains', { domain, sso });
+  }
+  putGoogleAccount(account: { email: string; display_name: string }): Promise<unknown> {
+    return this.post('/control/identity/google-accounts', account);
+  }
+  /** Accounts, domains and every sign-in attempt with its outcome. */
+  identity(): Promise<{ sign_ins: { platform: string; email: string; outcome: string; detail?: string }[] }> {
+    return this.request('GET', '/control/identity');
   }
 
   /** Polls the meeting until `predicate` holds; returns the meeting view that satisfied it. */

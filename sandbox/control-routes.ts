@@ -3,23 +3,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   addSimulated,
   admit,
-  answerRecording,
-  controlView,
   deny,
   endMeeting,
   hostStart,
   leave,
   parseMeetingOptions,
   participant,
-  participantView,
-  pendingListeners,
   postChat,
   remove,
   SandboxError,
   simulated,
-  startUtterance,
   type Meeting,
 } from './meeting-state';
+import { pendingListeners, startUtterance } from './meeting-speech';
+import { controlView, participantView } from './meeting-views';
+import { answerRecording } from './recording-permission';
 import type { FingerprintReports } from './fingerprint/reports';
 import { readJson, send, sendJson } from './http-util';
 import { wavOf } from './participant-media';

@@ -42,3 +42,27 @@ export function sendError(res: ServerResponse, err: unknown): void {
   if (err instanceof SandboxError) sendJson(res, err.status, { error: err.message });
   else sendJson(res, 500, { error: err instanceof Error ? err.message : String(err) });
 }
+
+/** Reads an application/x-www-form-urlencoded body (a sign-in page's form). */
+export async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw new SandboxError(400, 'request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
+}
+
+/** A cookie of the request by name, or null. */
+export function cookieOf(req: IncomingMessage, name: string): string | null {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+export const redirect = (res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}) =>
+  res.writeHead(302, { location, 'cache-control': 'no-store', ...headers }).end();

@@ -1,9 +1,15 @@
 /**
- * The state of sandbox meetings and the rules that change it. No I/O: time comes in as `now`
+ * The state of sandbox meetings and the rules that change it: the meeting core (ids, options, people
+ * joining, waiting and leaving, chat, speech, recording permission). No I/O: time comes in as `now`
  * (epoch milliseconds) and ids are passed in, so the rules can be unit-tested. Operations mutate the
  * meeting they are given and throw SandboxError (carrying an HTTP status) when a rule refuses.
+ * Beside it: vc organisations and Meeting SDK joins (vc-sdk/sdk-sessions.ts, vc-sdk/sdk-join.ts),
+ * organisation-only meetings (identity/organisation-meetings.ts) and what pages and the control API
+ * see (meeting-views.ts).
  */
+import { organisationOnlyProblem, outsiderRefusal, type JoinIdentity } from './identity/organisation-meetings';
 import { displayNameProblem, tmGuestNameProblem } from './tm-guest-name';
+import { AUTHORIZED_USER_LEFT, DEFAULT_ORGANISATION, sessionsEndedByDeparture } from './vc-sdk/sdk-sessions';
 
 export type Platform = 'vc' | 'tm' | 'mt';
 export const platforms: readonly Platform[] = ['vc', 'tm', 'mt'];
@@ -41,6 +47,8 @@ export interface Participant {
   camera: boolean | null;
   /** replica pages: the layout the page shows (e.g. Spotlight), null until one is chosen */
   layout: string | null;
+  /** the account a signed-in page joined with (replicas with identities); null: a guest */
+  signed_in_as: string | null;
   /** vc: the platform user this participant is (a simulated user, or a Meeting SDK join with that user's ZAK) */
   user_id: string | null;
   /** vc: joined through the Meeting SDK on behalf of this user (an OBF token): it leaves when the user does */
@@ -94,6 +102,8 @@ export interface MeetingOptions {
   readonly join_wall?: string;
   /** vc: the host starts the meeting by itself this long after it was created (a replica's scenario) */
   readonly host_starts_after_ms?: number;
+  /** only signed-in accounts of this organisation (domain) may join; guests are sent to sign in */
+  readonly organisation_only?: string | null;
   /** vc: the organisation (account) the meeting belongs to: SDK apps of another one join it only with an OBF token or a ZAK */
   readonly organisation?: string;
   /** vc: the platform user who hosts it (whose ZAK starts it) */
@@ -112,6 +122,7 @@ export interface Meeting {
   readonly join_wall: string | null;
   /** when the host starts the meeting by itself (null: only by a control call) */
   readonly host_starts_at: number | null;
+  readonly organisation_only: string | null;
   readonly organisation: string;
   readonly host_user_id: string | null;
   readonly created_at: number;
@@ -123,9 +134,6 @@ export interface Meeting {
   next_seq: number;
   readonly events: MeetingEvent[];
 }
-
-/** The organisation of a meeting created without one. */
-export const DEFAULT_ORGANISATION = 'sandbox';
 
 export const activeStates: readonly ParticipantState[] = ['prejoin', 'waiting_for_host', 'lobby', 'in_call'];
 const isActive = (p: Participant) => activeStates.includes(p.state);
@@ -173,8 +181,12 @@ export function parseMeetingOptions(body: unknown): MeetingOptions {
   if (policy !== undefined && policy !== 'ask' && policy !== 'grant' && policy !== 'deny') {
     throw new SandboxError(400, 'recording_permission must be one of ask, grant, deny');
   }
+  const org = b.organisation_only;
+  const orgProblem = organisationOnlyProblem(org);
+  if (orgProblem) throw new SandboxError(400, orgProblem);
   return {
     platform: b.platform as Platform,
+    organisation_only: (org as string | undefined) ?? null,
     lobby: b.lobby as boolean | undefined,
     chat_enabled: b.chat_enabled as boolean | undefined,
     host_present: b.host_present as boolean | undefined,
@@ -196,6 +208,7 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
     lobby_timeout_ms: options.lobby_timeout_ms ?? null,
     join_wall: options.join_wall ?? null,
     host_starts_at: options.host_starts_after_ms === undefined ? null : now + options.host_starts_after_ms,
+    organisation_only: options.organisation_only ?? null,
     organisation: options.organisation ?? DEFAULT_ORGANISATION,
     host_user_id: options.host_user_id ?? null,
     created_at: now,
@@ -212,11 +225,12 @@ export function createMeeting(meetingId: string, options: MeetingOptions, now: n
   return meeting;
 }
 
-function log(meeting: Meeting, at: number, type: string, participantId?: string, detail?: string): void {
+/** Records what happened (the control view's `events`); for this module and the rule modules beside it. */
+export function log(meeting: Meeting, at: number, type: string, participantId?: string, detail?: string): void {
   meeting.events.push({ at, type, ...(participantId ? { participant_id: participantId } : {}), ...(detail !== undefined ? { detail } : {}) });
 }
 
-function notEnded(meeting: Meeting): void {
+export function notEnded(meeting: Meeting): void {
   if (meeting.ended) throw new SandboxError(409, 'the meeting has ended');
 }
 
@@ -226,7 +240,8 @@ export function participant(meeting: Meeting, participantId: string): Participan
   return p;
 }
 
-function setState(meeting: Meeting, p: Participant, state: ParticipantState, now: number, detail?: string): void {
+/** A participant's new state (and, once gone, when and why); a vc user leaving ends the SDK sessions on their behalf. */
+export function setState(meeting: Meeting, p: Participant, state: ParticipantState, now: number, detail?: string): void {
   p.state = state;
   if (state === 'in_call' && p.joined_at === null) p.joined_at = now;
   if (!activeStates.includes(state) && p.left_at === null) {
@@ -234,63 +249,10 @@ function setState(meeting: Meeting, p: Participant, state: ParticipantState, now
     p.end_reason = detail ?? state;
   }
   log(meeting, now, state, p.participant_id, detail);
-  if (p.user_id !== null && !activeStates.includes(state)) dropAuthorisedBy(meeting, p.user_id, now);
+  if (p.user_id === null || activeStates.includes(state)) return;
+  for (const q of sessionsEndedByDeparture(meeting, p.user_id, isActive)) setState(meeting, q, 'removed', now, AUTHORIZED_USER_LEFT);
 }
 
-/**
- * vc: the user an OBF token was for is no longer in the meeting (left, removed, dropped): the platform ends
- * the session of every app that joined on that user's behalf (unless the user is still there on another
- * device).
- */
-function dropAuthorisedBy(meeting: Meeting, userId: string, now: number): void {
-  const stillThere = [...meeting.participants.values()].some((q) => q.user_id === userId && q.state === 'in_call');
-  if (stillThere) return;
-  for (const q of meeting.participants.values()) {
-    if (q.authorized_by === userId && activeStates.includes(q.state)) setState(meeting, q, 'removed', now, AUTHORIZED_USER_LEFT);
-  }
-}
-
-/** The end reason of a participant whose OBF user left (the Meeting SDK's error 4019). */
-export const AUTHORIZED_USER_LEFT = 'authorized_user_left';
-
-/** How a Meeting SDK join enters: signed by an app, for a user (ZAK) or on a user's behalf (OBF), possibly as the host. */
-export interface SdkEntry {
-  readonly app: { readonly key: string; readonly name: string };
-  readonly user_id: string | null;
-  readonly authorized_by: string | null;
-  /** started with the host's ZAK: the meeting starts, no waiting room */
-  readonly as_host: boolean;
-}
-
-/**
- * vc: a join through the Meeting SDK, whose rules (signature, tokens) sdk-join.ts has checked: the
- * platform's wall for web-client bots does not apply (this is the sanctioned path); the host's ZAK starts
- * the meeting and enters directly, anyone else waits for the host and the lobby like a person.
- */
-export function requestSdkJoin(meeting: Meeting, participantId: string, name: unknown, entry: SdkEntry, now: number): Participant {
-  const p = participant(meeting, participantId);
-  notEnded(meeting);
-  if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
-  const raw = typeof name === 'string' ? name : '';
-  const problem = displayNameProblem(raw);
-  if (problem) throw new SandboxError(400, `This name cannot be used: ${problem}`);
-  p.name = raw;
-  p.requested_at = now;
-  p.last_seen = now;
-  p.user_id = entry.user_id;
-  p.authorized_by = entry.authorized_by;
-  p.sdk_app = entry.app;
-  log(meeting, now, 'join_requested', participantId, `${raw} via SDK app ${entry.app.name}${entry.authorized_by ? ` on behalf of ${entry.authorized_by}` : ''}${entry.user_id ? ` as ${entry.user_id}` : ''}`);
-  if (entry.as_host) {
-    hostStart(meeting, now);
-    setState(meeting, p, 'in_call', now, 'host (ZAK)');
-  } else if (!meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
-  else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
-  return p;
-}
-
-/** Whether the user is in the call now (an OBF token's user must be, for the join and for as long as the app stays). */
-export const userInCall = (meeting: Meeting, userId: string): boolean => [...meeting.participants.values()].some((q) => q.user_id === userId && q.state === 'in_call');
 
 /** A browser opened the meeting page: it is a participant in `prejoin` until it joins. */
 export function openPage(meeting: Meeting, participantId: string, now: number): Participant {
@@ -309,6 +271,7 @@ export function openPage(meeting: Meeting, participantId: string, now: number): 
     microphone: null,
     camera: null,
     layout: null,
+    signed_in_as: null,
     user_id: null,
     authorized_by: null,
     sdk_app: null,
@@ -325,25 +288,32 @@ export interface JoinMedia {
 }
 
 /**
- * The join button: checks the name, then the meeting's wall (the request is refused at once), waiting
- * for the host (vc), lobby or straight into the call.
+ * The join button: checks who joins (an organisation-only meeting takes its members only) and the name,
+ * then the meeting's wall (the request is refused at once), waiting for the host (vc), lobby or straight
+ * into the call.
  */
-export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number, media: JoinMedia = {}): Participant {
+export function requestJoin(meeting: Meeting, participantId: string, name: unknown, now: number, media: JoinMedia = {}, identity: JoinIdentity | null = null): Participant {
   const p = participant(meeting, participantId);
   notEnded(meeting);
   if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
-  const raw = typeof name === 'string' ? name : '';
-  const problem = displayNameProblem(raw) ?? (meeting.platform === 'tm' ? tmGuestNameProblem(raw) : null);
+  const outsider = outsiderRefusal(meeting.organisation_only, identity);
+  if (outsider) {
+    log(meeting, now, 'join_refused', participantId, `${identity ? identity.email : 'a guest'}: only members of ${meeting.organisation_only}`);
+    throw new SandboxError(403, outsider);
+  }
+  const raw = identity ? identity.display_name : typeof name === 'string' ? name : '';
+  const problem = identity ? null : displayNameProblem(raw) ?? (meeting.platform === 'tm' ? tmGuestNameProblem(raw) : null);
   if (problem) {
     log(meeting, now, 'join_refused', participantId, `${JSON.stringify(raw)}: ${problem}`);
     throw new SandboxError(400, `This name cannot be used: ${problem}`);
   }
   p.name = raw;
+  p.signed_in_as = identity?.email ?? null;
   p.requested_at = now;
   p.last_seen = now;
   p.microphone = typeof media.microphone === 'boolean' ? media.microphone : null;
   p.camera = typeof media.camera === 'boolean' ? media.camera : null;
-  log(meeting, now, 'join_requested', participantId, raw);
+  log(meeting, now, 'join_requested', participantId, identity ? `${raw} (signed in as ${identity.email})` : raw);
   if (meeting.join_wall !== null) setState(meeting, p, 'denied', now, 'blocked');
   else if (meeting.platform === 'vc' && !meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
   else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
@@ -449,34 +419,6 @@ export function sweepStale(meeting: Meeting, now: number, staleMs: number): Part
   return gone;
 }
 
-/** vc: the participant asks the host for recording permission; the meeting's policy may answer at once. */
-export function requestRecording(meeting: Meeting, participantId: string, now: number): Participant {
-  const p = participant(meeting, participantId);
-  notEnded(meeting);
-  if (meeting.platform !== 'vc') throw new SandboxError(400, 'recording permission requests exist on vc only');
-  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can ask to record (state: ${p.state})`);
-  if (p.recording_permission === 'granted' || p.recording_permission === 'pending') return p;
-  log(meeting, now, 'recording_requested', participantId);
-  if (meeting.recording_policy === 'ask') {
-    p.recording_permission = 'pending';
-  } else {
-    p.recording_permission = meeting.recording_policy === 'grant' ? 'granted' : 'denied';
-    log(meeting, now, `recording_${p.recording_permission}`, participantId, 'by policy');
-  }
-  return p;
-}
-
-/** vc: the host grants or refuses (or later revokes) recording permission. */
-export function answerRecording(meeting: Meeting, participantId: string, grant: boolean, now: number): Participant {
-  const p = participant(meeting, participantId);
-  notEnded(meeting);
-  if (meeting.platform !== 'vc') throw new SandboxError(400, 'recording permission exists on vc only');
-  if (p.state !== 'in_call') throw new SandboxError(409, `the participant is not in the call (state: ${p.state})`);
-  p.recording_permission = grant ? 'granted' : 'denied';
-  log(meeting, now, `recording_${p.recording_permission}`, participantId, 'by host');
-  return p;
-}
-
 export function addSimulated(meeting: Meeting, participantId: string, name: unknown, now: number, userId: string | null = null): Participant {
   notEnded(meeting);
   const raw = typeof name === 'string' ? name : '';
@@ -497,6 +439,7 @@ export function addSimulated(meeting: Meeting, participantId: string, name: unkn
     microphone: null,
     camera: null,
     layout: null,
+    signed_in_as: null,
     user_id: userId,
     authorized_by: null,
     sdk_app: null,
@@ -533,181 +476,4 @@ export function endMeeting(meeting: Meeting, now: number): void {
   meeting.utterances = [];
   log(meeting, now, 'ended');
   for (const p of meeting.participants.values()) if (isActive(p)) setState(meeting, p, 'left', now, 'meeting ended');
-}
-
-/** A simulated participant starts speaking (its audio is already made); pages play it. */
-export function startUtterance(
-  meeting: Meeting,
-  participantId: string,
-  speech: { text: string; audio_url: string; duration_ms: number },
-  now: number,
-): Utterance {
-  const p = simulated(meeting, participantId);
-  notEnded(meeting);
-  if (p.state !== 'in_call') throw new SandboxError(409, `only a participant in the call can speak (state: ${p.state})`);
-  pruneUtterances(meeting, now);
-  const u: Utterance = { seq: meeting.next_seq++, participant_id: p.participant_id, name: p.name, ...speech, started_at: now, acks: new Set() };
-  meeting.utterances.push(u);
-  log(meeting, now, 'speak', p.participant_id, speech.text);
-  return u;
-}
-
-/** Keeps utterances that are playing or ended less than `keepMs` ago. */
-export function pruneUtterances(meeting: Meeting, now: number, keepMs = 5000): void {
-  meeting.utterances = meeting.utterances.filter((u) => now < u.started_at + u.duration_ms + keepMs);
-}
-
-/** Browser participants in the call that have not yet acknowledged the utterance. */
-export function pendingListeners(meeting: Meeting, u: Utterance): string[] {
-  return [...meeting.participants.values()]
-    .filter((p) => p.kind === 'browser' && p.state === 'in_call' && !u.acks.has(p.participant_id))
-    .map((p) => p.participant_id);
-}
-
-// ---- views ----
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-export interface ParticipantView {
-  participant_id: string;
-  name: string;
-  kind: ParticipantKind;
-  state: ParticipantState;
-  opened_at: string;
-  requested_at: string | null;
-  joined_at: string | null;
-  left_at: string | null;
-  recording_permission: RecordingPermission;
-  end_reason: string | null;
-  microphone: boolean | null;
-  camera: boolean | null;
-  layout: string | null;
-  user_id: string | null;
-  authorized_by: string | null;
-  /** the SDK app that signed its join (null: a web or simulated participant) */
-  app_name: string | null;
-}
-
-export interface MessageView {
-  participant_id: string;
-  sender_name: string;
-  text: string;
-  at: string;
-}
-
-export interface ControlMeetingView {
-  meeting_id: string;
-  platform: Platform;
-  url: string;
-  created_at: string;
-  ended: boolean;
-  ended_at: string | null;
-  host_present: boolean;
-  chat_enabled: boolean;
-  lobby: boolean;
-  recording_permission: RecordingPolicy;
-  organisation: string;
-  host_user_id: string | null;
-  /** the replica flavour and its settings; null for the sandbox's own pages */
-  replica: ReplicaSpec | null;
-  participants: ParticipantView[];
-  messages: MessageView[];
-  speaking: { participant_id: string; name: string; text: string; started_at: string; duration_seconds: number }[];
-  events: { at: string; type: string; participant_id?: string; detail?: string }[];
-}
-
-export function participantView(p: Participant): ParticipantView {
-  return {
-    participant_id: p.participant_id,
-    name: p.name,
-    kind: p.kind,
-    state: p.state,
-    opened_at: iso(p.opened_at)!,
-    requested_at: iso(p.requested_at),
-    joined_at: iso(p.joined_at),
-    left_at: iso(p.left_at),
-    recording_permission: p.recording_permission,
-    end_reason: p.end_reason,
-    microphone: p.microphone,
-    camera: p.camera,
-    layout: p.layout,
-    user_id: p.user_id,
-    authorized_by: p.authorized_by,
-    app_name: p.sdk_app?.name ?? null,
-  };
-}
-
-const messageView = (m: ChatMessage): MessageView => ({ participant_id: m.participant_id, sender_name: m.sender_name, text: m.text, at: iso(m.at)! });
-
-export function controlView(meeting: Meeting, url: string, now: number): ControlMeetingView {
-  return {
-    meeting_id: meeting.meeting_id,
-    platform: meeting.platform,
-    url,
-    created_at: iso(meeting.created_at)!,
-    ended: meeting.ended,
-    ended_at: iso(meeting.ended_at),
-    host_present: meeting.host_present,
-    chat_enabled: meeting.chat_enabled,
-    lobby: meeting.lobby,
-    recording_permission: meeting.recording_policy,
-    organisation: meeting.organisation,
-    host_user_id: meeting.host_user_id,
-    replica: meeting.replica,
-    participants: [...meeting.participants.values()].map(participantView),
-    messages: meeting.messages.map(messageView),
-    speaking: meeting.utterances
-      .filter((u) => now < u.started_at + u.duration_ms)
-      .map((u) => ({ participant_id: u.participant_id, name: u.name, text: u.text, started_at: iso(u.started_at)!, duration_seconds: u.duration_ms / 1000 })),
-    events: meeting.events.map((e) => ({ ...e, at: iso(e.at)! })),
-  };
-}
-
-/** What one participant's page sees. Messages from index `since` on. */
-export interface PageView {
-  /** grows with every change of the meeting: pages ignore views older than one they have shown */
-  revision: number;
-  meeting: { meeting_id: string; platform: Platform; ended: boolean; chat_enabled: boolean; host_present: boolean };
-  me: { participant_id: string; name: string; state: ParticipantState; recording_permission: RecordingPermission; end_reason: string | null };
-  participants: { participant_id: string; name: string }[];
-  /** vc: the names of the SDK apps in the call: the platform's notice banner (who may access the meeting's content) */
-  apps: string[];
-  message_count: number;
-  messages: MessageView[];
-  utterances: { seq: number; participant_id: string; name: string; audio_url: string; elapsed_ms: number; duration_ms: number; active: boolean }[];
-}
-
-export function pageView(meeting: Meeting, participantId: string, since: number, now: number): PageView {
-  const me = participant(meeting, participantId);
-  const inCall = me.state === 'in_call' && !meeting.ended;
-  return {
-    revision: meeting.events.length,
-    meeting: {
-      meeting_id: meeting.meeting_id,
-      platform: meeting.platform,
-      ended: meeting.ended,
-      chat_enabled: meeting.chat_enabled,
-      host_present: meeting.host_present,
-    },
-    me: { participant_id: me.participant_id, name: me.name, state: me.state, recording_permission: me.recording_permission, end_reason: me.end_reason },
-    participants: inCall
-      ? [...meeting.participants.values()].filter((p) => p.state === 'in_call').map((p) => ({ participant_id: p.participant_id, name: p.name }))
-      : [],
-    apps: inCall ? [...new Set([...meeting.participants.values()].filter((p) => p.state === 'in_call' && p.sdk_app).map((p) => p.sdk_app!.name))] : [],
-    message_count: inCall ? meeting.messages.length : 0,
-    messages: inCall ? meeting.messages.slice(Math.max(0, since)).map(messageView) : [],
-    utterances: inCall
-      ? meeting.utterances
-          .filter((u) => now < u.started_at + u.duration_ms + 1000)
-          .map((u) => ({
-            seq: u.seq,
-            participant_id: u.participant_id,
-            name: u.name,
-            audio_url: u.audio_url,
-            elapsed_ms: now - u.started_at,
-            duration_ms: u.duration_ms,
-            active: now < u.started_at + u.duration_ms,
-          }))
-      : [],
-  };
 }

@@ -8,17 +8,18 @@ import {
   leave,
   meetingIdPattern,
   openPage,
-  pageView,
   participant,
   postChat,
   requestJoin,
-  requestRecording,
   SandboxError,
   setLayout,
   setMedia,
   touch,
   type Platform,
 } from './meeting-state';
+import type { JoinIdentity } from './identity/organisation-meetings';
+import { pageView } from './meeting-views';
+import { requestRecording } from './recording-permission';
 import { readJson, send, sendHtml, sendJson } from './http-util';
 import { meetingPage, notFoundPage } from './pages/meeting-page';
 import type { MeetingRegistry } from './registry';
@@ -55,6 +56,8 @@ export async function handlePage(
   res: ServerResponse,
   path: string,
   query: URLSearchParams,
+  /** the page's signed-in account, on replicas with identities */
+  identity: JoinIdentity | null = null,
 ): Promise<void> {
   const api = /^\/api\/meetings\/([^/]+)\/([a-z-]+)$/.exec(path);
   if (api) {
@@ -70,7 +73,7 @@ export async function handlePage(
     } catch {
       throw new SandboxError(400, 'malformed path');
     }
-    await handlePageApi(registry, platform, meetingId, api[2]!, req, res, query);
+    await handlePageApi(registry, platform, meetingId, api[2]!, req, res, query, identity);
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -94,6 +97,7 @@ async function handlePageApi(
   req: IncomingMessage,
   res: ServerResponse,
   query: URLSearchParams,
+  identity: JoinIdentity | null,
 ): Promise<void> {
   const meeting = registry.get(meetingId, platform);
   const now = registry.now();
@@ -147,7 +151,7 @@ async function handlePageApi(
   }
   switch (action) {
     case 'join':
-      requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera });
+      requestJoin(meeting, pid, body.name, now, { microphone: body.microphone, camera: body.camera }, identity);
       break;
     case 'layout':
       setLayout(meeting, pid, body.layout, now);

@@ -5,7 +5,6 @@ import {
   expireLobby,
   meetingIdPattern,
   newMeetingId,
-  pruneUtterances,
   SandboxError,
   startHostWhenDue,
   sweepStale,
@@ -13,6 +12,7 @@ import {
   type MeetingOptions,
   type Platform,
 } from './meeting-state';
+import { pruneUtterances } from './meeting-speech';
 import { ParticipantMedia } from './participant-media';
 import { replicaFlavour } from './replicas';
 import type { SpeakingVoice } from './tts';

@@ -10,6 +10,7 @@ import { meetReplica } from './meet/flavour';
 import { teamsReplica } from './teams/flavour';
 import { zoomReplica } from './zoom/flavour';
 import { SandboxError, type Meeting, type MeetingOptions, type Platform } from './meeting-state';
+import type { IdentityRegistry } from './identity/identity-registry';
 import type { MeetingRegistry } from './registry';
 
 export interface ReplicaRequest {
@@ -20,6 +21,8 @@ export interface ReplicaRequest {
   readonly host: string;
   readonly path: string;
   readonly query: URLSearchParams;
+  /** the sandbox's accounts, domains and sign-in sessions */
+  readonly identity: IdentityRegistry;
 }
 
 export interface ReplicaFlavour {

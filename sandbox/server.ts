@@ -12,11 +12,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeCertificate, type SandboxCertificate } from './certificate';
 import { handleControl } from './control-routes';
+import { handleIdentityControl } from './identity/identity-control';
 import { FingerprintReports, handleFingerprint } from './fingerprint/reports';
 import { send, sendError, sendHtml, sendJson } from './http-util';
 import { platforms, type Platform } from './meeting-state';
 import { handlePage } from './page-routes';
 import { consolePage } from './pages/console-page';
+import { IdentityRegistry } from './identity/identity-registry';
 import { MeetingRegistry } from './registry';
 import { replicaForHost } from './replicas';
 import { SpeechSynthesizer } from './tts';
@@ -49,6 +51,8 @@ export interface RunningSandbox {
   /** base64 SHA-256 of its public key: Chromium `--ignore-certificate-errors-spki-list=<this>` */
   readonly spkiSha256: string;
   readonly registry: MeetingRegistry;
+  /** accounts, Google Workspace domains and sign-in sessions of the replicas' sign-in pages */
+  readonly identity: IdentityRegistry;
   /** a control API client that trusts the certificate */
   readonly client: SandboxClient;
   urlFor(platform: Platform, meetingId: string): string;
@@ -73,15 +77,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     staleAfterMs: options.staleAfterMs,
   });
   const tts = new SpeechSynthesizer(options.speechDir);
+  const identity = new IdentityRegistry(() => registry.now());
   const fingerprints = new FingerprintReports();
-  const deps = { registry, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256, fingerprints };
+  const deps = { registry, identity, tts, certPem: certificate.certPem, spkiSha256: certificate.spkiSha256, fingerprints };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://sandbox.invalid');
     const path = url.pathname;
     try {
       if (path.startsWith('/control/')) {
-        if (!(await handleControl(deps, req, res, path))) sendJson(res, 404, { error: `no control route ${req.method} ${path}` });
+        const handled = path.startsWith('/control/identity') ? await handleIdentityControl(identity, req, res, path) : await handleControl(deps, req, res, path);
+        if (!handled) sendJson(res, 404, { error: `no control route ${req.method} ${path}` });
         return;
       }
       if (path.startsWith('/media/speech/')) {
@@ -101,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       const platform = platformOfHost(req.headers.host);
       const replica = platform ? null : replicaForHost(hostName(req.headers.host));
       if (platform) await handlePage(registry, platform, req, res, path, url.searchParams);
-      else if (replica) await replica.handle({ registry, req, res, host: hostName(req.headers.host), path, query: url.searchParams });
+      else if (replica) await replica.handle({ registry, req, res, host: hostName(req.headers.host), path, query: url.searchParams, identity });
       else if (path === '/' && req.method === 'GET') sendHtml(res, 200, consolePage());
       else sendJson(res, 404, { error: 'not found: meeting pages are served on vc.localhost, tm.localhost, mt.localhost and the replica hosts' });
     } catch (err) {
@@ -130,6 +136,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     caPem: certificate.certPem,
     spkiSha256: certificate.spkiSha256,
     registry,
+    identity,
     client: new SandboxClient(controlUrl, certificate.certPem),
     urlFor: (platform, meetingId) => registry.urlFor(platform, meetingId),
     stop: async () => {

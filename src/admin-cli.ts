@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as E from 'fp-ts/Either';
 import { privateFolder } from './adapters/disk/private-files';
-import { openEventStore } from './adapters/event-store';
+import type { EventStore, RecordedEvent } from './adapters/event-store/port';
+import { SecretBox } from './adapters/crypto/secret-box';
+import { loadServiceKeys } from './adapters/signing/load-service-keys';
+import { openPersonalDataLog } from './capabilities/personal-data-log';
 import { openReadStore } from './adapters/read-store';
 import type { CommandDeps } from './commands/command-deps';
 import { describeTeam } from './commands/describe-team';
@@ -22,13 +24,27 @@ const usage = `usage: npm run admin -- <command> [options]
   set-limits --team <team_id> [--scheduled-bots <n>] [--webhook-endpoints <n>] [--calendars <n>]
   show-team --team <team_id>
   rebuild-projections
-Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL like the service; prints JSON.`;
+  export-events [--stream <name>]    the event log as JSON lines (a bot's deleted personal data reads as deleted)
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL and the service's secret like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 
 const fail = (message: string): never => {
   console.error(message);
   process.exit(2);
+};
+
+/** Every event (or one stream's) as one JSON line each, in log order, read a page at a time. */
+const exportEvents = async (eventStore: EventStore, stream: string | undefined): Promise<void> => {
+  const line = (e: RecordedEvent) =>
+    console.log(JSON.stringify({ position: e.position.toString(), stream: e.streamName, revision: e.revision.toString(), type: e.type, recorded_at: e.recordedAt.toISOString(), data: e.data }));
+  if (stream !== undefined) return (await eventStore.readStream(stream)).forEach(line);
+  for (let after: bigint | undefined; ; ) {
+    const page = await eventStore.readAll({ ...(after === undefined ? {} : { fromPosition: after }), maxCount: 1000 });
+    page.forEach(line);
+    if (page.length < 1000) return;
+    after = page[page.length - 1]!.position;
+  }
 };
 
 const numberOption = (value: string | undefined): number | undefined => (value === undefined ? undefined : Number(value));
@@ -49,13 +65,16 @@ const main = async () => {
       'scheduled-bots': { type: 'string' },
       'webhook-endpoints': { type: 'string' },
       calendars: { type: 'string' },
+      stream: { type: 'string' },
     },
   });
   if (!command || command === 'help' || command === '--help') return void console.log(usage);
 
   const config = configFromEnv();
   privateFolder(config.dataDir);
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  // The log as the service reads it: bots' personal fields opened with their keys, deleted ones as deleted.
+  const { keys } = loadServiceKeys(config, config.dataDir);
+  const { eventStore, keyVault } = await openPersonalDataLog(config, new SecretBox(keys));
   const deps: CommandDeps = { eventStore, clock: () => new Date(), newId: () => randomUUID() };
   const team = () => values.team ?? fail('--team is required');
   const orFail = <A>(result: E.Either<{ message: string }, A>): A => (E.isLeft(result) ? fail(result.left.message) : result.right);
@@ -105,6 +124,8 @@ const main = async () => {
           read_store: config.mongoUrl ? 'mongodb' : 'memory (the embedded read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
         });
       }
+      case 'export-events':
+        return await exportEvents(eventStore, values.stream);
       default:
         fail(`unknown command ${command}\n${usage}`);
     }
@@ -113,6 +134,7 @@ const main = async () => {
     throw error;
   } finally {
     await eventStore.close();
+    await keyVault.close();
   }
 };
 

@@ -6,7 +6,8 @@ import os from 'node:os';
 import bunyan from 'bunyan';
 import type Logger from 'bunyan';
 import type { BotControl } from './adapters/bot-control/port';
-import { openKeyVault } from './adapters/key-vault';
+import { keyVaultKind } from './adapters/key-vault';
+import type { KeyVault } from './adapters/key-vault/port';
 import { openSharedState } from './adapters/shared-state';
 import { BotContacts } from './commands/bot-contacts';
 import { WindowRateLimiter } from './http/middleware/rate-limiter';
@@ -20,7 +21,7 @@ import { privateFolder } from './adapters/disk/private-files';
 import { childProcessLauncherFor } from './adapters/bot-launcher/child-process-launcher';
 import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
-import { eventStoreKind, openEventStore } from './adapters/event-store';
+import { eventStoreKind } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
 import { openReadStore } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
@@ -36,6 +37,7 @@ import { publicApiDocument } from './capabilities/api-document';
 import type { CapabilityParts, ServiceContext, ServiceOverrides } from './capabilities/capability';
 import { defaultBotSlots } from './capabilities/bots';
 import { readModelsOf } from './capabilities/read-models';
+import { openPersonalDataLog } from './capabilities/personal-data-log';
 import { type BackgroundPart, type ObservablePart, partOf, runningOf } from './subscribers/background/background-part';
 import { startBackgroundParts, type RunningParts } from './subscribers/background/background-parts';
 import type { WebhookDeliveryWorker } from './subscribers/deliver-webhooks';
@@ -68,6 +70,10 @@ export interface RunningService {
   readonly spillUploader: PeriodicSweep;
   /** deletes artifacts whose retention has ended */
   readonly retention: PeriodicSweep;
+  /** erases the artifacts of bots whose data the team deleted */
+  readonly dataErasure: PeriodicSweep;
+  /** the service's key vault: bots' data keys (their personal fields in the log are sealed with them), vc credentials' keys */
+  readonly keyVault: KeyVault;
   readonly botWatch: RunningBotsWatch;
   readonly webhooks: WebhookDeliveryWorker;
   readonly calendarSync: CalendarSyncWorker;
@@ -111,7 +117,10 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   for (const warning of keyWarnings) log.warn(warning);
   const roles = rolesOf(config.role ?? 'all', config.botSlots ?? defaultBotSlots());
   const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, roles.worker ? config.botSlots ?? defaultBotSlots() : 0);
-  const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
+  const secretBox = new SecretBox(keys);
+  // Every part reads and appends through the sealing wrapper: bots' personal fields sealed with each bot's own
+  // key from the key vault, which follows the event store (issue 25; also the vc credentials' keys).
+  const { eventStore, keyVault } = await openPersonalDataLog(config, secretBox, log);
   const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
@@ -121,9 +130,6 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const nowMs = () => clock().getTime();
   const commands: CommandDeps = { eventStore, clock, newId: () => randomUUID() };
   const signer = new Signer(keys);
-  const secretBox = new SecretBox(keys);
-  // Stored credentials' keys, where every instance sharing the stores finds them (MongoDB, PostgreSQL, or a file).
-  const keyVault = await openKeyVault({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, databaseUrl: config.databaseUrl, dataDir: config.dataDir }, secretBox);
 
   // The public URL is only known once listening when PORT is 0 (tests), so links read it late.
   let publicUrl = config.publicUrl ?? '';
@@ -213,6 +219,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       event_store: eventStoreKind(config),
       read_store: config.mongoUrl ? 'mongodb' : 'memory',
       checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
+      key_vault: keyVaultKind(config),
       object_store: objectStore.local ? 'folder' : 's3',
       leases: parts.heldLeases(),
     },
@@ -244,6 +251,10 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     get retention() {
       return running<PeriodicSweep>('retention');
     },
+    get dataErasure() {
+      return running<PeriodicSweep>('dataErasure');
+    },
+    keyVault,
     get botWatch() {
       return running<RunningBotsWatch>('botWatch');
     },

@@ -55,7 +55,10 @@ ${pageSessionScript}
   }
 
   function renderPrejoin() {
-    var input = h('input', { type: 'text', jsname: 'YPqjbf', 'aria-label': T.yourName, placeholder: T.yourName, autocomplete: 'off' });
+    // signed in: no name to type, the account's name is shown and used
+    var input = cfg.signedIn
+      ? h('div', { 'class': 'signed-in', 'data-signed-in-name': cfg.signedIn.display_name, text: cfg.signedIn.display_name, value: '' })
+      : h('input', { type: 'text', jsname: 'YPqjbf', 'aria-label': T.yourName, placeholder: T.yourName, autocomplete: 'off' });
     var cta = h('button', { jsname: 'Qx7uuf', 'class': 'cta', disabled: '' }, [h('span', { text: cfg.knock ? T.askToJoin : T.joinNow })]);
     var hostNote = h('div', { 'class': 'note', text: T.waitingForHost });
     var error = h('div', { 'class': 'error-slot' });
@@ -64,14 +67,14 @@ ${pageSessionScript}
       cta.hidden = !hostHere;
       hostNote.hidden = hostHere;
       // the CTA waits for a name (an assumption of the contract, not a verified fact)
-      if (input.value.trim()) cta.removeAttribute('disabled'); else cta.setAttribute('disabled', '');
+      if (cfg.signedIn || input.value.trim()) cta.removeAttribute('disabled'); else cta.setAttribute('disabled', '');
     }
     input.addEventListener('input', update);
     cta.addEventListener('click', function () {
       if (cta.hasAttribute('disabled')) return;
       cta.setAttribute('disabled', '');
       error.replaceChildren();
-      api('POST', '/join', { participant_id: pid, name: input.value, microphone: media.microphone, camera: media.camera }).then(apply).catch(function (e) {
+      api('POST', '/join', { participant_id: pid, name: cfg.signedIn ? '' : input.value, microphone: media.microphone, camera: media.camera }).then(apply).catch(function (e) {
         update();
         error.replaceChildren(h('div', { role: 'alert', 'class': 'error', text: e.message }));
       });

@@ -1,23 +1,30 @@
 /**
  * The Google Meet replica (research note 2.11): meetings at https://meet.google.com/<abc-defg-hij>
- * (`hl` and other query parameters accepted and ignored), the sign-in wall on accounts.google.com,
+ * (`hl` and other query parameters accepted and ignored), Google's sign-in on accounts.google.com and its
+ * assertion consumer service on www.google.com (identity/google-accounts.ts),
  * the page API of the sandbox under /api on meet.google.com. Created through the control API with
  * `{platform: "mt", replica: "meet", …settings.ts}`.
  */
 import { handlePage } from '../page-routes';
-import { sendHtml, sendJson } from '../http-util';
+import { cookieOf, sendHtml, sendJson } from '../http-util';
+import { GOOGLE_ACS_HOST, GOOGLE_SESSION_COOKIE, handleGoogleAccounts, handleGoogleAcs } from '../identity/google-accounts';
 import { meetingIdPattern } from '../meeting-state';
 import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
-import { meetLandingPage, meetMeetingPage, meetNotFoundPage, meetProductPage, meetSignInPage, meetUnrecognisedPage } from './pages';
+import { meetLandingPage, meetMeetingPage, meetNotFoundPage, meetProductPage, meetUnrecognisedPage } from './pages';
 import { parseMeetSettings, type MeetSettings } from './settings';
-
 import { MEET_HOST, PRODUCT_HOST, SIGN_IN_HOST } from './hosts';
 
-const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
+const handle = async ({ registry, req, res, host, path, query, identity }: ReplicaRequest): Promise<void> => {
   if (host === SIGN_IN_HOST) {
-    sendHtml(res, 200, meetSignInPage());
+    await handleGoogleAccounts(identity, req, res, path, query);
     return;
   }
+  if (host === GOOGLE_ACS_HOST) {
+    if (!(await handleGoogleAcs(identity, req, res, path))) sendJson(res, 404, { error: 'not found' });
+    return;
+  }
+  // google.com's session, as every Google host sees it
+  const signedIn = identity.session(cookieOf(req, GOOGLE_SESSION_COOKIE), 'mt');
   if (host === PRODUCT_HOST) {
     sendHtml(res, 200, meetProductPage());
     return;
@@ -27,7 +34,7 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   if (path.startsWith('/api/meetings/')) {
-    await handlePage(registry, 'mt', req, res, path, query);
+    await handlePage(registry, 'mt', req, res, path, query, signedIn);
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -41,7 +48,8 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   const settings = meeting.replica!.settings as unknown as MeetSettings;
-  if (settings.wall === 'sign_in') {
+  // A meeting of the organisation only sends a guest to sign in, as the sign-in wall does.
+  if (settings.wall === 'sign_in' || (meeting.organisation_only !== null && signedIn === null)) {
     res.writeHead(302, { location: `https://${SIGN_IN_HOST}/v3/signin/identifier?continue=${encodeURIComponent(`https://${MEET_HOST}/${code}`)}`, 'cache-control': 'no-store' }).end();
     return;
   }
@@ -49,13 +57,13 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     sendHtml(res, 200, meetUnrecognisedPage());
     return;
   }
-  sendHtml(res, 200, meetMeetingPage(meeting, settings));
+  sendHtml(res, 200, meetMeetingPage(meeting, settings, signedIn && { display_name: signedIn.display_name }));
 };
 
 export const meetReplica: ReplicaFlavour = {
   name: 'meet',
   platform: 'mt',
-  hosts: [MEET_HOST, SIGN_IN_HOST, PRODUCT_HOST],
+  hosts: [MEET_HOST, SIGN_IN_HOST, GOOGLE_ACS_HOST, PRODUCT_HOST],
   meetingUrl: (meetingId) => `https://${MEET_HOST}/${meetingId}`,
   options: (body) => {
     const settings = parseMeetSettings(body);

@@ -1,7 +1,8 @@
 /**
  * The Meet replica's HTML: the meeting page (its script built from client-*.ts), and the pages
- * without a meeting: not found, the sign-in wall on accounts.google.com, and a page of no known
- * state (for testing what a driver does with a page it does not recognise).
+ * without a meeting: not found, the landing page, the product site, and a page of no known state (for
+ * testing what a driver does with a page it does not recognise). The sign-in on accounts.google.com is
+ * identity/google-accounts.ts.
  */
 import type { Meeting } from '../meeting-state';
 import { mediaPublisherScript } from '../pages/media-publisher';
@@ -61,8 +62,9 @@ const style = `
 
 const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
-export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): string {
+export function meetMeetingPage(meeting: Meeting, settings: MeetSettings, signedIn: { readonly display_name: string } | null = null): string {
   const config = {
+    signedIn,
     meetingId: meeting.meeting_id,
     apiBase: `/api/meetings/${encodeURIComponent(meeting.meeting_id)}`,
     pollMs: 250,
@@ -77,9 +79,6 @@ export function meetMeetingPage(meeting: Meeting, settings: MeetSettings): strin
 }
 
 export const meetNotFoundPage = (): string => shell('Meet', `<div class="end"><h1>${escapeHtml(meetTexts.notFound)}</h1></div>`);
-
-export const meetSignInPage = (): string =>
-  shell('Sign in - Google Accounts', `<div class="end"><h1>${escapeHtml(meetTexts.signIn)}</h1><p>${escapeHtml(meetTexts.signInAccount)}</p><input type="email" aria-label="Email or phone"></div>`);
 
 /** Meet's landing page (where "Return to home screen" goes, and where an ending may send a guest). */
 export const meetLandingPage = (): string =>

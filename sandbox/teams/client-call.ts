@@ -11,7 +11,8 @@
 export const teamsClientCall = String.raw`
   var call = null;
 
-  function displayName(participantId, name) { return participantId === pid ? name + ' ' + T.unverified : name; }
+  // the page's own tile: an anonymous guest is "(Unverified)"; a signed-in account shows its own name
+  function displayName(participantId, name) { return participantId === pid && !signedIn ? name + ' ' + T.unverified : name; }
 
   function control(label, attrs, text) {
     return h('button', Object.assign({ 'aria-label': label, title: label }, attrs || {}), [h('span', { text: text || label })]);

@@ -3,7 +3,7 @@
  * fragment `#/l/meetup-join/<thread>/…` or light-meetings' `coords`), the walls, registration and
  * polling, and the screens before and after the call: AV-confirm modal (before the pre-join or after
  * the join click), pre-join, captcha, lobby, and the end screens, as the research note's replica
- * contract says (3.8 items 2-5, 9). Shares one closure with client-call.ts and client-audio.ts
+ * contract says (3.8 items 2-5, 9). Shares one closure with client-account.ts, client-call.ts and client-audio.ts
  * (pages.ts joins them, after the element builder of pages/replica-page.ts and pages/page-session.ts). Plain browser
  * JavaScript: no backticks or dollar-brace sequences.
  */
@@ -19,6 +19,8 @@ export const teamsClientCore = String.raw`
   var settings = null;
   var media = { camera: true, microphone: true, computerAudio: true };
   var avConfirmedEarly = false;
+  // the signed-in account ({display_name}) when the browser has a Microsoft session, else null (a guest)
+  var signedIn = null;
 
   function show(name, node) {
     if (name !== 'in_call') leaveCallView();
@@ -56,13 +58,16 @@ export const teamsClientCore = String.raw`
     }).then(function (c) {
       if (!c) { badUrl(); return; }
       settings = c.settings;
+      signedIn = c.signed_in;
       // the meeting's wordings and page shapes (replica-shapes.ts)
       T = c.texts;
       cfg.shape = c.shape;
       cfg.lobbyText = c.lobby_text;
-      if (settings.wall === 'login_redirect') { location.replace(c.login_url); return; }
+      // a meeting of the organisation only sends guests to sign in, as the login_redirect wall does
+      if (settings.wall === 'login_redirect' || (c.organisation_only && !signedIn)) { location.replace(c.login_url); return; }
       // silent sign-in fails for a guest: Teams goes on to the light-meetings flow (Vexa #226)
-      if (!anonymous()) { location.replace(c.light_path); return; }
+      if (!anonymous() && !signedIn) { location.replace(c.light_path); return; }
+      renderMeControl(signedIn);
       if (settings.wall === 'unrecognised') {
         show('unrecognised', page([h('p', { text: 'This replica page shows no state of the Teams contract (wall "unrecognised").' })]));
         return;
@@ -137,8 +142,11 @@ export const teamsClientCore = String.raw`
       show('prejoin', page([h('p', { 'class': 'note', text: T.permissionGate }), avModal(function () { avConfirmedEarly = true; renderPrejoin(); })]));
       return;
     }
-    var input = h('input', { type: 'text', 'data-tid': 'prejoin-display-name-input', placeholder: T.typeYourName, 'aria-label': T.typeYourName, autocomplete: 'off' });
-    var buttons = joinButtons(true);
+    // signed in: no name to type, the account's name is shown (3.2: "absent for signed-in bots")
+    var input = signedIn
+      ? h('div', { 'data-tid': 'prejoin-signed-in-name', text: signedIn.display_name })
+      : h('input', { type: 'text', 'data-tid': 'prejoin-display-name-input', placeholder: T.typeYourName, 'aria-label': T.typeYourName, autocomplete: 'off' });
+    var buttons = joinButtons(!signedIn);
     var error = h('div', { 'class': 'error-slot' });
     input.addEventListener('input', function () {
       if (input.value.trim()) buttons.join.removeAttribute('disabled'); else buttons.join.setAttribute('disabled', '');
@@ -154,8 +162,9 @@ export const teamsClientCore = String.raw`
     buttons.join.addEventListener('click', function () {
       if (buttons.join.hasAttribute('disabled')) return;
       // the AV-confirm modal after the click leaves "Join now" in the DOM behind it (3.8 item 3)
-      if (settings.av_confirm === 'after_join') screen.appendChild(avModal(function () { requestJoin(input.value, buttons.join, error); }));
-      else requestJoin(input.value, buttons.join, error);
+      var name = signedIn ? '' : input.value;
+      if (settings.av_confirm === 'after_join') screen.appendChild(avModal(function () { requestJoin(name, buttons.join, error); }));
+      else requestJoin(name, buttons.join, error);
     });
     show('prejoin', screen);
   }

@@ -6,7 +6,9 @@
  * /api. Created through the control API with `{platform: "tm", replica: "teams", …settings.ts}`.
  */
 import { handlePage } from '../page-routes';
-import { sendHtml, sendJson } from '../http-util';
+import { cookieOf, redirect as redirectTo, sendHtml, sendJson } from '../http-util';
+import type { Identity } from '../identity/identity-registry';
+import { handleMicrosoftLogin } from '../identity/microsoft-login';
 import { meetingIdPattern, type Meeting } from '../meeting-state';
 import type { MeetingRegistry } from '../registry';
 import type { ReplicaFlavour, ReplicaRequest } from '../replicas';
@@ -25,7 +27,7 @@ import {
   teamsMeetingUrl,
   webClientPath,
 } from './links';
-import { teamsBadUrlPage, teamsClientPage, teamsLandingPage, teamsLauncherPage, teamsLoginPage, teamsProductPage } from './pages';
+import { teamsBadUrlPage, teamsClientPage, teamsLandingPage, teamsLauncherPage, teamsProductPage } from './pages';
 import { parseTeamsSettings, type TeamsSettings } from './settings';
 import { teamsLobbyWordingTexts, teamsTextsFor } from './texts';
 import { shapeConfig, withQuotes, type RedirectTargets } from '../replica-shapes';
@@ -65,9 +67,34 @@ const redirectsFor = (meetingId: string, host: string): RedirectTargets => ({
 
 const redirect = (res: ReplicaRequest['res'], location: string) => res.writeHead(302, { location, 'cache-control': 'no-store' }).end();
 
-const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest): Promise<void> => {
+/** The Teams web client's session cookie (host-only): set when the Microsoft sign-in's code is redeemed. */
+const SESSION_COOKIE = 'sandbox_teams_session';
+
+/** The signed-in account of the request, as the page API and the client's configuration see it. */
+const sessionOf = (request: ReplicaRequest): Identity | null => request.identity.session(cookieOf(request.req, SESSION_COOKIE), 'tm');
+
+const handle = async (request: ReplicaRequest): Promise<void> => {
+  const { registry, req, res, host, path, query, identity } = request;
   if (host === LOGIN_HOST) {
-    sendHtml(res, 200, teamsLoginPage());
+    await handleMicrosoftLogin(identity, req, res, path, query);
+    return;
+  }
+  // Back from the Microsoft sign-in with its one-time code: the session, then the page asked for without the code.
+  const code = query.get('code');
+  if (code !== null && req.method === 'GET') {
+    const signedIn = identity.redeemCode(code);
+    const back = new URL(`https://${host}${path}`);
+    for (const [k, v] of query) if (k !== 'code') back.searchParams.append(k, v);
+    if (!signedIn) {
+      sendHtml(res, 400, teamsBadUrlPage());
+      return;
+    }
+    redirectTo(res, back.toString(), { 'set-cookie': `${SESSION_COOKIE}=${identity.openSession(signedIn)}; Path=/; Secure; HttpOnly; SameSite=Lax` });
+    return;
+  }
+  if (path === '/go') {
+    const who = sessionOf(request);
+    sendHtml(res, 200, `<!doctype html><title>Microsoft Teams</title><div data-tid="app-signed-in">${who ? 'Signed in' : 'Not signed in'}</div>`);
     return;
   }
   if (host === PRODUCT_HOST) {
@@ -75,7 +102,7 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   if (path.startsWith('/api/meetings/')) {
-    await handlePage(registry, 'tm', req, res, path, query);
+    await handlePage(registry, 'tm', req, res, path, query, sessionOf(request));
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -89,6 +116,7 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     else {
       const id = meeting.meeting_id;
       const settings = settingsOf(meeting);
+      const who = sessionOf(request);
       sendJson(res, 200, {
         meeting_id: id,
         settings,
@@ -97,6 +125,8 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
         texts: withQuotes(teamsTextsFor(settings), settings.quotes),
         lobby_text: withQuotes(teamsLobbyWordingTexts[settings.lobby_wording], settings.quotes),
         shape: shapeConfig(settings, redirectsFor(id, host)),
+        organisation_only: meeting.organisation_only,
+        signed_in: who && { display_name: who.display_name },
       });
     }
     return;
@@ -123,7 +153,8 @@ const handle = async ({ registry, req, res, host, path, query }: ReplicaRequest)
     return;
   }
   const settings = settingsOf(meeting);
-  if (settings.wall === 'login_redirect') redirect(res, loginUrl(`https://${host}${path}`));
+  const guestOfOrganisationMeeting = meeting.organisation_only !== null && sessionOf(request) === null;
+  if (settings.wall === 'login_redirect' || guestOfOrganisationMeeting) redirect(res, loginUrl(`https://${host}${path}`));
   else if (shortId && settings.short_link === 'light') redirect(res, lightMeetingPath(meeting.meeting_id));
   else sendHtml(res, 200, teamsLauncherPage(webClientPath(meeting.meeting_id)));
 };

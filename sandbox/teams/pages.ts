@@ -1,12 +1,13 @@
 /**
  * The Teams replica's HTML: the web client (its script built from client-*.ts), the launcher, the
- * "meeting URL is incorrect" page and the sign-in page of the Microsoft login host.
+ * "meeting URL is incorrect" page (the Microsoft sign-in is identity/microsoft-login.ts).
  */
 import { mediaPublisherScript } from '../pages/media-publisher';
 import { pageSessionScript } from '../pages/page-session';
 import { domBuilderScript, escapeHtml, htmlDocument, replicaScript, scriptJson } from '../pages/replica-page';
 import { pageShapesScript } from '../pages/page-shapes';
 import { utterancePlayerScript } from '../pages/utterance-player';
+import { teamsClientAccount } from './client-account';
 import { teamsClientAudio } from './client-audio';
 import { teamsClientCall } from './client-call';
 import { teamsClientCore } from './client-core';
@@ -52,15 +53,18 @@ const style = `
   [data-tid="ckeditor"] { flex: 1; min-height: 36px; border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px; }
   .menu { position: fixed; right: 24px; top: 52px; background: #fff; color: #242424; display: flex; flex-direction: column; border-radius: 4px; }
   .menu button { background: #fff; color: #242424; border: 0; text-align: left; }
-  .toast { position: fixed; left: 50%; top: 60px; transform: translateX(-50%); background: #fff; color: #242424; padding: 8px 16px; border-radius: 4px; }`;
+  .toast { position: fixed; left: 50%; top: 60px; transform: translateX(-50%); background: #fff; color: #242424; padding: 8px 16px; border-radius: 4px; }
+  #title-bar { position: fixed; left: 12px; top: 8px; z-index: 10; }
+  #title-bar button { border-radius: 50%; width: 36px; height: 36px; padding: 0; background: #5b5fc7; color: #fff; border-color: #5b5fc7; }
+  .account-card { position: fixed; left: 12px; top: 52px; z-index: 10; background: #fff; color: #242424; padding: 12px 16px; border-radius: 4px; display: flex; flex-direction: column; gap: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.3); }`;
 
 const shell = (title: string, body: string, script = '') => htmlDocument(title, style, body, script);
 
 /** The web client: it reads its meeting from the URL (fragment or `coords`), then asks for that meeting's settings. */
 export function teamsClientPage(configPath: string): string {
   const config = { configPath, apiBase: '', pollMs: 250, texts: teamsTexts, lobbyTexts: teamsLobbyWordingTexts };
-  const script = replicaScript(config, [domBuilderScript, pageSessionScript, pageShapesScript, teamsClientCore, teamsClientCall, utterancePlayerScript, teamsClientAudio, mediaPublisherScript], 'startAudio();\n  start();');
-  return shell('Microsoft Teams', '<div id="app"></div>', script);
+  const script = replicaScript(config, [domBuilderScript, pageSessionScript, pageShapesScript, teamsClientCore, teamsClientAccount, teamsClientCall, utterancePlayerScript, teamsClientAudio, mediaPublisherScript], 'startAudio();\n  start();');
+  return shell('Microsoft Teams', '<div id="title-bar" data-tid="title-bar"></div><div id="app"></div>', script);
 }
 
 /**
@@ -88,10 +92,3 @@ export const teamsLandingPage = (): string => shell('Microsoft Teams', `<div cla
 export const teamsProductPage = (): string => shell('Join a Meeting | Microsoft Teams', `<div class="page"><h1>Join a meeting in Microsoft Teams</h1><p>Connect with anyone, anywhere.</p></div>`);
 
 export const teamsBadUrlPage = (): string => shell('Microsoft Teams', `<div class="page"><p>${escapeHtml(teamsTexts.badUrl)}</p></div>`);
-
-/** The Microsoft login host's sign-in form (3.2: `input[name="loginfmt"]`). */
-export const teamsLoginPage = (): string =>
-  shell(
-    'Sign in to your account',
-    `<div class="page"><h1>${escapeHtml(teamsTexts.signIn)}</h1><input type="email" name="loginfmt" placeholder="Email, phone, or Skype" aria-label="Enter your email, phone, or Skype."><button class="primary">Next</button></div>`,
-  );

@@ -12,9 +12,38 @@
  *   and its user must be in the meeting (4017); the app then stays only while that user does (4019);
  * - a ZAK must be valid (3265); with role 1 it must be the host's (3003), and it starts the meeting.
  */
-import { requestSdkJoin, userInCall, type Meeting, type Participant } from '../meeting-state';
+import { hostStart, log, notEnded, participant as participantOf, SandboxError, setState, type Meeting, type Participant } from '../meeting-state';
+import { displayNameProblem } from '../tm-guest-name';
 import { jwtSignedWith, peekJwt } from './jwt';
+import { userInCall, type SdkEntry } from './sdk-sessions';
 import type { VcIdentity } from './vc-identity';
+
+/**
+ * A join through the Meeting SDK whose rules (below) were checked: the platform's wall for web-client bots
+ * does not apply (this is the sanctioned path); the host's ZAK starts the meeting and enters directly,
+ * anyone else waits for the host and the lobby like a person.
+ */
+function requestSdkJoin(meeting: Meeting, participantId: string, name: unknown, entry: SdkEntry, now: number): Participant {
+  const p = participantOf(meeting, participantId);
+  notEnded(meeting);
+  if (p.state !== 'prejoin') throw new SandboxError(409, `cannot join from state ${p.state}`);
+  const raw = typeof name === 'string' ? name : '';
+  const problem = displayNameProblem(raw);
+  if (problem) throw new SandboxError(400, `This name cannot be used: ${problem}`);
+  p.name = raw;
+  p.requested_at = now;
+  p.last_seen = now;
+  p.user_id = entry.user_id;
+  p.authorized_by = entry.authorized_by;
+  p.sdk_app = entry.app;
+  log(meeting, now, 'join_requested', participantId, `${raw} via SDK app ${entry.app.name}${entry.authorized_by ? ` on behalf of ${entry.authorized_by}` : ''}${entry.user_id ? ` as ${entry.user_id}` : ''}`);
+  if (entry.as_host) {
+    hostStart(meeting, now);
+    setState(meeting, p, 'in_call', now, 'host (ZAK)');
+  } else if (!meeting.host_present) setState(meeting, p, 'waiting_for_host', now);
+  else setState(meeting, p, meeting.lobby ? 'lobby' : 'in_call', now);
+  return p;
+}
 
 /** The Meeting SDK's join parameters as the page sends them (signature, meetingNumber, userName, passWord, obfToken, zak). */
 export type SdkJoinRequest = Readonly<Record<string, unknown>>;

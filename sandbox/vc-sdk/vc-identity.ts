@@ -5,7 +5,8 @@
  * user's own access key). Tokens are JWTs signed with the sandbox's own secret; `revoke` withdraws them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DEFAULT_ORGANISATION, SandboxError } from '../meeting-state';
+import { SandboxError } from '../meeting-state';
+import { DEFAULT_ORGANISATION } from './sdk-sessions';
 import { jwtSignedWith, peekJwt, signJwt } from './jwt';
 
 export interface SdkApp {

@@ -42,6 +42,10 @@ export interface ServiceOverrides {
   readonly spillRetryMs?: number;
   /** how often expired artifacts are looked for (default 1 h) */
   readonly retentionSweepMs?: number;
+  /** how often the artifacts of deleted bots still to erase are looked for (default 60 s) */
+  readonly dataErasureSweepMs?: number;
+  /** how long a deletion request waits for the erasure of the bot's artifacts before answering `partiallyDeleted` (default 10 s) */
+  readonly dataErasureWaitMs?: number;
   /** how webhook targets' host names are resolved (tests pretend a name moved to a private address) */
   readonly resolveHost?: Resolve;
   readonly webhookHttp?: WebhookHttp;
@@ -70,12 +74,13 @@ export interface ServiceContext {
   readonly log: Logger;
   /** starts this machine's bots (as the bot user: a process that would run bots it cannot isolate does not start) */
   readonly launcher: BotLauncher;
+  /** the log through the sealing of bots' personal fields (personal-data-log.ts): every reader gets them opened */
   readonly eventStore: EventStore;
   readonly readStore: ReadStore;
   readonly checkpoints: CheckpointStore;
   /** rate-limit counters and bots' last contact, shared by every process */
   readonly shared: SharedState;
-  /** stored credentials' own keys, outside the log (deleting a credential destroys its key) */
+  /** the one key vault, outside the log: bots' data keys (deleting a bot's data destroys its key) and stored credentials' keys */
   readonly keyVault: KeyVault;
   readonly contacts: BotContacts;
   readonly commands: CommandDeps;

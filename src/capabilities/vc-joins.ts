@@ -30,7 +30,7 @@ export const vcJoins: Capability = {
     const settings = context.config.vc ?? defaultVcSettings;
     const credentials: VcCredentialDeps = {
       commands: context.commands,
-      sealer: new CredentialSealer(context.keyVault),
+      sealer: new CredentialSealer(context.keyVault, context.commands.clock),
       platform: context.overrides.vcPlatform ?? new HttpVcPlatform(settings.platform),
     };
     const join: JoinCredentialDeps = {

@@ -25,6 +25,11 @@ export class StreamStateCache {
     return cached;
   }
 
+  /** Drops the states of the streams `matches` names: their events now read otherwise (a bot's data deleted). */
+  forget(matches: (stream: StreamName) => boolean): void {
+    for (const stream of [...this.states.keys()]) if (matches(stream)) this.states.delete(stream);
+  }
+
   set(stream: StreamName, cached: CachedState): void {
     this.states.delete(stream);
     this.states.set(stream, cached);

@@ -4,6 +4,9 @@ import { CalendarEvent } from './calendar/calendar-events';
 import { DeduplicationKeyEvent } from './deduplication-key/deduplication-key-events';
 import { InstanceEvent } from './instances/instance-events';
 import { MeetingLockEvent } from './meeting-lock/meeting-lock-events';
+import { LoginEvent } from './signed-in-logins/login-events';
+import { PoolEvent } from './signed-in-logins/pool-events';
+import { WorkspaceEvent } from './signed-in-logins/workspace-events';
 import { StorageEvent } from './storage/storage-events';
 import { TeamEvent } from './team/team-events';
 import { VcCredentialEvent } from './vc-credentials/vc-credential-events';
@@ -12,6 +15,7 @@ import { WebhookEndpointEvent } from './webhooks/webhook-endpoint-events';
 
 export const DomainEvent = t.union([
   BotEvent, TeamEvent, MeetingLockEvent, StorageEvent, WebhookEndpointEvent, WebhookDeliveryEvent, InstanceEvent, DeduplicationKeyEvent, CalendarEvent,
+  WorkspaceEvent, LoginEvent, PoolEvent,
   VcCredentialEvent,
 ]);
 export type DomainEvent = t.TypeOf<typeof DomainEvent>;

@@ -72,6 +72,15 @@ export const validationError = (field: string, message: string): ApiError => {
   return new ApiError({ status: 400, code: 'FST_ERR_VALIDATION', message: sentence, details: sentence });
 };
 
+/**
+ * The same refusal with a field named as the caller wrote it (a field checked under another name: a legacy
+ * field checked by v2's rules): every path starting with `from` in message and details starts with `to`.
+ */
+export const renamedInError = (err: ApiError, from: string, to: string): ApiError => {
+  const renamed = (text: string) => (text.startsWith(from) ? `${to}${text.slice(from.length)}` : text);
+  return new ApiError({ status: err.status, code: err.code, message: renamed(err.message), details: err.details === undefined ? null : renamed(err.details), ...(err.retryAfter === undefined ? {} : { retryAfter: err.retryAfter }) });
+};
+
 export const notFound = (code: string, message: string, details?: string): ApiError =>
   new ApiError({ status: 404, code, message, details });
 

@@ -65,7 +65,7 @@ const checkContentEncoding = (header: string): void => {
  * drain unbuffered (the server's request timeout bounds a sender that never stops), so the 413 answer
  * reaches a client that is still sending instead of a reset connection.
  */
-const readAtMost = (req: IncomingMessage, maxBytes: number): Promise<Buffer> => {
+export const readAtMost = (req: IncomingMessage, maxBytes: number): Promise<Buffer> => {
   if (req.readableEnded) return Promise.reject(new Error('request body was already read'));
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -103,7 +103,7 @@ const readAtMost = (req: IncomingMessage, maxBytes: number): Promise<Buffer> => 
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-const decodeUtf8 = (bytes: Buffer): string => {
+export const decodeUtf8 = (bytes: Buffer): string => {
   try {
     return strictUtf8.decode(bytes);
   } catch {

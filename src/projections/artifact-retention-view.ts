@@ -24,7 +24,7 @@ export type ArtifactRetentionView = {
 
 export const ARTIFACT_RETENTION = 'artifact_retention';
 
-const TOUCHED_BY: ReadonlySet<string> = new Set(['BotCreated', 'ArtifactStored', 'ArtifactSpilled', 'ArtifactsExpired', 'BotCompleted', 'BotFailed']);
+const TOUCHED_BY: ReadonlySet<string> = new Set(['BotCreated', 'ArtifactStored', 'ArtifactSpilled', 'ArtifactsExpired', 'BotCompleted', 'BotFailed', 'BotDataDeleted']);
 
 const settled = (doc: Omit<ArtifactRetentionView, 'due'>): ArtifactRetentionView => ({
   ...doc,
@@ -45,6 +45,9 @@ export const artifactRetentionProjection: Projection<ArtifactRetentionView> = {
       }
       case 'ArtifactsExpired':
         return settled({ ...doc, kept: Object.fromEntries(Object.entries(doc.kept).filter(([key]) => !event.data.keys.includes(key))) });
+      // The deletion of the bot's data erases everything: nothing is left for retention.
+      case 'BotDataDeleted':
+        return settled({ ...doc, kept: {} });
       case 'BotCompleted':
       case 'BotFailed':
         return settled({ ...doc, expires_at: new Date(toMillis(event.data.at) + doc.retention_days * DAY_MS).toISOString() });

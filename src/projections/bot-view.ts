@@ -2,13 +2,19 @@ import type { DomainEvent } from '../domain/all-events';
 import { isBotEvent } from '../domain/bot/bot-events';
 import type { BotStatus } from '../domain/bot/bot-status';
 import { failedStatus } from '../domain/bot/end-codes';
+import { DELETED_MEETING_URL, DELETED_TEXT } from '../domain/bot/personal-data';
 import type { Projection } from './projection';
 
 /**
  * stored: in the bot's storage; spilled: the team's bucket refused it and the service holds a copy until an
- * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended.
+ * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended; deleted:
+ * the team deleted the bot's data.
  */
-export type ArtifactStatus = 'stored' | 'spilled' | 'failed' | 'expired';
+export const ARTIFACT_STATUSES = ['stored', 'spilled', 'failed', 'expired', 'deleted'] as const;
+export type ArtifactStatus = (typeof ARTIFACT_STATUSES)[number];
+
+/** What has a link and content: an artifact still kept, in the bot's storage or held by the service. */
+export const isKept = (artifact: Pick<ArtifactView, 'status'>): boolean => artifact.status === 'stored' || artifact.status === 'spilled';
 
 export interface ArtifactView {
   readonly artifact_type: string;
@@ -50,8 +56,13 @@ export type BotView = {
   readonly leave_requested: boolean;
   /** the last transcription asked for; null when none was (absent in documents written before it) */
   readonly transcription?: TranscriptionView | null;
+  /** the bot asked for transcription when it was defined (absent in documents written before it) */
+  readonly transcription_wanted?: boolean;
   /** a scheduled bot's time (null for a bot created to join at once) */
   readonly join_at: string | null;
+  /** when the team deleted the bot's data, and when its artifacts were erased (absent before issue 25: null) */
+  readonly data_deleted_at?: string | null;
+  readonly artifacts_erased_at?: string | null;
 };
 
 export interface TranscriptionView {
@@ -71,7 +82,9 @@ const withStatus = (doc: BotView, status: BotStatus, at: string): BotView => ({
   status_history: [...doc.status_history, { status, created_at: at }],
 });
 
-type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'>;
+type BotDefinitionData = Pick<BotView, 'bot_id' | 'team_id' | 'meeting_url' | 'bot_name' | 'platform' | 'extra'> & {
+  readonly config: { readonly transcription: unknown };
+};
 
 /** A bot's first document: scheduled for later, or queued at once. */
 const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' | 'queued'; readonly at: string; readonly join_at: string | null }): BotView => ({
@@ -94,6 +107,7 @@ const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' 
   leave_requested: false,
   join_at: first.join_at,
   transcription: null,
+  transcription_wanted: d.config.transcription !== null,
 });
 
 export const botViewProjection: Projection<BotView> = {
@@ -114,15 +128,15 @@ export const botViewProjection: Projection<BotView> = {
     }
     // A scheduled bot queued at its time keeps its creation time, its join_at and its history.
     if (event.type === 'BotCreated' && doc !== null) {
-      const { meeting_url, bot_name, platform, extra, created_at } = event.data;
-      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra };
+      const { meeting_url, bot_name, platform, extra, created_at, config } = event.data;
+      return { ...withStatus(doc, 'queued', created_at), meeting_url, bot_name, platform, extra, transcription_wanted: config.transcription !== null };
     }
     if (event.type === 'BotCreated') return newBotView(event.data, { status: 'queued', at: event.data.created_at, join_at: null });
     if (doc === null) return null;
     switch (event.type) {
       case 'BotScheduleChanged': {
-        const { meeting_url, bot_name, platform, extra, join_at } = event.data;
-        return { ...doc, meeting_url, bot_name, platform, extra, join_at };
+        const { meeting_url, bot_name, platform, extra, join_at, config } = event.data;
+        return { ...doc, meeting_url, bot_name, platform, extra, join_at, transcription_wanted: config.transcription !== null };
       }
       case 'BotDispatched':
         return { ...doc, dispatched: true, worker_id: event.data.worker_id };
@@ -157,6 +171,18 @@ export const botViewProjection: Projection<BotView> = {
           error_message: event.data.error_message,
           ended_at: event.data.at,
         };
+      // Its personal fields read as deleted from now on (their key is destroyed); its artifacts have no link.
+      case 'BotDataDeleted':
+        return {
+          ...doc,
+          bot_name: DELETED_TEXT,
+          meeting_url: DELETED_MEETING_URL,
+          extra: null,
+          data_deleted_at: event.data.at,
+          artifacts: doc.artifacts.map((a) => ({ ...a, status: 'deleted' as const, status_message: null })),
+        };
+      case 'BotArtifactsErased':
+        return { ...doc, artifacts_erased_at: event.data.at };
       case 'TranscriptionRequested':
         return {
           ...doc,

@@ -5,6 +5,7 @@ import { isBotEvent } from '../domain/bot/bot-events';
 import { TRANSCRIPTION } from '../domain/transcription/transcript-artifacts';
 import { isInCall, type BotStatus } from '../domain/bot/bot-status';
 import { EXITING_MEETING_BEFORE_RECORD } from '../domain/bot/end-codes';
+import { DELETED_MEETING_URL, DELETED_TEXT } from '../domain/bot/personal-data';
 import { extraTexts, foldForSearch } from './legacy-bot-search';
 import type { Projection } from './projection';
 
@@ -70,6 +71,8 @@ export type LegacyBotView = {
   /** the diarized transcript's key, once a transcription made one (absent in documents written before) */
   readonly transcript_file?: string | null;
   readonly settings: LegacyBotSettings;
+  /** when the team deleted the bot's data (absent before issue 25: null) */
+  readonly data_deleted_at?: string | null;
 };
 
 export const LEGACY_BOTS = 'legacy_bots';
@@ -93,6 +96,27 @@ const settingsOf = (config: BotConfig): LegacyBotSettings => ({
   vc_obf_token_user_id: config.vc?.obf?.kind === 'credential_user' ? config.vc.obf.vc_user_id : null,
   vc_sdk_id: config.vc?.sdk?.sdk_id ?? null,
   vc_access_token_url: config.vc?.zak_token_url ?? null,
+});
+
+/**
+ * The bot once its data is deleted: its personal fields as every reader of the log now gets them (their key is
+ * destroyed), and no file to link (they are being erased). What it did and when stays.
+ */
+const withDataDeleted = (doc: LegacyBotView, at: string): LegacyBotView => ({
+  ...doc,
+  bot_name: DELETED_TEXT,
+  bot_name_folded: foldForSearch(DELETED_TEXT),
+  meeting_url: DELETED_MEETING_URL,
+  meeting_url_folded: foldForSearch(DELETED_MEETING_URL),
+  extra: null,
+  extra_text: extraTexts(null),
+  speakers: [],
+  speakers_folded: [],
+  recording: null,
+  participants_file: null,
+  transcript_file: null,
+  settings: { ...doc.settings, entry_message: null, deduplication_key: null, transcription_custom_parameters: null },
+  data_deleted_at: at,
 });
 
 /** One id per run of the bot, derived from its dispatch, so that a rebuild gives the same one. */
@@ -209,7 +233,10 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
     }
     case 'TranscriptionRequested':
     case 'TranscriptionFailed':
+    case 'BotArtifactsErased':
       return null;
+    case 'BotDataDeleted':
+      return withDataDeleted(touched, at);
   }
 };
 

@@ -25,7 +25,7 @@ const without = (held: Readonly<Record<string, HeldArtifact>>, keys: readonly st
 export const spilledArtifactsProjection: Projection<SpilledArtifactsView> = {
   collection: SPILLED_ARTIFACTS,
   documentId: (event) =>
-    event.type === 'ArtifactSpilled' || event.type === 'ArtifactStored' || event.type === 'ArtifactsExpired' ? event.data.bot_id : null,
+    event.type === 'ArtifactSpilled' || event.type === 'ArtifactStored' || event.type === 'ArtifactsExpired' || event.type === 'BotDataDeleted' ? event.data.bot_id : null,
   evolve: (doc, event) => {
     if (event.type === 'ArtifactSpilled') {
       const { bot_id, key, artifact_type, content_type } = event.data;
@@ -34,6 +34,8 @@ export const spilledArtifactsProjection: Projection<SpilledArtifactsView> = {
     if (doc === null) return null;
     if (event.type === 'ArtifactStored') return withHeld(doc.id, without(doc.held, [event.data.key]));
     if (event.type === 'ArtifactsExpired') return withHeld(doc.id, without(doc.held, event.data.keys));
+    // the held copies are erased with the bot's data: nothing left to upload
+    if (event.type === 'BotDataDeleted') return withHeld(doc.id, {});
     return null;
   },
 };

@@ -26,6 +26,7 @@ export const botJobFrom = (bot: QueuedBotFacts, upload: UploadTarget, host: BotH
     trust_sandbox_certificate: host.sandboxHosts && new URL(bot.meeting_url).hostname.endsWith('.localhost'),
     private_addresses_allowed: host.privateAddressesAllowed,
     streaming: config.streaming && { ...config.streaming },
+    sign_in: config.login !== null && bot.platform !== 'vc' ? { platform: bot.platform } : null,
     ...(config.bot_image ? { bot_image_config: { mode: config.bot_image.mode, interval_seconds: config.bot_image.interval_seconds } } : {}),
   };
 };

@@ -6,6 +6,7 @@ import { nowIso, type CommandDeps } from '../commands/command-deps';
 import { recordStorageAccessFailure } from '../commands/storage-commands';
 import { ARTIFACT_RETENTION, type ArtifactRetentionView } from '../projections/artifact-retention-view';
 import { customerStorageOf } from '../projections/bot-storage-view';
+import { eraseBotObjects } from './bot-data/erase-bot-objects';
 import { periodicSweep, type PeriodicSweep } from './periodic-sweep';
 
 export interface ExpireArtifactsDeps {
@@ -19,26 +20,25 @@ const PAGE = 100;
 
 /**
  * Retention: once a bot's artifacts are past its expiry (its end plus the retention fixed at its creation),
- * each is deleted where it is (the team's bucket with the bot's service key, or the service's store) and
- * the deletions are recorded (ArtifactsExpired), so the bot's list says they expired. An artifact whose
- * deletion fails (the team withdrew the service's access) stays listed and is tried again next sweep.
+ * every object of the bot is erased from where it is (the team's buckets with the bot's service key, the
+ * service's store), by the erasure a deletion of the bot's data uses, and the deletions are recorded
+ * (ArtifactsExpired), so the bot's list says they expired. An artifact whose store refuses (the team withdrew
+ * the service's access) stays listed and is tried again next sweep.
  */
 export const expireArtifacts = (deps: ExpireArtifactsDeps, intervalMs = 60 * 60 * 1000): PeriodicSweep => {
   const expireBot = async (bot: ArtifactRetentionView) => {
     const customer = await customerStorageOf(deps.readStore, bot.id);
     const storage = customer?.storage ?? ({ kind: 'service' } as const);
-    const deleted: string[] = [];
-    for (const [key, artifact] of Object.entries(bot.kept)) {
-      const store = artifact.held_by === 'service' ? deps.stores.service : deps.stores.forBot(storage, artifact.artifact_type);
-      try {
-        await store.delete(`${bot.id}/${key}`);
-        deleted.push(key);
-      } catch (err) {
-        deps.log.warn({ err, bot_id: bot.id, key }, 'an expired artifact could not be deleted');
-        if (customer && artifact.held_by === 'bot') {
-          await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `The service could not delete the expired ${key}: ${(err as Error).message}`);
-        }
-      }
+    // The same erasure as a deletion of the bot's data: every object of the bot, wherever it is.
+    const { clean, failures } = await eraseBotObjects(deps.stores, storage, bot.id);
+    const storeOf = (artifact: { readonly artifact_type: string; readonly held_by: 'bot' | 'service' }) =>
+      artifact.held_by === 'service' ? deps.stores.service : deps.stores.forBot(storage, artifact.artifact_type);
+    const deleted = Object.entries(bot.kept)
+      .filter(([, artifact]) => clean.has(storeOf(artifact)))
+      .map(([key]) => key);
+    if (failures.length > 0) {
+      deps.log.warn({ bot_id: bot.id, failures }, 'expired artifacts could not all be deleted: tried again at the next sweep');
+      if (customer) await recordStorageAccessFailure(deps.commands, customer.team_id, customer.storage, `The service could not delete expired artifacts: ${failures[0]}`);
     }
     if (deleted.length > 0) await handleBotCommand(deps.commands, bot.id, { type: 'ExpireArtifacts', keys: deleted, now: nowIso(deps.commands) });
   };

@@ -3,6 +3,8 @@ import type Logger from 'bunyan';
 export interface PeriodicSweep {
   /** one sweep now (or waits for the one running), for tests and for a start */
   runNow(): Promise<void>;
+  /** a sweep that starts after this call: now, or once the running one ends (what it read before the call came is not missed) */
+  runAfter(): Promise<void>;
   /** no new sweep starts; resolves once the running one has finished */
   stop(): Promise<void>;
 }
@@ -22,12 +24,23 @@ export const periodicSweep = (name: string, intervalMs: number, sweep: () => Pro
       });
     return running;
   };
+  let queued: Promise<void> | null = null;
+  const runAfter = (): Promise<void> => {
+    if (running === null) return stopped ? Promise.resolve() : run();
+    // Every call made while a sweep runs waits for the one next sweep.
+    queued ??= running.then(() => {
+      queued = null;
+      return stopped ? undefined : run();
+    });
+    return queued;
+  };
   const timer = setInterval(() => {
     if (!stopped) void run();
   }, intervalMs);
   timer.unref();
   return {
     runNow: run,
+    runAfter,
     stop: async () => {
       stopped = true;
       clearInterval(timer);

@@ -9,15 +9,16 @@ import { BotEvent, botStreamName, isBotEvent } from '../domain/bot/bot-events';
 import { isCalendarEvent, type CalendarEvent } from '../domain/calendar/calendar-events';
 import { botMessages, botWebhookFactsOf, messageIdOf, messageIdOfEvent, type BotWebhookFacts, type OutgoingMessage } from '../domain/webhooks/bot-webhook-messages';
 import { deliveryStreamName, type DeliveryTarget } from '../domain/webhooks/webhook-delivery-events';
-import { callbackEventTypes, endpointWants } from '../domain/webhooks/webhook-event-types';
-import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../projections/webhooks/webhook-endpoint-view';
+import { callbackEventTypes } from '../domain/webhooks/webhook-event-types';
 import type { Subscriber } from './subscriber-runner';
 import type { VcCredentialEvent } from '../domain/vc-credentials/vc-credential-events';
 import { loadVcCredential } from '../commands/vc-credentials/vc-credential-store';
 import { subjectOfVcCredential, vcCredentialInvalidMessage } from '../domain/webhooks/vc-credential-webhook-messages';
 import { CalendarRounds } from './webhooks/calendar-rounds';
 import { subjectOfCalendar } from './webhooks/calendar-subject';
+import { loginMessageOf, makesLoginMessage } from './webhooks/login-messages';
 import { subjectOfBot } from './webhooks/render-payload';
+import { teamEndpointsFor } from './webhooks/team-endpoints';
 
 export interface QueueWebhookMessagesDeps {
   readonly eventStore: EventStore;
@@ -39,14 +40,7 @@ const sendingBotEvents: ReadonlySet<string> = new Set(['StatusChanged', 'CallEnd
  * Queueing the same message twice is nothing, so seeing an event again is harmless.
  */
 export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber => {
-  const endpointsFor = async (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => {
-    // Endpoint changes up to this event must be visible, or an endpoint made just before it would miss it.
-    if (!(await deps.waitForReadModels(position))) throw new Error(`read models did not reach position ${position} in time`);
-    const endpoints = await deps.readStore.find<WebhookEndpointView>(WEBHOOK_ENDPOINTS, { where: { team_id: teamId, deleted: false, enabled: true } });
-    return endpoints
-      .filter((e) => BigInt(e.created_position) < position && endpointWants(e.events, eventType))
-      .map((e) => ({ kind: 'endpoint', endpoint_id: e.id }));
-  };
+  const endpointsFor = (teamId: string, eventType: string, position: bigint): Promise<DeliveryTarget[]> => teamEndpointsFor(deps, teamId, eventType, position);
 
   const callbackFor = (facts: BotWebhookFacts, eventType: string): DeliveryTarget[] =>
     facts.config.callback !== null && callbackEventTypes.includes(eventType) ? [{ kind: 'callback', bot_id: facts.bot_id }] : [];
@@ -103,12 +97,25 @@ export const queueWebhookMessages = (deps: QueueWebhookMessagesDeps): Subscriber
     if (targets.length > 0) deps.queued();
   };
 
+  /**
+   * Signed-in bots' account messages (`login.invalid`, `workspace.invalid`, `login.saturated`): to the team's
+   * endpoints. A saturation is queued with its bot's messages, so it goes before that bot's `bot.failed`.
+   */
+  const queueLoginMessage = async (event: DomainEvent, recorded: RecordedEvent) => {
+    const outgoing = await loginMessageOf(deps, event, recorded.position);
+    if (outgoing === null) return;
+    const targets = await endpointsFor(outgoing.team_id, outgoing.message.event_type, recorded.position);
+    for (const target of targets) await queue(target, outgoing.subject, outgoing.team_id, messageIdOfEvent(recorded.id), outgoing.message);
+    if (targets.length > 0) deps.queued();
+  };
+
   return {
     name: 'queue-webhook-messages',
     replayFrom: () => rounds.oldestOpen(),
     handle: async (event: DomainEvent, recorded: RecordedEvent) => {
       if (isCalendarEvent(event)) return queueCalendarMessages(event, recorded);
       if (event.type === 'VcCredentialInvalidated') return queueVcCredentialMessage(event, recorded);
+      if (makesLoginMessage(event)) return queueLoginMessage(event, recorded);
       if (!isBotEvent(event) || !sendingBotEvents.has(event.type)) return;
       const history = await deps.eventStore.readStream(botStreamName(event.data.bot_id));
       // The bot as it was when this event happened, so that seeing it again later builds the same message.

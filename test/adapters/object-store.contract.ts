@@ -112,6 +112,19 @@ export function objectStoreContract(name: string, make: () => Promise<ObjectStor
       await store.delete(`${prefix}/never-stored.webm`);
     });
 
+    it("deletes everything under a bot's prefix, nested keys too, and only that; nothing there is no error", async () => {
+      const other = randomUUID();
+      const keys = [`${prefix}/recording.mp4`, `${prefix}/screenshots/1.png`, `${prefix}/screenshots/2.png`, `${prefix}/audio_chunks/000001.webm`];
+      for (const key of keys) await store.put(key, Buffer.from(key), 'application/octet-stream');
+      await store.put(`${other}/recording.mp4`, Buffer.from('another bot'), 'video/mp4');
+      assert.deepEqual([...(await store.deleteAll(`${prefix}/`))].sort(), [...keys].sort());
+      for (const key of keys) assert.equal(await store.get(key), null, key);
+      assert.ok(await store.get(`${other}/recording.mp4`), "another bot's objects stay");
+      assert.deepEqual(await store.deleteAll(`${prefix}/`), []);
+      assert.deepEqual(await store.deleteAll(`${randomUUID()}/`), []);
+      await store.deleteAll(`${other}/`);
+    });
+
     it('gives a download link that works without credentials while it is valid', async () => {
       const bytes = randomBytes(300_000);
       await store.put(`${prefix}/recording.mp3`, bytes, 'audio/mpeg');

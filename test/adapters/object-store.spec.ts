@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -44,4 +45,31 @@ objectStoreContract('S3 (Ceph radosgw)', async () => {
   const bucket = bucketName('contract');
   await gw.client(keys).makeBucket(bucket);
   return { store: new S3ObjectStore(gw.client(keys), bucket, MIN_PART_SIZE), partSize: MIN_PART_SIZE, cleanup: async () => undefined };
+});
+
+describe('S3 object store: what deleteAll clears beyond the listed objects (Ceph radosgw)', function () {
+  this.timeout(60_000);
+
+  it('aborts the multipart uploads left unfinished under the prefix (their parts are data too), and leaves others', async () => {
+    const gw = await sharedRadosgw();
+    const keys = await gw.createUser('service');
+    const client = gw.client(keys);
+    const bucket = bucketName('unfinished');
+    await client.makeBucket(bucket);
+    const unfinished = async (key: string) => {
+      const uploadId = await client.initiateNewMultipartUpload(bucket, key, {});
+      await client.uploadPart({ bucketName: bucket, objectName: key, uploadID: uploadId, partNumber: 1, headers: {} }, Buffer.alloc(MIN_PART_SIZE, 7));
+    };
+    await unfinished('bot-a/recording.mp4');
+    await unfinished('bot-b/recording.mp4');
+    const pending = async (prefix: string) => {
+      const found: string[] = [];
+      for await (const upload of client.listIncompleteUploads(bucket, prefix, true)) found.push(upload.key);
+      return found;
+    };
+    assert.deepEqual(await pending('bot-a/'), ['bot-a/recording.mp4']);
+    await new S3ObjectStore(client, bucket, MIN_PART_SIZE).deleteAll('bot-a/');
+    assert.deepEqual(await pending('bot-a/'), []);
+    assert.deepEqual(await pending('bot-b/'), ['bot-b/recording.mp4']);
+  });
 });

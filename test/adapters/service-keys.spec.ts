@@ -6,6 +6,7 @@ import path from 'node:path';
 import { SecretBox, sealingKeyIdOf } from '../../src/adapters/crypto/secret-box';
 import { loadServiceKeys } from '../../src/adapters/signing/load-service-keys';
 import { ServiceKeys, type KeyPurpose } from '../../src/adapters/signing/service-keys';
+import { SignInTickets } from '../../src/adapters/signing/sign-in-tickets';
 import { Signer } from '../../src/adapters/signing/signer';
 
 /** Values the service made before issue 18 (one secret for everything, no key ids): they must stay usable. */
@@ -76,13 +77,27 @@ describe('service keys: one key per purpose, named by id, rotated without losing
 
   it('each purpose has its own key: no value made for one passes for another', () => {
     const keys = new ServiceKeys([secret()]);
-    const purposes: KeyPurpose[] = ['seal', 'bot-token', 'artifact-link', 'calendar-channel'];
+    const purposes: KeyPurpose[] = ['seal', 'bot-token', 'artifact-link', 'calendar-channel', 'sign-in-ticket'];
     const derived = purposes.map((p) => keys.current.keyFor(p).toString('hex'));
     assert.equal(new Set([...derived, keys.current.legacyMaster.toString('hex')]).size, purposes.length + 1);
     const signer = new Signer(keys);
     const linkSignature = signer.signArtifact('bot', 'key', 7);
     assert.equal(signer.isCalendarChannelToken('bot/key@7', linkSignature), false, 'a link signature is no channel token for the same text');
     assert.equal(signer.isArtifactSignature('bot', 'key', 7, linkSignature), true);
+  });
+
+  it('a sign-in ticket names its key: a previous key still reads it, a retired one does not, a changed claim is refused', () => {
+    const [a, b] = [secret(), secret()];
+    const claims = { bot_id: 'bot', credential_id: 'login', workspace_id: 'ws', ticket_id: 't-1', expires_at_ms: 5000 };
+    const ticket = new SignInTickets(new Signer(new ServiceKeys([a]))).mint(claims);
+    assert.equal(ticket.split('.')[1], new ServiceKeys([a]).current.id);
+    assert.deepEqual(new SignInTickets(new Signer(new ServiceKeys([b, a]))).read(ticket, 1000), claims);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([b]))).read(ticket, 1000), null);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([a]))).read(ticket, 5000), null, 'expired');
+    const [payload, keyId, mac] = ticket.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...claims, bot_id: 'other' })).toString('base64url');
+    assert.notEqual(forged, payload);
+    assert.equal(new SignInTickets(new Signer(new ServiceKeys([a]))).read(`${forged}.${keyId}.${mac}`, 1000), null);
   });
 
   it('a bot token is for its bot only, and any change to it is refused', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { apiClient, MEETING } from '../support/http-client';
-import { startTestService } from '../support/test-service';
+import { startTestService, testServiceSecret } from '../support/test-service';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
@@ -13,7 +13,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const admin = async (dataDir: string, ...args: string[]) => {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/admin-cli.ts'), ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '' },
+    // the service's own secret, as an operator's shell has it: the CLI opens what the service sealed
+    env: { ...process.env, DATA_DIR: dataDir, EVENTSTORE_URL: '', MONGO_URL: '', SERVICE_SECRET: testServiceSecret(dataDir), SERVICE_SECRET_FILE: '' },
   });
   return JSON.parse(stdout);
 };

@@ -23,11 +23,15 @@ import { BotLog } from '../../bot-runtime/bot-log';
 import { openBotBrowser, type BotBrowser } from '../../bot-runtime/browser/bot-browser';
 import type { BrowserMode } from '../../bot-runtime/browser/fingerprint/browser-mode';
 import { launchBrowser } from '../../bot-runtime/browser/launch-browser';
+import type { DriverFamily } from '../../bot-runtime/drivers/page-driver';
 import { familyForUrl, replicaHosts } from '../../bot-runtime/drivers/families';
+import { googleMeetFamily } from '../../bot-runtime/drivers/google-meet/family';
+import { microsoftTeamsFamily } from '../../bot-runtime/drivers/microsoft-teams/family';
 import { BotMedia } from '../../bot-runtime/media/bot-media';
 import { clickElement, findFirst } from '../../bot-runtime/drivers/page-actions';
 import { browserArgsFor } from '../../bot-runtime/run/browser-args';
 import { MeetingTab } from '../../bot-runtime/run/meeting-tab';
+import { clickOn, hasAnyText, pageFacts as signInPageFacts } from '../../bot-runtime/sign-in/page-facts';
 import { FolderUploader } from '../../bot-runtime/uploaders/folder-uploader';
 import { FINGERPRINT_CHECKS } from '../../sandbox/fingerprint/probe';
 import type { FingerprintReport } from '../../sandbox/fingerprint/reports';
@@ -78,17 +82,9 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
     }
   };
 
-  /**
-   * A tab as the bot prepares it, on `url`'s fingerprint page: read once by its driver, its join button
-   * clicked by the driver's click. With `oldHabits`, also what the bot used to do: a global and a wrapped
-   * native in the page's world before its scripts, a read from the page's world, a script's click; and a
-   * console that reads what it logs, as one with the DevTools' Runtime domain enabled did before V8 stopped.
-   */
-  const visit = async (browser: BotBrowser, url: string, oldHabits = false, media: BotMedia | null = null): Promise<FingerprintReport> => {
-    const host = new URL(url).hostname;
-    const before = (await reportsOf(host)).filter((r) => r.final).length;
+  /** A tab as the bot prepares it for a meeting of `family` (the driver family's, the bot's world with recorder and page watcher). */
+  const preparedTab = async (browser: BotBrowser, family: DriverFamily, media: BotMedia | null, oldHabits = false) => {
     const page = await browser.context.newPage();
-    const family = familyForUrl(url)!;
     const tab = new MeetingTab(
       page,
       family,
@@ -100,6 +96,19 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
     );
     await tab.prepare(() => undefined);
     if (oldHabits) await page.evaluateOnNewDocument(OLD_HABITS);
+    return { page, tab };
+  };
+
+  /**
+   * A tab as the bot prepares it, on `url`'s fingerprint page: read once by its driver, its join button
+   * clicked by the driver's click. With `oldHabits`, also what the bot used to do: a global and a wrapped
+   * native in the page's world before its scripts, a read from the page's world, a script's click; and a
+   * console that reads what it logs, as one with the DevTools' Runtime domain enabled did before V8 stopped.
+   */
+  const visit = async (browser: BotBrowser, url: string, oldHabits = false, media: BotMedia | null = null): Promise<FingerprintReport> => {
+    const host = new URL(url).hostname;
+    const before = (await reportsOf(host)).filter((r) => r.final).length;
+    const { page, tab } = await preparedTab(browser, familyForUrl(url)!, media, oldHabits);
     await page.goto(url, { waitUntil: 'load' });
     await nextReport(host, false, before);
     await tab.driver.read(0);
@@ -107,6 +116,26 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
     const join = (await findFirst(page, JOIN))!;
     if (oldHabits) await join.element.evaluate((el) => (el as HTMLElement).click());
     else await clickElement(join.element);
+    const report = await nextReport(host, true, before);
+    await page.close();
+    return report;
+  };
+
+  /**
+   * The fingerprint page on a sign-in host, in the tab of a meeting of `family`, as a signed-in bot meets
+   * the sign-in pages before its meeting: read as the sign-in reads a page (bot-runtime/sign-in/page-facts.ts),
+   * its button clicked as the sign-in clicks "Next" or "Sign in".
+   */
+  const visitSigningIn = async (browser: BotBrowser, url: string, family: DriverFamily): Promise<FingerprintReport> => {
+    const host = new URL(url).hostname;
+    const before = (await reportsOf(host)).filter((r) => r.final).length;
+    const { page } = await preparedTab(browser, family, null);
+    await page.goto(url, { waitUntil: 'load' });
+    await nextReport(host, false, before);
+    const facts = await signInPageFacts(page, [JOIN[0]!.selector]);
+    assert.deepEqual(facts?.visible, [true], 'the sign-in sees the button');
+    assert.ok(hasAnyText(facts!, ['Browser check']), 'the sign-in reads the page');
+    assert.equal(await clickOn(page, JOIN[0]!.selector), true);
     const report = await nextReport(host, true, before);
     await page.close();
     return report;
@@ -139,6 +168,22 @@ describe("what a meeting page can read of the bot's browser (one Chromium, every
         const report = await visit(browser, `${host}/fingerprint`);
         assert.deepEqual(tripped(report), {}, `${host}: ${report.tripped.join(', ')}`);
         assert.deepEqual(report.checks.map((c) => c.id).sort(), [...FINGERPRINT_CHECKS].sort(), `${host}: every check ran`);
+      }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("the bot's sign-in on Microsoft's and Google's sign-in hosts (headful): no check trips, its reads and clicks included", async () => {
+    const browser = await openBotBrowser(undefined, await botArgs());
+    try {
+      for (const [url, family] of [
+        ['https://login.microsoftonline.com/fingerprint', microsoftTeamsFamily],
+        ['https://accounts.google.com/fingerprint', googleMeetFamily],
+      ] as const) {
+        const report = await visitSigningIn(browser, url, family);
+        assert.deepEqual(tripped(report), {}, `${url}: ${report.tripped.join(', ')}`);
+        assert.deepEqual(report.checks.map((c) => c.id).sort(), [...FINGERPRINT_CHECKS].sort(), `${url}: every check ran`);
       }
     } finally {
       await browser.close();

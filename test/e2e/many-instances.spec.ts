@@ -13,11 +13,14 @@ import { configFromEnv } from '../../src/config';
 import { startService } from '../../src/service';
 import { asBot, runToken, takeBotToRun } from '../support/as-bot';
 import { sharedFerretdb } from '../support/ferretdb';
-import { vcJoinPath } from '../../contract/bot-contract';
+import { internalPaths, vcJoinPath } from '../../contract/bot-contract';
 import { apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { freshPostgresDatabase } from '../support/postgres';
 import { freePort, ServiceProcess } from '../support/service-process';
 import { startTestService, type TestService } from '../support/test-service';
+import { eventually } from '../support/eventually';
+import { stateCacheFor } from '../../src/commands/stream-state-cache';
+import { botStreamName } from '../../src/domain/bot/bot-events';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** Who holds a lease now, read from the PostgreSQL the instances share. */
@@ -58,7 +61,7 @@ describe('many instances on shared stores', function () {
 
     it('each single-owner part runs in one of them: the first holds the leases, the second stands by', () => {
       const held = a.service.parts.heldLeases();
-      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers']) {
+      for (const lease of ['webhook-delivery', 'webhook-queue', 'scheduler', 'settlement', 'calendar-sync', 'transcriber', 'vanished-workers', 'login-sessions', 'data-erasure']) {
         assert.ok(held.includes(lease), `${lease} in ${held.join(', ')}`);
       }
       assert.deepEqual(b.service.parts.heldLeases(), []);
@@ -131,9 +134,10 @@ describe('many instances on shared stores', function () {
       const { key_id: keyId, sdk_secret: sealedSecret } = storedEvent!.data as { key_id: string; sdk_secret: { sealed: string } };
       assert.equal((await onB.delete(`/v2/vc-credentials/${credentialId}`)).status, 200);
       // What every instance opens its keys from: the key A made is gone, so its sealed secret is lost for good.
-      const vault = await openKeyVault({ databaseUrl, dataDir: a.dataDir }, a.secretBox);
+      const vault = await openKeyVault({ databaseUrl, mongoDatabase: 'unused', dataDir: a.dataDir }, a.secretBox);
       try {
-        assert.equal(await vault.keyFor(keyId), null, 'the key was destroyed where A keeps it too');
+        assert.equal((await vault.lookup(keyId)).state, 'destroyed', 'the key was destroyed where A keeps it too');
+        assert.equal(await vault.keyToSeal(keyId), null, 'and never made again');
         await assert.rejects(new CredentialSealer(vault).open(keyId, sealedSecret), KeyDestroyedError);
       } finally {
         await vault.close();
@@ -141,6 +145,60 @@ describe('many instances on shared stores', function () {
       const afterDelete = await askVcJoin(a);
       assert.equal(afterDelete.status, 200, JSON.stringify(afterDelete.body));
       assert.equal(afterDelete.body.sdk, null, 'nothing left to sign with');
+    });
+
+    it('a tm login stored through one instance hands its password to its bot through the other, and deleting it through the other destroys its one key', async () => {
+      const team = await createTeam(a.url, { tokens: 10 });
+      const onA = apiClient(a.url, team.api_key);
+      const onB = apiClient(b.url, team.api_key);
+      const workspace = (await onA.post('/v2/tm-workspaces', { domain: 'contoso.com' })).body.data.workspace_id as string;
+      const login = await onA.post('/v2/tm-logins', { workspace_id: workspace, email: 'bot@contoso.com', name: 'Bot', password: 'sealed-on-A-1!', email_group: 'bots@contoso.com' });
+      assert.equal(login.status, 201, JSON.stringify(login.body));
+      const meeting = 'https://tm.localhost:8443/l/meetup-join/room-1';
+      const botId = (await onB.post('/v2/bots', { meeting_url: meeting, bot_name: 'Signed', tm_config: { email_group: 'bots@contoso.com' } })).body.data.bot_id as string;
+      const { runId } = await takeBotToRun(b, botId, 'worker-x');
+      const signIn = await request(b.url, 'POST', internalPaths.signIn(botId), { headers: { authorization: `Bearer ${runToken(b, botId, runId)}` } });
+      assert.equal(signIn.status, 200, JSON.stringify(signIn.body));
+      assert.equal(signIn.body.password, 'sealed-on-A-1!', 'B opened the password A sealed');
+
+      const credentialId = login.body.data.credential_id as string;
+      const [created] = await a.service.eventStore.readStream(`tm-login-${credentialId}`);
+      const sealed = created!.data.password as { sealed: string };
+      const deleted = await onB.delete(`/v2/tm-logins/${credentialId}`);
+      assert.equal(deleted.status, 202, 'in use: it goes once its session ends');
+      // Its key went at once, where A keeps it too: the password in the log is lost for good.
+      const vault = await openKeyVault({ databaseUrl, mongoDatabase: 'unused', dataDir: a.dataDir }, a.secretBox);
+      try {
+        await assert.rejects(new CredentialSealer(vault).open(`tm-login-${credentialId}`, sealed), KeyDestroyedError);
+      } finally {
+        await vault.close();
+      }
+    });
+
+    it("a bot's data deleted through the instance without the lease data-erasure: the holder erases it, the request answers deleted, and every instance forgets what it folded of the bot", async () => {
+      assert.throws(() => b.service.dataErasure, /another process holds the lease data-erasure/);
+      const team = await createTeam(a.url, { tokens: 10 });
+      const onA = apiClient(a.url, team.api_key);
+      const onB = apiClient(b.url, team.api_key);
+      const botId = (await onA.post('/v2/bots', { meeting_url: MEETING, bot_name: "Alice Martin's notetaker" })).body.data.bot_id as string;
+      const { bot } = await takeBotToRun(a, botId, 'worker-x');
+      await bot.status('joining_call');
+      await bot.status('in_call_recording');
+      const polled = bot.poll(20);
+      const chat = onA.post(`/v2/bots/${botId}/send-chat-message`, { message: 'Alice Martin joins at 10' });
+      const [request] = (await polled).body.requests as { id: string }[];
+      await bot.answer({ id: request!.id, ok: true });
+      assert.equal((await chat).status, 200);
+      const end = { kind: 'end', outcome: 'completed', error_code: 'API_REQUEST', error_message: '', recorded_seconds: 60, waiting_room_seconds: 0, at: new Date().toISOString() };
+      assert.equal((await bot.report(end)).status, 204);
+      const foldedOnA = () => JSON.stringify(stateCacheFor(a.service.eventStore).get(botStreamName(botId))?.state ?? null);
+      assert.ok(foldedOnA().includes('Alice Martin joins at 10'), "A folded the bot as it ran (the team's chat message in it)");
+
+      const deleted = await onB.delete(`/v2/bots/${botId}/delete-data`);
+      assert.equal(deleted.status, 200, JSON.stringify(deleted.body));
+      assert.deepEqual([deleted.body.data.status, deleted.body.data.artifacts_deleted], ['deleted', true], 'B saw the erasure A recorded');
+      await eventually(async () => foldedOnA(), (folded) => !folded.includes('Alice'));
+      for (const on of [onA, onB]) assert.equal((await on.get(`/v2/bots/${botId}`)).body.data.bot_name, '[deleted]');
     });
 
     it('the rate limit of a team holds across instances (one shared count per window)', async () => {

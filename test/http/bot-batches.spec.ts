@@ -19,6 +19,20 @@ const mixedItems = (extra: (i: number) => Record<string, unknown> = () => ({})) 
     if (i % 7 === 6) return { ...base, meeting_url: meeting(i - 1), allow_multiple_bots: false };
     return base;
   });
+/**
+ * Each item's answer in request order, from the official client's shape (`data` the items made, `errors` the
+ * items refused, each by its `index`): a made one as the single request's 201 body, a refused one as the
+ * body its single request would get.
+ */
+const answersOf = (body: { data: { index: number; bot_id: string }[]; errors: { index: number }[] }, count: number): any[] =>
+  Array.from({ length: count }, (_, i) => {
+    const made = body.data.find((d) => d.index === i);
+    if (made) return { success: true, statusCode: 201, data: { bot_id: made.bot_id } };
+    const refused = body.errors.find((e) => e.index === i);
+    assert.ok(refused, `item ${i} is answered`);
+    const { index: _index, extra: _extra, ...single } = refused as Record<string, unknown>;
+    return single;
+  });
 const isInvalid = (i: number) => i % 10 === 3 || i % 10 === 5 || i % 10 === 9;
 /** A duplicate whose earlier item was created (not itself invalid). */
 const isDuplicate = (i: number) => !isInvalid(i) && i % 7 === 6 && !isInvalid(i - 1);
@@ -43,8 +57,9 @@ describe('batches: each item decided on its own, as its single request would be'
       const items = mixedItems();
       const response = await api.post('/v2/bots/batch', items);
       assert.equal(response.status, 200, JSON.stringify(response.body).slice(0, 500));
-      const { results, succeeded, failed } = response.body.data;
-      assert.equal(results.length, 100);
+      const { succeeded, failed } = response.body;
+      const results = answersOf(response.body, 100);
+      assert.equal(response.body.data.length + response.body.errors.length, 100);
 
       // What single requests answer for the invalid items (validation needs no state) and the refusals.
       const probe = await newTeam({ tokens: 0 });
@@ -88,7 +103,7 @@ describe('batches: each item decided on its own, as its single request would be'
     it('the daily cap applies between items: items past it get the 429 a single request would', async () => {
       const { api } = await newTeam({ tokens: 100, daily_bot_cap: 3 });
       const items = Array.from({ length: 5 }, (_, i) => ({ meeting_url: meeting(i), bot_name: `Bot ${i}` }));
-      const { results } = (await api.post('/v2/bots/batch', items)).body.data;
+      const results = answersOf((await api.post('/v2/bots/batch', items)).body, items.length);
       assert.deepEqual(results.map((r: { statusCode: number }) => r.statusCode), [201, 201, 201, 429, 429]);
       assert.equal(results[3].code, 'FST_ERR_DAILY_BOT_CAP_REACHED');
       assert.ok(results[3].retryAfter >= 1);
@@ -128,7 +143,8 @@ describe('batches: each item decided on its own, as its single request would be'
       const sending = apiClient(t.url, issued.body.data.api_key);
       const response = await sending.post('/v2/bots/batch', [{ meeting_url: MEETING, bot_name: 'Sent' }]);
       assert.equal(response.status, 200);
-      assert.equal(response.body.data.results[0].statusCode, 201);
+      assert.equal(response.body.data[0].index, 0);
+      assert.deepEqual(response.body.errors, []);
     });
   });
 
@@ -140,7 +156,8 @@ describe('batches: each item decided on its own, as its single request would be'
       const items = mixedItems(() => ({ join_at: joinAt }));
       const response = await api.post('/v2/bots/scheduled/batch', items);
       assert.equal(response.status, 200);
-      const { results, succeeded } = response.body.data;
+      const { succeeded } = response.body;
+      const results = answersOf(response.body, items.length);
       const probe = await newTeam({ tokens: 0 });
       const scheduled: { index: number; bot_id: string }[] = [];
       for (const [i, result] of results.entries()) {
@@ -186,7 +203,7 @@ describe('batches: each item decided on its own, as its single request would be'
       const items = Array.from({ length: 20 }, (_, i) => ({ meeting_url: meeting(i), bot_name: `Bot ${i}`, join_at: joinAt }));
       const batch = await api.post('/v2/bots/scheduled/batch', items);
       assert.equal(batch.status, 200);
-      assert.equal(batch.body.data.succeeded, 20);
+      assert.equal(batch.body.succeeded, 20);
       assert.equal((await api.post('/v2/bots/scheduled', items[0])).status, 201, 'the second request of the second still passes');
       const third = await api.post('/v2/bots/scheduled', items[1]);
       assert.equal(third.status, 429);

@@ -107,7 +107,7 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     const kickOff = first.data.find((e) => e.name === 'Kick-off');
     assert.equal(kickOff.meeting_url, MEET);
     assert.deepEqual(kickOff.attendees.map((x: { email: string }) => x.email).includes('guest@example.com'), true);
-    assert.equal(kickOff.raw, undefined, 'lists leave out raw');
+    assert.equal(kickOff.raw.id, kickOff.provider_id, "lists carry the provider's record too (the official client expects it)");
     const detail = await api.get(`/calendar_events/${kickOff.uuid}`);
     assert.equal(detail.status, 200);
     assert.equal(detail.body.calendar_uuid, calendar.uuid);
@@ -283,7 +283,12 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     });
     assert.equal(attached.status, 200, JSON.stringify(attached.body));
     assert.equal(attached.body.length, 4, 'every instance of the series');
-    for (const e of attached.body) assert.deepEqual(e.bot_param, { bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' } });
+    for (const e of attached.body) {
+      assert.deepEqual(e.bot_param, {
+        bot_name: 'Notetaker', recording_mode: 'audio_only', webhook_url: receiver.url, deduplication_key: 'weekly', extra: { team: 'sales' },
+        transcription_custom_parameters: {},
+      });
+    }
     const detail = await api.get(`/calendar_events/${third.uuid}`);
     assert.equal(detail.body.bot_param.deduplication_key, 'weekly');
 
@@ -310,10 +315,11 @@ describe('calendars: the legacy and v2 calendar API against fakes of Google Cale
     // v2: the same through POST /v2/calendars/{id}/bots with v2 fields.
     const v2 = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: first.uuid, all_occurrences: true, bot_name: 'V2 bot', callback_enabled: true, callback_config: { url: receiver.url, secret: 'v2-secret' } });
     assert.equal(v2.status, 201, JSON.stringify(v2.body));
-    assert.equal(v2.body.data.events.length, 4);
-    assert.ok(v2.body.data.events.every((e: { bot_scheduled: boolean }) => e.bot_scheduled));
+    assert.equal(v2.body.data.length, 4);
+    assert.deepEqual(v2.body.errors, []);
+    assert.ok(v2.body.data.every((e: { bot_scheduled: boolean }) => e.bot_scheduled));
     assert.ok(!JSON.stringify(v2.body).includes('v2-secret'), 'secrets are write-only');
-    assert.equal(v2.body.data.events[0].bot_config.callback_config.secret, '********');
+    assert.equal(v2.body.data[0].bot_config.callback_config.secret, '********');
     const v2Bad = await api.post(`/v2/calendars/${calendarId}/bots`, { event_id: first.uuid, bot_name: 'x', meeting_url: MEET });
     assert.equal(v2Bad.status, 400);
     assert.match(v2Bad.body.message, /body\/meeting_url/);

@@ -152,7 +152,7 @@ describe('legacy API: POST /bots and DELETE /bots/{bot_id}', () => {
         [{ meeting_url: MEETING, bot_name: 'X', entry_message: 'x'.repeat(4097) }, /^body\/entry_message must NOT have more than 4096 characters/],
         [{ meeting_url: MEETING, bot_name: 'X', deduplication_key: '' }, /^body\/deduplication_key must NOT have fewer than 1 characters/],
         [{ meeting_url: MEETING, bot_name: 'X', deduplication_key: 'k'.repeat(256) }, /^body\/deduplication_key must NOT have more than 255 characters/],
-        [{ meeting_url: MEETING, bot_name: 'X', speech_to_text: 'Default' }, /^body\/speech_to_text must be object/],
+        [{ meeting_url: MEETING, bot_name: 'X', speech_to_text: 42 }, /^body\/speech_to_text must be object/],
         [{ meeting_url: MEETING, bot_name: 'X', speech_to_text: { provider: 'Default', model: 'x' } }, /^body\/speech_to_text\/model is not an allowed property/],
         [{ meeting_url: MEETING, bot_name: 'X', recording_mode: 'screen' }, /^body\/recording_mode must be equal to one of the allowed values/],
         [[1, 2], /^body must be object/],

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { getMeetingDataResponse } from '@meeting-baas/sdk';
+import { accountNumberOf } from '../../src/http/legacy/meeting-data';
 import { adminClient, apiClient, createTeam, MEETING, request } from '../support/http-client';
 import { asBot } from '../support/as-bot';
 import { ScriptedLauncher } from '../support/scripted-launcher';
@@ -15,6 +17,8 @@ const BOT_RECORD_FIELDS = [
   'speech_to_text_api_key', 'speech_to_text_provider', 'streaming_audio_frequency', 'streaming_input', 'streaming_output',
   'transcription_custom_parameters', 'transcription_fails', 'transcription_payloads', 'user_reported_error', 'uuid',
   'waiting_room_timeout', 'webhook_url', 'vc_access_token_url', 'vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id', 'vc_sdk_id', 'vc_sdk_pwd',
+  // beyond the spec: when the team deleted the bot's data
+  'data_deleted_at',
 ].sort();
 
 describe('legacy API: GET /bots/meeting_data', () => {
@@ -44,7 +48,7 @@ describe('legacy API: GET /bots/meeting_data', () => {
   };
   const listItem = async (botId: string) => (await api.get('/bots/bots_with_metadata?limit=50')).body.bots.find((b: { uuid: string }) => b.uuid === botId);
 
-  it('shows a queued bot with every field of the spec, null where the bot has none', async () => {
+  it('shows a queued bot with every field of the spec, empty where the bot has none, in the official client\'s types', async () => {
     const created = await api.post('/bots', {
       meeting_url: MEETING,
       bot_name: 'Queued',
@@ -62,7 +66,10 @@ describe('legacy API: GET /bots/meeting_data', () => {
     const bot = data.bot_data.bot;
     assert.equal(bot.uuid, botId);
     assert.equal(bot.id, (await listItem(botId)).id);
-    assert.equal(bot.account_id, teamId);
+    assert.equal(bot.account_id, accountNumberOf(teamId));
+    assert.ok(Number.isSafeInteger(bot.account_id));
+    const typed = getMeetingDataResponse.safeParse(data);
+    assert.ok(typed.success, JSON.stringify(typed.error?.issues));
     assert.equal(bot.bot_name, 'Queued');
     assert.equal(bot.enter_message, 'hi');
     assert.equal(bot.meeting_url, MEETING);
@@ -72,11 +79,14 @@ describe('legacy API: GET /bots/meeting_data', () => {
     assert.deepEqual([bot.waiting_room_timeout, bot.noone_joined_timeout, bot.silence_timeout], [90, 120, 30]);
     assert.equal(bot.recording_mode, 'speaker_view');
     assert.equal(bot.created_at, new Date(nowMs).toISOString());
-    for (const none of ['bot_exited_at', 'bot_joined_at', 'ended_at', 'end_reason', 'mp4_s3_path', 'errors', 'bot_image', 'speech_to_text_provider', 'streaming_input', 'vc_sdk_id', 'vc_sdk_pwd', 'vc_obf_token', 'speech_to_text_api_key', 'bot_param_id', 'event_id', 'scheduled_bot_id']) {
+    for (const none of ['bot_exited_at', 'bot_joined_at', 'ended_at', 'end_reason', 'errors', 'bot_image', 'speech_to_text_provider', 'streaming_input', 'vc_sdk_id', 'vc_sdk_pwd', 'vc_obf_token', 'speech_to_text_api_key', 'event_id', 'scheduled_bot_id']) {
       assert.equal(bot[none], null, none);
     }
+    assert.equal(bot.mp4_s3_path, '', 'no recording: an empty path');
+    assert.equal(bot.bot_param_id, bot.id, "the bot's own parameters");
+    assert.deepEqual(bot.transcription_custom_parameters, {});
     assert.equal(bot.is_stopped, false);
-    assert.deepEqual([data.mp4, data.audio, data.duration, data.meeting_participants_file, data.bot_data.event_uuid], [null, null, null, null, null]);
+    assert.deepEqual([data.mp4, data.audio, data.duration, data.meeting_participants_file, data.bot_data.event_uuid], ['', '', 0, '', null]);
     assert.deepEqual(data.bot_data.transcripts, []);
   });
 
@@ -161,7 +171,7 @@ describe('legacy API: GET /bots/meeting_data', () => {
       const data = await meetingData(botId, query);
       assert.deepEqual(data.bot_data.transcripts, [], 'no transcript exists until the service transcribes');
       assert.equal(data.bot_data.bot.is_stopped, true);
-      assert.deepEqual(data.bot_data.bot.errors, [{ error: 'BotRemoved', error_code: 'EXITING_MEETING_BEFORE_RECORD', message: 'left before recording' }]);
+      assert.deepEqual(JSON.parse(data.bot_data.bot.errors), [{ error: 'BotRemoved', error_code: 'EXITING_MEETING_BEFORE_RECORD', message: 'left before recording' }]);
       assert.equal(data.bot_data.bot.end_reason, 'api_request', 'removed through the API');
       assert.equal(data.duration, 0);
     }

@@ -55,7 +55,8 @@ describe('write-only secrets of a bot', () => {
         .filter((f) => f.startsWith('events.sqlite3'))
         .map((f) => readFileSync(path.join(t.dataDir, f)).toString('latin1'))
         .join('');
-      assert.ok(stored.includes('Secretive'), 'the log was read');
+      assert.ok(stored.includes('https://hooks.example/cb'), 'the log was read');
+      assert.ok(!stored.includes('Secretive'), "the bot's name is personal: sealed with the bot's data key");
       assert.ok(!stored.includes(apiKey) && !stored.includes('PLAIN-CALLBACK-SECRET-42'), 'no plain secret at rest');
     } finally {
       await t.stop();

@@ -455,7 +455,7 @@ describe('scheduled bots over HTTP (injected clock)', () => {
         [{ join_at: inMinutes(-5) }, 400, 'body/join_at must be in the future'],
         [{ join_at: '2026-03-02 10:00' }, 400, 'body/join_at must be an ISO 8601 date-time'],
         [{ bot_name: '' }, 400, 'body/bot_name must NOT have fewer than 1 characters'],
-        [{ mt_config: { fallback: 'anonymous' } }, 400, 'body/mt_config is not available yet'],
+        [{ tm_config: { fallback: 'anonymous' } }, 400, 'body/tm_config is only allowed for tm meetings'],
         [{ meeting_url: 'https://example.com/x' }, 400, 'body/meeting_url INVALID_MEETING_URL'],
         [[1, 2], 400, 'body must be object'],
       ];

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import pg from 'pg';
+import { keyVaultDatabase } from '../../src/adapters/key-vault/mongo-key-records';
 import { configFromEnv } from '../../src/config';
 import { startService } from '../../src/service';
 import { sharedFerretdb } from '../support/ferretdb';
@@ -39,14 +41,16 @@ describe('the service on shared stores', function () {
   describe('DATABASE_URL: the event log, checkpoints and leases in PostgreSQL', () => {
     let databaseUrl: string;
     let t: TestService;
+    // The deployment's secret: every machine of it has the same.
+    const serviceSecret = randomBytes(32).toString('hex');
     before(async () => {
       databaseUrl = await freshPostgresDatabase('service');
-      t = await startTestService({ databaseUrl });
+      t = await startTestService({ databaseUrl, serviceSecret });
     });
     after(() => t?.stop());
 
     it('serves writes and reads at once, and keeps them in the database rather than the data folder', async () => {
-      startedWith(t, { event_store: 'postgresql', read_store: 'memory', checkpoint_store: 'postgresql' });
+      startedWith(t, { event_store: 'postgresql', read_store: 'memory', checkpoint_store: 'postgresql', key_vault: 'postgresql' });
       const team = await createTeam(t.url);
       const api = apiClient(t.url, team.api_key);
       const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'On PostgreSQL' });
@@ -56,10 +60,10 @@ describe('the service on shared stores', function () {
       await t.stop();
       assert.ok((await postgresCheckpoints(databaseUrl)).includes('subscriber:settle-tokens-when-bot-ends'), 'subscribers checkpoint in PostgreSQL');
       // Another machine: a new, empty data folder on the same database.
-      t = await startTestService({ databaseUrl });
+      t = await startTestService({ databaseUrl, serviceSecret });
       const again = await apiClient(t.url, team.api_key).get(`/v2/bots/${botId}`);
       assert.equal(again.status, 200);
-      assert.equal(again.body.data.bot_name, 'On PostgreSQL');
+      assert.equal(again.body.data.bot_name, 'On PostgreSQL', "the bot's name opens with its key, kept in the database too");
     });
   });
 
@@ -78,7 +82,7 @@ describe('the service on shared stores', function () {
     });
 
     it("stores and sorts bots whose extra holds what a MongoDB-wire server refuses (dotted keys, $ keys, NUL, nested arrays)", async () => {
-      startedWith(t, { event_store: 'postgresql', read_store: 'mongodb', checkpoint_store: 'postgresql' });
+      startedWith(t, { event_store: 'postgresql', read_store: 'mongodb', checkpoint_store: 'postgresql', key_vault: 'postgresql' });
       const api = apiClient(t.url, (await createTeam(t.url)).api_key);
       const extras = {
         odd: { deal: 'b', 'a.b': 'dotted', $price: 3, note: 'nul\u0000inside', grid: [[1, 2], [3]] },
@@ -103,22 +107,25 @@ describe('the service on shared stores', function () {
     });
   });
 
-  describe('MONGO_URL alone: read models, checkpoints and leases in MongoDB (FerretDB)', () => {
-    it('keeps subscribers checkpoints beside the read models', async () => {
+  describe('MONGO_URL alone: read models, checkpoints, leases and keys in MongoDB (FerretDB)', () => {
+    it('keeps subscribers checkpoints beside the read models, and the bots\' keys in a database of their own', async () => {
       const ferretdb = await sharedFerretdb();
       const mongo = { url: ferretdb.url, database: ferretdb.databaseName('service_checkpoints') };
       const t = await startTestService({ mongo });
       const client = new MongoClient(mongo.url);
       try {
-        startedWith(t, { event_store: 'sqlite', read_store: 'mongodb', checkpoint_store: 'mongodb' });
+        startedWith(t, { event_store: 'sqlite', read_store: 'mongodb', checkpoint_store: 'mongodb', key_vault: 'mongodb' });
         const api = apiClient(t.url, (await createTeam(t.url)).api_key);
         const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'On MongoDB' });
-        assert.equal((await api.get(`/v2/bots/${created.body.data.bot_id}`)).status, 200);
+        const botId: string = created.body.data.bot_id;
+        assert.equal((await api.get(`/v2/bots/${botId}`)).status, 200);
         await t.stop();
         const saved = await client.db(mongo.database).collection('_subscriber_checkpoints').distinct('name');
         assert.ok(saved.includes('subscriber:settle-tokens-when-bot-ends'), JSON.stringify(saved));
+        assert.equal(await client.db(keyVaultDatabase(mongo.database)).collection<{ _id: string }>('key_vault').countDocuments({ _id: botId }), 1, "the bot's key");
       } finally {
         await client.db(mongo.database).dropDatabase();
+        await client.db(keyVaultDatabase(mongo.database)).dropDatabase();
         await client.close();
       }
     });

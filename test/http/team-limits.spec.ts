@@ -75,7 +75,7 @@ describe('per-team limits: scheduled bots, webhook endpoints, calendars', functi
     assert.equal(first.status, 201);
     const batch = await api.post('/v2/bots/scheduled/batch', [body, body]);
     assert.equal(batch.status, 200);
-    assert.deepEqual([batch.body.data.succeeded, batch.body.data.failed], [1, 1]);
+    assert.deepEqual([batch.body.succeeded, batch.body.failed], [1, 1]);
     refusedFor((await api.post('/v2/bots/scheduled', body)), 'scheduled_bots', 2);
     assert.equal((await api.delete(`/v2/bots/scheduled/${first.body.data.bot_id}`)).status, 200);
     assert.equal((await api.post('/v2/bots/scheduled', body)).status, 201);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { SecretBox } from '../../src/adapters/crypto/secret-box';
-import { SqliteKeyVault } from '../../src/adapters/key-vault/sqlite-key-vault';
 import { defaultVcSettings } from '../../src/capabilities/vc-settings';
 import { FakeVcPlatform, type FakeVcUser } from '../fakes/fake-vc-platform';
 import { adminClient, apiClient, createTeam } from '../support/http-client';
@@ -114,12 +113,8 @@ describe('vc credentials through the API (managed OAuth connections and SDK cred
       assert.deepEqual((await api.get('/vc_oauth_connections')).body, []);
       const connected = (await t.service.eventStore.readStream(`vc-credential-${uuid}`)).find((e) => e.type === 'VcOAuthCredentialConnected')!;
       const keyId = connected.data.key_id as string;
-      const vault = new SqliteKeyVault(`${t.dataDir}/keys.sqlite3`, t.secretBox);
-      try {
-        assert.equal(await vault.keyFor(keyId), null, 'the tokens in the log can no longer be opened');
-      } finally {
-        await vault.close();
-      }
+      assert.equal((await t.service.keyVault.lookup(keyId)).state, 'destroyed', 'the tokens in the log can no longer be opened');
+      assert.equal(await t.service.keyVault.keyToSeal(keyId), null, 'and nothing is sealed with that key again');
     });
 
     it('a Sending Access key may not use it (403)', async () => {
@@ -145,6 +140,7 @@ describe('vc credentials through the API (managed OAuth connections and SDK cred
       assert.equal(c.state, 'active');
       assert.equal(c.vc_user_id, bob.id);
       assert.equal(c.client_id, CLIENT_ID);
+      assert.deepEqual([c.credential_type, c.name], ['user', bob.id], "the official client's type, its name the vc user it connects");
       assert.equal(c.last_error_message, null);
       oauthId = c.credential_id;
       const again = await track(api.post('/v2/vc-credentials', body()));
@@ -157,13 +153,17 @@ describe('vc credentials through the API (managed OAuth connections and SDK cred
       assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.deepEqual(
         { ...created.body.data, credential_id: 'x', created_at: 'x', updated_at: 'x' },
-        { credential_id: 'x', type: 'sdk', state: 'active', sdk_id: 'acme-sdk-key', name: 'Acme Notes', last_error_at: null, last_error_message: null, created_at: 'x', updated_at: 'x' },
+        {
+          credential_id: 'x', type: 'sdk', credential_type: 'app', name: 'Acme Notes', state: 'active', vc_user_id: null, vc_account_id: null, scopes: null,
+          sdk_id: 'acme-sdk-key', last_error_at: null, last_error_message: null, created_at: 'x', updated_at: 'x',
+        },
       );
       sdkId = created.body.data.credential_id;
       const replaced = await track(api.post('/v2/vc-credentials', { type: 'sdk', sdk_id: 'acme-sdk-key-2', sdk_secret: 'sdk-secret-never-shown-0003' }));
       assert.equal(replaced.status, 200);
       assert.equal(replaced.body.data.credential_id, sdkId);
       assert.equal(replaced.body.data.sdk_id, 'acme-sdk-key-2');
+      assert.equal(replaced.body.data.name, 'acme-sdk-key-2', 'no name given: the SDK key names it');
     });
 
     it('GET lists both and GET /{id} reads one with its state; an unknown type or field is a 400', async () => {

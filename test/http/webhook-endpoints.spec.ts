@@ -48,7 +48,7 @@ describe('webhook endpoints: management under Full Access (DESIGN.md "Delivery")
     assert.equal(unknown.status, 400);
     assert.equal(
       unknown.body.message,
-      'body/events/0 must be equal to one of the allowed values: bot.status_change, bot.completed, bot.failed, bot.transcription_completed, bot.transcription_failed, calendar.events_synced, calendar.event_created, calendar.event_updated, calendar.event_cancelled, calendar.error, vc_credential.invalid',
+      'body/events/0 must be equal to one of the allowed values: bot.status_change, bot.completed, bot.failed, bot.transcription_completed, bot.transcription_failed, calendar.events_synced, calendar.event_created, calendar.event_updated, calendar.event_cancelled, calendar.error, login.invalid, workspace.invalid, login.saturated, vc_credential.invalid',
     );
     const repeated = await api.post('/v2/webhooks', { url: 'https://hooks.example/in', events: ['bot.failed', 'bot.failed'] });
     assert.equal(repeated.status, 400);

@@ -2,8 +2,6 @@ import assert from 'node:assert/strict';
 import {
   addSimulated,
   admit,
-  answerRecording,
-  controlView,
   createMeeting,
   deny,
   endMeeting,
@@ -13,23 +11,22 @@ import {
   meetingIdPattern,
   newMeetingId,
   openPage,
-  pageView,
   parseMeetingOptions,
-  pendingListeners,
   postChat,
   remove,
   requestJoin,
-  requestRecording,
   SandboxError,
   setLayout,
   setMedia,
   startHostWhenDue,
-  startUtterance,
   sweepStale,
   type Meeting,
   type MeetingOptions,
   type Platform,
 } from '../../sandbox/meeting-state';
+import { pendingListeners, startUtterance } from '../../sandbox/meeting-speech';
+import { controlView, pageView } from '../../sandbox/meeting-views';
+import { answerRecording, requestRecording } from '../../sandbox/recording-permission';
 import { replicaOptions } from '../../sandbox/replicas';
 import { tmGuestNameProblem } from '../../sandbox/tm-guest-name';
 import { wavDurationMs } from '../../sandbox/tts';

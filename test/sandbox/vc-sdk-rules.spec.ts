@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { signSdkJwt } from '../../src/adapters/vc-platform/sdk-signature';
 import { sdkSignatureClaims, type SdkRole } from '../../src/domain/vc-credentials/sdk-signature-claims';
-import { addSimulated, createMeeting, leave, openPage, pageView, participant, type Meeting } from '../../sandbox/meeting-state';
+import { addSimulated, createMeeting, leave, openPage, participant, type Meeting } from '../../sandbox/meeting-state';
+import { pageView } from '../../sandbox/meeting-views';
 import { sdkJoin, type SdkJoinResult } from '../../sandbox/vc-sdk/sdk-join';
 import { VcIdentity, type SdkApp } from '../../sandbox/vc-sdk/vc-identity';
 

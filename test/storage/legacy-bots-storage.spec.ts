@@ -79,7 +79,7 @@ describe('legacy bots keep their artifacts where the team’s v2 bots do: its ow
     assert.equal(mp4.pathname, `/${customer.artifactsBucket}/${botId}/recording.mp4`);
     assert.equal(mp4.searchParams.get('X-Amz-Expires'), '7200', 'valid for 2 hours');
     assert.equal(sha256(await download(data.mp4)), sha256(recording));
-    assert.equal(data.audio, null, 'a video recording');
+    assert.equal(data.audio, '', 'a video recording');
     assert.equal(data.bot_data.bot.mp4_s3_path, 'recording.mp4');
 
     const isComplete = (x: { body: any }) => x.body.event === 'complete' && x.body.data.bot_id === botId;
@@ -102,7 +102,7 @@ describe('legacy bots keep their artifacts where the team’s v2 bots do: its ow
     const all = await t.service.eventStore.readAll({});
     await t.service.projections.waitForPosition(all[all.length - 1]!.position);
     const after = await meetingData(api, botId);
-    assert.deepEqual([after.mp4, after.audio], [null, null]);
+    assert.deepEqual([after.mp4, after.audio], ['', '']);
     assert.equal(after.bot_data.bot.mp4_s3_path, 'recording.mp4');
     assert.equal(after.duration, 30);
   });

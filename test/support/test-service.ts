@@ -65,6 +65,9 @@ export interface TestServiceOptions {
   readonly vc?: VcSettings;
 }
 
+/** One secret per data folder: a service started again on the same folder (or the admin CLI on it) opens what it sealed. */
+export const testServiceSecret = (dataDir: string): string => createHash('sha256').update(`test service ${dataDir}`).digest('hex');
+
 /**
  * The whole service on an ephemeral port with its own data folder and its own secret; bots are not run
  * unless slots are given. The development conveniences these tests need are turned on here, explicitly:
@@ -74,8 +77,7 @@ export interface TestServiceOptions {
  */
 export const startTestService = async (options: TestServiceOptions = {}): Promise<TestService> => {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'mbs-test-'));
-  // One secret per data folder: a service started again on the same folder opens what it sealed.
-  const serviceSecret = options.serviceSecret ?? createHash('sha256').update(`test service ${dataDir}`).digest('hex');
+  const serviceSecret = options.serviceSecret ?? testServiceSecret(dataDir);
   const lines: string[] = [];
   const stream = new PassThrough();
   stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));

@@ -11,7 +11,8 @@ import { productHost, signInHost } from './meet-texts';
 export const googleMeetFamily: DriverFamily = {
   name: 'google-meet',
   drives: (host) => host === 'meet.google.com',
-  replicaHosts: ['meet.google.com', signInHost, productHost],
+  // www.google.com: the assertion consumer service a signed-in (SAML) sign-in posts to
+  replicaHosts: ['meet.google.com', signInHost, 'www.google.com', productHost],
   navigationUrl: (meetingUrl) => {
     const url = new URL(meetingUrl);
     if (!url.searchParams.has('hl')) url.searchParams.set('hl', 'en');

@@ -22,7 +22,7 @@ import { rosterExpression, type RosterRead } from '../in-page/roster';
 import { RosterPanel } from '../roster-panel';
 import { normaliseText } from '../in-page/state-scan';
 import { tilesAndChatExpression, type TilesAndChat } from '../in-page/tiles-and-chat';
-import { clickElement, type Candidate, type Found } from '../page-actions';
+import { clickElement, describeCandidate, findFirst, type Candidate, type Found } from '../page-actions';
 import { noOwnMedia, type ChatControls, type OwnMedia, type PageDriver, type PageExplanation, type PageSnapshot } from '../page-driver';
 import { PageReading } from '../page-reading';
 import { ParticipantIds, RosterWatch } from '../roster-watch';
@@ -96,10 +96,13 @@ export class MeetDriver implements PageDriver {
   join(botName: string, own: OwnMedia = noOwnMedia): Promise<void> {
     return this.actions.exclusive(async () => {
       await this.actions.clickAway('pre-join interstitial', sel.interstitials);
-      const input = await this.actions.waitFor('name input', sel.nameInput, 10_000);
-      if (!input) throw new Error('the pre-join page has no name input');
-      await input.element.click({ clickCount: 3 });
-      await input.element.type(botName);
+      // A signed-in browser's pre-join has no name to type (the account's name is used): its join button is ready as it is.
+      const input = await this.nameInputOrSignedIn();
+      if (input === 'signed_in') this.log.info(`${this.name}: no name input, the join button is ready: a signed-in pre-join`);
+      else {
+        await input.element.click({ clickCount: 3 });
+        await input.element.type(botName);
+      }
       await this.actions.switchTo('microphone', sel.microphone, own.microphone);
       await this.actions.switchTo('camera', sel.camera, own.camera);
       // the button may stay disabled until the name is typed
@@ -108,6 +111,21 @@ export class MeetDriver implements PageDriver {
       await clickElement(button.element);
       this.log.info(`${this.name}: asked to join ("${button.candidate.text}")`);
     });
+  }
+
+  /** Within 10 s: the name input, or, on a signed-in pre-join, a join button that is clickable without one. */
+  private async nameInputOrSignedIn(): Promise<Found | 'signed_in'> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const input = await findFirst(this.page, sel.nameInput, { visible: true, enabled: true });
+      if (input) {
+        this.actions.matches.note('name input', describeCandidate(input.candidate));
+        return input;
+      }
+      if (await findFirst(this.page, sel.joinButton(true), { visible: true })) return 'signed_in';
+      if (Date.now() >= deadline) throw new Error('the pre-join page has no name input');
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 
   prepareCall(): Promise<void> {

@@ -108,7 +108,10 @@ export class TeamsDriver implements PageDriver {
       if (input) {
         await input.element.click({ clickCount: 3 });
         await input.element.type(botName);
-      } else this.log.warn(`${this.name}: no name input (a signed-in pre-join?): joining without typing a name`);
+      } else {
+        this.log.warn(`${this.name}: no name input (a signed-in pre-join?): joining without typing a name`);
+        await this.learnAccountName();
+      }
       await this.switchDevice('camera', sel.camera, own.camera);
       await this.switchDevice('microphone', sel.microphone, own.microphone);
       await this.keepComputerAudio();
@@ -118,6 +121,29 @@ export class TeamsDriver implements PageDriver {
       this.log.info(`${this.name}: asked to join`);
       await this.afterJoinClick();
     });
+  }
+
+  /**
+   * A signed-in web client joins under its account's name, which its tile and messages carry, not the
+   * bot's: read from the title bar's profile card (opened, read, closed), so the bot knows its own tile.
+   */
+  private async learnAccountName(): Promise<void> {
+    const trigger = await findFirst(this.page, sel.meControl, { visible: true, enabled: true });
+    if (!trigger) {
+      this.log.warn(`${this.name}: no profile button: its own tile is known by the bot's name only`);
+      return;
+    }
+    this.actions.matches.note('profile button', describeCandidate(trigger.candidate));
+    await clickElement(trigger.element);
+    const shown = await this.actions.waitFor('account name', sel.meControlName, 3000);
+    const name = shown ? normaliseText(await shown.element.evaluate((el) => el.textContent ?? '')) : '';
+    await this.page.keyboard.press('Escape').catch(() => undefined);
+    if (!name) {
+      this.log.warn(`${this.name}: the profile card named no account: its own tile is known by the bot's name only`);
+      return;
+    }
+    this.botName = name;
+    this.log.info(`${this.name}: signed in as the account shown in the profile card; its tile carries that name`);
   }
 
   prepareCall(): Promise<void> {
@@ -246,6 +272,11 @@ export class TeamsDriver implements PageDriver {
       if (input) {
         this.actions.matches.note('name input', describeCandidate(input.candidate));
         return input;
+      }
+      // A signed-in pre-join has no name input and its join button is ready at once (a guest's waits for a name).
+      if (await duringNavigation(() => findFirst(this.page, sel.joinButton(true), { visible: true, enabled: true }))) {
+        this.log.info(`${this.name}: no name input and the join button is ready: a signed-in pre-join`);
+        return null;
       }
       if (Date.now() >= deadline) {
         if (await findFirst(this.page, sel.joinButton(false), { visible: true })) return null;

@@ -28,6 +28,13 @@ export const avConfirm: Candidate[] = [
 export const nameInput: Candidate[] = [{ selector: 'input[data-tid="prejoin-display-name-input"]' }, { selector: 'input[placeholder="Type your name"]' }];
 
 /**
+ * A signed-in web client's "me control" in the title bar (the avatar button; its card names the account:
+ * `me-control-displayname`), as AWS's Live Meeting Assistant reads the user's name (its Teams content script).
+ */
+export const meControl: Candidate[] = [{ selector: 'button[data-tid="me-control-avatar-trigger"]' }, { selector: 'button#idna-me-control-avatar-trigger' }];
+export const meControlName: Candidate[] = [{ selector: '[data-tid="me-control-displayname"]' }];
+
+/**
  * 3.2: camera and microphone are `role=switch` inputs, `checked` while the device is on [ScreenApp,
  * Attendee, MB]; where the switch is missing, a button whose title or label says what a click does
  * (Vexa's "Turn off video").

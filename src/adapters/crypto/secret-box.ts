@@ -36,6 +36,11 @@ const legacyKeyOf = (master: Buffer): Buffer => Buffer.from(hkdfSync('sha256', m
 export class SecretBox {
   constructor(private readonly keys: ServiceKeys) {}
 
+  /** The id of the key that seals now: a value sealed under another one is due to be sealed again. */
+  get currentKeyId(): string {
+    return this.keys.current.id;
+  }
+
   seal(plain: string): SealedSecret {
     const key = this.keys.current;
     const iv = randomBytes(IV_BYTES);

@@ -1,19 +1,40 @@
 import type { Sealed } from '../../domain/codec-helpers';
 
 /**
- * Keys of stored credentials, kept outside the event log (DESIGN.md "vc credentials"): each credential's
- * secrets are sealed in its events with its own key, and deleting the credential destroys the key, which
- * makes every sealed value of its history unreadable, in the log and in every copy of it. The keys
- * themselves are stored sealed with the service secret, so a copy of the vault alone reveals nothing.
+ * The service's key vault: a key per owner, kept outside the append-only event log, for crypto-shredding.
+ * What an owner's events hold that must be deletable is sealed with the owner's own key; destroying the key
+ * makes it unreadable in the log and in every copy of it (backups, exports, replicas), without rewriting
+ * anything. Its owners: a bot (its personal fields, src/adapters/personal-data; destroyed when the team
+ * deletes the bot's data) and a stored vc credential (its secrets, credential-sealer.ts; destroyed with the
+ * credential). Owner ids are the service's own random UUIDs (bot ids, credential key ids), so the two never
+ * meet.
  *
- * The embedded default is a SQLite file beside the data; with MONGO_URL a collection of its own database
- * (never the read models' database, which a rebuild drops). One contract suite runs against both.
+ * Keys are stored sealed with the service's secret box, whose secret lives outside the store, so a copy of
+ * the store alone opens nothing; they are sealed again under the current service key when the vault opens,
+ * so retiring a previous service key loses none. A destroyed key's record keeps a tombstone with the time
+ * of the first destruction: an owner whose data was written before it had a key is known as deleted too.
+ *
+ * It follows the event store, like the checkpoints (index.ts): PostgreSQL (DATABASE_URL), else MongoDB
+ * (MONGO_URL), else a SQLite file in DATA_DIR. One contract suite runs against all three
+ * (test/adapters/key-vault.contract.ts).
  */
+export type KeyLookup =
+  | { readonly state: 'live'; readonly key: Buffer }
+  /** `destroyedAt`: the first destruction's time; null when it was destroyed before the vault kept times */
+  | { readonly state: 'destroyed'; readonly destroyedAt: string | null }
+  /** never made (the owner's events were all written before keys, or hold nothing sealed), or sealed under a service key that was retired */
+  | { readonly state: 'none' };
+
 export interface KeyVault {
-  /** The key, made (32 random bytes) the first time it is asked for; null once it has been destroyed. */
-  keyFor(keyId: string): Promise<Buffer | null>;
-  /** Destroys the key for good: asked for again, it is null. Destroying an unknown or destroyed key is nothing. */
-  destroy(keyId: string): Promise<void>;
+  /** The owner's 32-byte key, made at the first call (one key however many ask at once, in any instance); null once destroyed. */
+  keyToSeal(owner: string): Promise<Buffer | null>;
+  /** What there is for the owner, making nothing. */
+  lookup(owner: string): Promise<KeyLookup>;
+  /**
+   * Destroys the owner's key for good (its sealed bytes removed from the store at once), keeping the time of
+   * the first destruction; an owner without a key gets the tombstone alone. Never made again afterwards.
+   */
+  destroy(owner: string, at: string): Promise<void>;
   close(): Promise<void>;
 }
 

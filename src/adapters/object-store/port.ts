@@ -21,6 +21,12 @@ export interface ObjectStore {
   /** Removes the object; an object that is already gone is no error (deleting twice is deleting once). */
   delete(objectKey: string): Promise<void>;
   /**
+   * Removes every object whose key starts with `prefix` (a bot's `<bot_id>/`), and what an upload left
+   * unfinished under it where the store has such a thing; answers the keys of the objects removed. Nothing
+   * there is no error.
+   */
+  deleteAll(prefix: string): Promise<readonly string[]>;
+  /**
    * A URL that downloads the object without any credential for `ttlSeconds` after `signedAt`, served as a
    * safe type for what the uploader declared (`contentType`). The store that holds the object signs it, so
    * downloads never pass through the service unless the service is the store.

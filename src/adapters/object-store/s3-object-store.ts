@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type * as Minio from 'minio';
 import { type DownloadLinkOptions, type ObjectStore, ObjectStoreError, type StoredObject } from './port';
 import { servedContentType } from './served-content-type';
-import { isNoSuchKey, toObjectStoreError } from './s3-errors';
+import { failureOf, isNoSuchKey, toObjectStoreError } from './s3-errors';
 import { DEFAULT_PART_SIZE, putInParts } from './s3-upload';
 
 /** One bucket of an S3-compatible server, through minio; links are presigned by the server's own keys. */
@@ -38,6 +38,40 @@ export class S3ObjectStore implements ObjectStore {
     } catch (error) {
       if (isNoSuchKey(error)) return;
       throw toObjectStoreError(error, `deleting ${objectKey} from bucket ${this.bucket}`);
+    }
+  }
+
+  /**
+   * Lists the prefix and removes what it lists (in batches of the server's 1 000), then aborts the uploads left
+   * unfinished there (their parts are data too). The latter needs ListBucketMultipartUploads, which a service
+   * key may lack (the spec's list does not name it): refused, it is skipped, and the bucket's own lifecycle
+   * rule for unfinished uploads is what clears them.
+   */
+  async deleteAll(prefix: string): Promise<readonly string[]> {
+    try {
+      const keys: string[] = [];
+      for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
+        if (typeof item.name === 'string') keys.push(item.name);
+      }
+      for (let start = 0; start < keys.length; start += 1000) {
+        const failed = (await this.client.removeObjects(this.bucket, keys.slice(start, start + 1000))).filter((r) => r && typeof r === 'object' && 'Code' in r);
+        if (failed.length > 0) throw new ObjectStoreError('access_denied', `deleting ${failed.length} objects under ${prefix} in bucket ${this.bucket} was refused`);
+      }
+      await this.abortUnfinishedUploads(prefix);
+      return keys;
+    } catch (error) {
+      if (error instanceof ObjectStoreError) throw error;
+      throw toObjectStoreError(error, `deleting everything under ${prefix} in bucket ${this.bucket}`);
+    }
+  }
+
+  private async abortUnfinishedUploads(prefix: string): Promise<void> {
+    try {
+      const unfinished: string[] = [];
+      for await (const upload of this.client.listIncompleteUploads(this.bucket, prefix, true)) unfinished.push(upload.key);
+      for (const key of new Set(unfinished)) await this.client.removeIncompleteUpload(this.bucket, key);
+    } catch (error) {
+      if (failureOf(error) !== 'access_denied') throw error;
     }
   }
 

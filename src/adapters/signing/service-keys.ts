@@ -1,7 +1,7 @@
 import { createHash, hkdfSync } from 'node:crypto';
 
 /** What each derived key is for: one key per purpose, so that no value made for one can pass for another. */
-export type KeyPurpose = 'seal' | 'bot-token' | 'artifact-link' | 'calendar-channel';
+export type KeyPurpose = 'seal' | 'bot-token' | 'artifact-link' | 'calendar-channel' | 'sign-in-ticket';
 
 /** A configured secret shorter than this is refused: 32 bytes is the AES-256 and HMAC-SHA-256 key size. */
 export const MIN_SECRET_BYTES = 32;

@@ -26,7 +26,8 @@ const RUN_ID = /^[A-Za-z0-9-]{1,64}$/;
  * (`<key id>.<mac>`), so that a previous key still verifies what it signed until it is retired:
  * - a bot's token proves which bot and which run of it it is, until it expires;
  * - a signed URL proves the service handed out that link before it expires;
- * - a calendar channel token proves a push notice comes from a channel the service opened.
+ * - a calendar channel token proves a push notice comes from a channel the service opened;
+ * - a sign-in ticket proves the service handed a signed-in bot its one-time credential for our identity provider.
  * Artifact links and channel tokens signed before key ids (no `.`) are still accepted under any key of
  * the ring (channels live for days); bot tokens of that time are not (they were bound to nothing).
  */
@@ -79,5 +80,14 @@ export class Signer {
 
   isArtifactSignature(botId: string, key: string, expiresAtSeconds: number, signature: string): boolean {
     return this.verify('artifact-link', `${botId}/${key}@${expiresAtSeconds}`, signature, 'artifact');
+  }
+
+  /** A one-time sign-in ticket's claims (sign-in-tickets.ts), signed under the key of its own purpose. */
+  signSignInTicket(payload: string): string {
+    return this.sign('sign-in-ticket', payload);
+  }
+
+  isSignInTicketSignature(payload: string, signature: string): boolean {
+    return this.verify('sign-in-ticket', payload, signature, null);
   }
 }

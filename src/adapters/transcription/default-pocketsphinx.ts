@@ -92,7 +92,7 @@ export class PocketSphinxProvider implements TranscriptionProvider {
     if (options.language && !/^en([-_][A-Za-z]{2})?$/i.test(options.language)) {
       return `language "${options.language}": the Default provider (PocketSphinx) transcribes English only`;
     }
-    if (options.customParams && Object.keys(options.customParams).length > 0) return 'custom_params: the Default provider takes none';
+    if (options.customParams && Object.keys(options.customParams).length > 0) return 'custom_params must be empty: the Default provider takes none';
     return null;
   }
 

@@ -5,6 +5,7 @@ import type { BotConfig, RequestedBotConfig, TeamSettingsOfBot } from './bot-con
 import { INITIAL_TRANSCRIPTION, type BotEvent, type CreatedBy, type Usage } from './bot-events';
 import type { Sealed } from '../codec-helpers';
 import { canMoveTo, hasStartedRecording, isInCall, isTerminal, type BotStatus, type ReportableStatus } from './bot-status';
+import { afterDataDeletion, decideDataDeletion, type DataDeletionCommand } from './bot-data-deletion';
 import { EXITING_MEETING_BEFORE_RECORD, failedStatus, isNormalEnd, TRANSCRIPTION_FAILED } from './end-codes';
 import { joinAtProblem } from './schedule-timing';
 
@@ -126,6 +127,8 @@ export type BotCommand =
   /** A read of the bot's data (legacy meeting_data), by the key that read it: every read counts, ended bots too. */
   /** `reads` reads of the bot's data by one key, the last one `now` */
   | { readonly type: 'RecordDataAccess'; readonly key_id: string; readonly reads: number; readonly now: string }
+  /** the team's deletion of the bot's data, and the erasure of its artifacts (bot-data-deletion.ts) */
+  | DataDeletionCommand
   | {
       readonly type: 'EndBot';
       readonly outcome: 'completed' | 'failed';
@@ -191,6 +194,9 @@ export type BotState =
       readonly transcriptionRequests: readonly string[];
       /** the request id of the transcription under way */
       readonly transcriptionRunning: string | null;
+      /** the team deleted the bot's data (BotDataDeleted), and its artifacts are erased (BotArtifactsErased) */
+      readonly dataDeleted: boolean;
+      readonly artifactsErased: boolean;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -335,6 +341,8 @@ const decide = (command: BotCommand, state: BotState) => {
   }
   if (state.kind === 'absent') return E.left<BotRejection, readonly BotEvent[]>({ code: 'BOT_NOT_FOUND', message: 'Bot not found' });
   const bot_id = state.bot_id;
+  const afterDeletion = state.dataDeleted ? afterDataDeletion(command.type, state.status) : undefined;
+  if (afterDeletion !== undefined) return afterDeletion;
 
   switch (command.type) {
     case 'ChangeSchedule':
@@ -453,6 +461,10 @@ const decide = (command: BotCommand, state: BotState) => {
       const { request_id, provider, error_message, now } = command;
       return emit({ type: 'TranscriptionFailed', data: { bot_id, request_id, provider, error_code: TRANSCRIPTION_FAILED, error_message, at: now } });
     }
+    case 'DeleteBotData':
+    case 'RecordArtifactsErased':
+      return decideDataDeletion(command, { ...state, transcriptionUnderWay: runningTranscription(state) !== null });
+
     case 'RecordDataAccess':
       return emit({ type: 'BotDataAccessed', data: { bot_id, key_id: command.key_id, reads: command.reads, at: command.now } });
 
@@ -488,6 +500,8 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   recordingKey: null,
   transcriptionRequests: [],
   transcriptionRunning: null,
+  dataDeleted: false,
+  artifactsErased: false,
 });
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
@@ -546,6 +560,10 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'TranscriptionCompleted':
     case 'TranscriptionFailed':
       return { ...state, transcriptionRunning: null };
+    case 'BotDataDeleted':
+      return { ...state, dataDeleted: true };
+    case 'BotArtifactsErased':
+      return { ...state, artifactsErased: true };
   }
 };
 

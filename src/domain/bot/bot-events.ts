@@ -237,10 +237,23 @@ export const TranscriptionFailed = eventCodec('TranscriptionFailed', {
   at: IsoInstant,
 });
 
+/**
+ * The team asked for the bot's data to be deleted (by the key `key_id`): from now on its personal fields
+ * read as placeholders everywhere (their data key is destroyed), and its artifacts are erased from every
+ * store (BotArtifactsErased says when that is done). The bot's statuses, times, usage and charges stay.
+ */
+export const BotDataDeleted = eventCodec('BotDataDeleted', { bot_id: t.string, key_id: t.string, at: IsoInstant });
+
+/**
+ * Every object of the bot is gone from every store that held it (its recording, audio chunks, transcripts,
+ * screenshots, chat, participants, logs, and copies the service held): `keys` are the artifacts it knew of.
+ */
+export const BotArtifactsErased = eventCodec('BotArtifactsErased', { bot_id: t.string, keys: t.array(t.string), at: IsoInstant });
+
 export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
   ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
-  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed,
+  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed, BotDataDeleted, BotArtifactsErased,
   ChatMessageRequested, ChatMessageFailed, BotLeaveAcknowledged,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;

@@ -23,6 +23,7 @@ const byV2Code: Readonly<Record<string, LegacyErrorString>> = {
   MT_LOGIN_UNAVAILABLE: 'CannotJoinMeeting',
   MT_LOGIN_FAILED_SAML_REJECTED: 'CannotJoinMeeting',
   MT_LOGIN_FAILED_TIMEOUT: 'CannotJoinMeeting',
+  TM_LOGIN_UNAVAILABLE: 'CannotJoinMeeting',
   VC_OBF_TOKEN_ERROR: 'CannotJoinMeeting',
   VC_ACCESS_TOKEN_ERROR: 'CannotJoinMeeting',
   CANNOT_GET_JWT_TOKEN: 'CannotJoinMeeting',

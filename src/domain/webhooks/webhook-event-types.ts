@@ -1,11 +1,15 @@
 /**
  * The kinds of webhook event a team's endpoint can subscribe to (DESIGN.md: v2 bot events; legacy bots
- * report `complete` and `failed` under their own names; calendars report what their syncs changed; a stored vc credential the platform refused is reported). An
- * endpoint subscribed to nothing in particular receives all of them.
+ * report `complete` and `failed` under their own names; calendars report what their syncs changed; signed-in
+ * bots report logins and workspaces that turned invalid, and pools that had no room; a stored vc credential
+ * the platform refused is reported). An endpoint subscribed to nothing in particular receives all of them.
  */
 export const webhookEventTypes = [
   'bot.status_change', 'bot.completed', 'bot.failed', 'bot.transcription_completed', 'bot.transcription_failed',
   'calendar.events_synced', 'calendar.event_created', 'calendar.event_updated', 'calendar.event_cancelled', 'calendar.error',
+  // signed-in bots (issue 20): what a team must act on
+  'login.invalid', 'workspace.invalid', 'login.saturated',
+  // vc credentials (issue 21)
   'vc_credential.invalid',
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];

@@ -4,7 +4,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { Signer } from '../../adapters/signing/signer';
 import { botStorageOf } from '../../projections/bot-storage-view';
 import type { ArtifactLink, ArtifactLinks } from '../../adapters/artifact-links/port';
-import { BOTS, type BotView } from '../../projections/bot-view';
+import { BOTS, isKept, type BotView } from '../../projections/bot-view';
 
 /** The spec's recording URLs last 2 hours; every artifact link here does. */
 export const ARTIFACT_LINK_TTL_SECONDS = 2 * 60 * 60;
@@ -23,7 +23,7 @@ export const serviceSignedLink =
 /**
  * Every artifact link comes from the store that holds the artifact, valid for 2 hours from now: the bot's
  * storage (fixed at its creation, so replacing or deleting the team's configuration changes nothing), or
- * the service while it holds a spilled copy. A lost or expired artifact has no link.
+ * the service while it holds a spilled copy. A lost, expired or deleted artifact has no link.
  */
 export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore, nowMs: () => number): ArtifactLinks => ({
   linksFor: async (botId, keys) => {
@@ -35,7 +35,7 @@ export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore,
     const signedAt = new Date(Math.floor(nowMs() / 1000) * 1000);
     const expires_at = new Date(signedAt.getTime() + ARTIFACT_LINK_TTL_SECONDS * 1000).toISOString();
     for (const artifact of bot.artifacts) {
-      if (!links.has(artifact.key) || artifact.status === 'failed' || artifact.status === 'expired') continue;
+      if (!links.has(artifact.key) || !isKept(artifact)) continue;
       const store = artifact.status === 'spilled' ? stores.service : stores.forBot(storage, artifact.artifact_type);
       const url = await store.downloadUrl(`${botId}/${artifact.key}`, { contentType: artifact.content_type, signedAt, ttlSeconds: ARTIFACT_LINK_TTL_SECONDS });
       links.set(artifact.key, { url, expires_at });
@@ -44,7 +44,7 @@ export const storeArtifactLinks = (stores: ArtifactStores, readStore: ReadStore,
   },
   contentOf: async (botId, key) => {
     const artifact = (await readStore.get<BotView>(BOTS, botId))?.doc.artifacts.find((a) => a.key === key);
-    if (!artifact || artifact.status === 'failed' || artifact.status === 'expired') return null;
+    if (!artifact || !isKept(artifact)) return null;
     const store = artifact.status === 'spilled' ? stores.service : stores.forBot(await botStorageOf(readStore, botId), artifact.artifact_type);
     const object = await store.get(`${botId}/${key}`);
     if (!object) return null;

@@ -43,10 +43,20 @@ export const toV2Calendar = (view: CalendarView): V2Calendar => {
 };
 
 /**
- * An event in the spec's legacy shape. Lists leave out `raw` (the provider's whole record, often a few
- * kB per event); the single event has it. `bot_param` is null until a bot is scheduled for the event.
+ * `bot_param` as the legacy views show it: the given fields, and those the official client's type always
+ * expects (`extra` and `transcription_custom_parameters` objects, `webhook_url` a string) empty when not given.
  */
-export const toLegacyEvent = (view: CalendarEventView, withRaw: boolean, botParam: CalendarBotParam | null) => ({
+const legacyBotParamOf = (param: CalendarBotParam): Record<string, unknown> => {
+  const shown = shownBotParam(param);
+  return { ...shown, extra: shown.extra ?? {}, transcription_custom_parameters: shown.transcription_custom_parameters ?? {}, webhook_url: shown.webhook_url ?? '' };
+};
+
+/**
+ * An event in the spec's legacy shape, `raw` (the provider's whole record) included, in lists too: it is
+ * a field of the spec's calendar event, and the official client expects it everywhere. `bot_param` is null
+ * until a bot is scheduled for the event.
+ */
+export const toLegacyEvent = (view: CalendarEventView, botParam: CalendarBotParam | null) => ({
   uuid: view.id,
   calendar_uuid: view.calendar_id,
   name: view.name,
@@ -56,13 +66,13 @@ export const toLegacyEvent = (view: CalendarEventView, withRaw: boolean, botPara
   last_updated_at: view.last_updated_at,
   attendees: view.attendees,
   organizer_email: view.organizer_email,
-  bot_param: botParam === null ? null : shownBotParam(botParam),
+  bot_param: botParam === null ? null : legacyBotParamOf(botParam),
   deleted: view.deleted,
   is_organizer: view.is_organizer,
   is_recurring: view.is_recurring,
   recurring_event_id: view.series_id,
   provider_id: view.provider_event_id,
-  ...(withRaw ? { raw: view.raw } : {}),
+  raw: view.raw,
 });
 
 /** An event in v2 terms, as POST /v2/calendars/{id}/bots answers it. */

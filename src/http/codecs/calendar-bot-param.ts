@@ -1,16 +1,15 @@
 import * as E from 'fp-ts/Either';
 import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import type { Sealed } from '../../domain/codec-helpers';
-import { ApiError, validationError } from '../api-error';
-import { RECORDING_MODES, TOKEN_URL_CONTRACT } from './bot-configs';
+import { ApiError, renamedInError, validationError } from '../api-error';
+import { RECORDING_MODES } from './bot-configs';
 import { decodeWith, httpsUrl, int, isPlainObject, jsonObject, leaf, nullable, oneOf, str, strictObject, wsUrl } from './codec-kit';
 import type { BotDefinition } from '../../domain/bot/bot-decider';
-import type { Platform } from '../../domain/meeting-url';
 import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-request';
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
 import { checkTranscriptionChoice } from './transcription-choice';
-import { decodeLegacyCreateBotRequest, legacyVcFields, type LegacyCreateBotRequest } from './legacy-create-bot-request';
+import { decodeLegacyCreateBotRequest, legacyVcFields, SpeechToText, type LegacyCreateBotRequest } from './legacy-create-bot-request';
 import { botConfigFromV2Request, type Seal } from './v2-bot-config';
 import { explained } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
@@ -23,7 +22,6 @@ const Frequency = leaf<string>('streaming_audio_frequency', (u) =>
   { type: 'string', enum: ['16khz', '24khz', '32khz', '48khz'] },
 );
 
-const SpeechToText = strictObject('speech_to_text', { provider: str(1, 100), api_key: nullable(str(1, 1024)) });
 
 /** The spec's `bot_param` fields, plus `silence_timeout` and `speech_to_text` that the request also accepts. */
 const legacyFields = {
@@ -41,9 +39,6 @@ const legacyFields = {
   transcription_custom_parameters: nullable(jsonObject),
   waiting_room_timeout: nullable(int(0, INT32)),
   webhook_url: nullable(TargetUrl),
-  vc_access_token_url: nullable(
-    explained(TargetUrl, { description: `vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). ${TOKEN_URL_CONTRACT}` }),
-  ),
   ...legacyVcFields,
   silence_timeout: nullable(int(0, INT32)),
   speech_to_text: nullable(SpeechToText),
@@ -147,18 +142,11 @@ const legacyBodyOf = (f: Record<string, unknown>, meetingUrl: string): E.Either<
       vc_obf_token_user_id: f.vc_obf_token_user_id,
       vc_sdk_id: f.vc_sdk_id,
       vc_sdk_pwd: f.vc_sdk_pwd,
+      vc_access_token_url: f.vc_access_token_url,
       ...(Object.keys(leave).length > 0 ? { automatic_leave: leave } : {}),
       ...(speech ? { speech_to_text: defined({ provider: f.speech_to_text_provider, api_key: f.speech_to_text_api_key }) } : {}),
     }),
   );
-};
-
-/** The ZAK token URL of a calendar bot (its legacy name), on vc meetings only and never with an OBF source. */
-const withZakTokenUrl = (config: RequestedBotConfig, url: string | undefined, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
-  if (url === undefined) return E.right(config);
-  if (platform !== 'vc') return E.left(validationError('body/vc_access_token_url', `is only allowed for vc meetings (meeting_url is a ${platform} meeting)`));
-  if (config.vc?.obf) return E.left(validationError('body/vc_access_token_url', 'must NOT be given with an OBF source: the platform joins with an OBF token or a ZAK, never both'));
-  return E.right({ ...config, vc: { obf: null, sdk: null, ...config.vc, zak_token_url: url } });
 };
 
 /** `16khz` -> 16000: the bot config's frequency in Hz. */
@@ -167,13 +155,9 @@ const hertzOf = (frequency: string): number => Number.parseInt(frequency, 10) * 
 /**
  * The `bot_param` fields POST /bots lacks, delivered as v2 bots carry them: `streaming_input`/`_output`/
  * `_audio_frequency` as the v2 `streaming_config`, `transcription_custom_parameters` as the speech-to-text
- * provider's `custom_params` (checked by that provider as v2 checks them). `vc_access_token_url` (the ZAK
- * token URL) becomes the vc part's ZAK URL, as v2's `zak_token_url`: like it, never with an OBF source.
+ * provider's `custom_params` (checked by that provider as v2 checks them).
  */
-const withCalendarOnlyFields = (base: RequestedBotConfig, f: Record<string, unknown>, platform: Platform): E.Either<ApiError, RequestedBotConfig> => {
-  const zak = withZakTokenUrl(base, f.vc_access_token_url as string | undefined, platform);
-  if (E.isLeft(zak)) return zak;
-  const config = zak.right;
+const withCalendarOnlyFields = (config: RequestedBotConfig, f: Record<string, unknown>): E.Either<ApiError, RequestedBotConfig> => {
   const input = (f.streaming_input as string | undefined) ?? null;
   const output = (f.streaming_output as string | undefined) ?? null;
   const frequency = f.streaming_audio_frequency as string | undefined;
@@ -186,11 +170,7 @@ const withCalendarOnlyFields = (base: RequestedBotConfig, f: Record<string, unkn
   if (config.transcription === null) return E.left(validationError('body/transcription_custom_parameters', 'needs speech_to_text_provider'));
   const apiKey = typeof f.speech_to_text_api_key === 'string' ? f.speech_to_text_api_key : null;
   const checked = checkTranscriptionChoice('body/speech_to_text', { provider: config.transcription.provider, api_key: apiKey, custom_params: customParams });
-  if (E.isLeft(checked)) {
-    const named = (text: string) => text.replace('body/speech_to_text/custom_params', 'body/transcription_custom_parameters');
-    const err = checked.left;
-    return E.left(new ApiError({ status: err.status, code: err.code, message: named(err.message), details: err.details === undefined ? null : named(err.details) }));
-  }
+  if (E.isLeft(checked)) return E.left(renamedInError(checked.left, 'body/speech_to_text/custom_params', 'body/transcription_custom_parameters'));
   return E.right({ ...config, streaming, transcription: { ...config.transcription, custom_params: customParams } });
 };
 
@@ -205,11 +185,8 @@ const LEGACY_NAMES: readonly (readonly [string, string])[] = [
 ];
 
 const inLegacyTerms = (err: ApiError): ApiError => {
-  const rename = (text: string) => {
-    const found = LEGACY_NAMES.find(([v2]) => text.startsWith(v2));
-    return found ? `${found[1]}${text.slice(found[0].length)}` : text;
-  };
-  return new ApiError({ status: err.status, code: err.code, message: rename(err.message), details: err.details === undefined ? null : rename(err.details) });
+  const found = LEGACY_NAMES.find(([v2]) => err.message.startsWith(v2));
+  return found ? renamedInError(err, found[0], found[1]) : err;
 };
 
 export interface BotMaking {
@@ -229,7 +206,7 @@ export const botDefinitionOfParam = (param: CalendarBotParam, meetingUrl: string
     const decoded = E.mapLeft(inLegacyTerms)(E.chain((body: Record<string, unknown>) => decodeLegacyCreateBotRequest(body, options))(legacyBodyOf(fields, meetingUrl)));
     return E.chain((r: LegacyCreateBotRequest) =>
       E.map((config: RequestedBotConfig): BotDefinition => ({ meeting_url: r.meeting_url, platform: r.platform, bot_name: r.bot_name, extra: r.extra, config }))(
-        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields, r.platform),
+        withCalendarOnlyFields(botConfigFromLegacyRequest(r, making.seal), fields),
       ),
     )(decoded);
   }
@@ -248,9 +225,12 @@ export interface V2CalendarBotRequest {
 
 export const decodeV2CalendarBotRequest = (body: unknown): E.Either<ApiError, V2CalendarBotRequest> => {
   if (!isPlainObject(body)) return E.left(validationError('body', 'must be object'));
-  const { event_id, all_occurrences, meeting_url, ...fields } = body;
+  const { event_id, all_occurrences, meeting_url, series_id, ...fields } = body;
+  if (series_id !== undefined && series_id !== null && typeof series_id !== 'string') return E.left(validationError('body/series_id', 'must be string'));
   if (meeting_url !== undefined) return E.left(validationError('body/meeting_url', 'is not an allowed property: the bot joins the event\'s own meeting link'));
-  if (typeof event_id !== 'string') return E.left(validationError('body/event_id', event_id === undefined ? 'is required' : 'must be string'));
+  if (typeof event_id !== 'string') {
+    return E.left(validationError('body/event_id', event_id === undefined ? 'is required (the event names its series; all_occurrences covers the whole series)' : 'must be string'));
+  }
   if (all_occurrences !== undefined && typeof all_occurrences !== 'boolean') return E.left(validationError('body/all_occurrences', 'must be boolean'));
   if (fields.deduplication_key !== undefined && (typeof fields.deduplication_key !== 'string' || fields.deduplication_key.length === 0)) {
     return E.left(validationError('body/deduplication_key', 'must be a non-empty string'));

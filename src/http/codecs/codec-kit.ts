@@ -186,6 +186,23 @@ export class StrictObject<P extends t.Props> extends t.Type<t.TypeOf<t.TypeC<P>>
   }
 }
 
+/**
+ * A value given either as text or as an object (the official client sends either): the value's JSON type
+ * picks the codec, so a refusal names what is wrong in the shape the caller chose.
+ */
+export class TextOrObject<A> extends t.Type<A, unknown, unknown> {
+  constructor(
+    name: string,
+    readonly text: t.Type<A, unknown, unknown>,
+    readonly object: t.Type<A, unknown, unknown>,
+  ) {
+    super(name, (u): u is A => text.is(u) || object.is(u), (u, c) => (typeof u === 'string' ? text.validate(u, c) : object.validate(u, c)), t.identity);
+  }
+}
+
+export const textOrObject = <A>(name: string, text: t.Type<A, unknown, unknown>, object: t.Type<A, unknown, unknown>): TextOrObject<A> =>
+  new TextOrObject(name, text, object);
+
 /** A field that may be left out (it reads as its default). */
 export const isOptional = (codec: t.Mixed): boolean => codec instanceof Defaulted;
 

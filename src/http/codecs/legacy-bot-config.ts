@@ -1,13 +1,23 @@
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { LEGACY_OBF_WAITING_ROOM_TIMEOUT, type ObfSource } from '../../domain/bot/vc-join';
-import type { LegacyCreateBotRequest } from './legacy-create-bot-request';
+import type { LegacyAudioFrequency, LegacyCreateBotRequest } from './legacy-create-bot-request';
 import type { Seal } from './v2-bot-config';
 
 const sealed = (seal: Seal, value: string | null) => (value === null ? null : seal(value));
 
+/** `16khz` -> 16000: the bot config's frequency in Hz. */
+export const hertzOf = (frequency: LegacyAudioFrequency): number => Number.parseInt(frequency, 10) * 1000;
+
+/** Meeting BaaS's `streaming` is v2's streaming: a socket of each direction asked for, 16 kHz unless said. */
+const streamingOf = (streaming: LegacyCreateBotRequest['streaming']): RequestedBotConfig['streaming'] => {
+  if (streaming === null || (streaming.input === null && streaming.output === null)) return null;
+  return { input_url: streaming.input, output_url: streaming.output, audio_frequency: hertzOf(streaming.audio_frequency ?? '16khz') };
+};
+
 /**
  * A validated legacy creation request in the domain's terms (`api: 'legacy'`: the bot's webhooks take the
- * legacy shape). Secrets (OBF token, SDK password, speech-to-text key) are sealed here.
+ * legacy shape). Secrets (OBF token, SDK password, speech-to-text key) are sealed here. `start_time` is not
+ * in the config: it makes the bot a scheduled one (its join_at); `reserved` has no effect (as upstream).
  */
 export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal): RequestedBotConfig => {
   // one OBF source at most: the request codec refused more
@@ -38,9 +48,13 @@ export const botConfigFromLegacyRequest = (r: LegacyCreateBotRequest, seal: Seal
     bot_image: r.bot_image === null ? null : { urls: [r.bot_image], mode: 'cycle', interval_seconds: 10 },
     callback: null,
     webhook_url: r.webhook_url,
-    streaming: null,
-    transcription: r.speech_to_text && { provider: r.speech_to_text.provider, api_key: sealed(seal, r.speech_to_text.api_key), custom_params: null },
+    streaming: streamingOf(r.streaming),
+    transcription: r.speech_to_text && {
+      provider: r.speech_to_text.provider,
+      api_key: sealed(seal, r.speech_to_text.api_key),
+      custom_params: r.transcription_custom_parameters,
+    },
     login: null,
-    vc: obf !== null || sdk !== null ? { obf, zak_token_url: null, sdk } : null,
+    vc: obf !== null || sdk !== null || r.vc_access_token_url !== null ? { obf, zak_token_url: r.vc_access_token_url, sdk } : null,
   };
 };

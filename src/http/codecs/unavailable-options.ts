@@ -15,12 +15,10 @@ interface UnavailableOption {
  * An entry leaves this list in the change that delivers its feature.
  */
 export const unavailableOptions: readonly UnavailableOption[] = [
-  { field: 'mt_config', asked: (r) => r.mt_config !== null, feature: 'signed-in mt bots (logins)' },
-  { field: 'tm_config', asked: (r) => r.tm_config !== null, feature: 'signed-in tm bots (logins)' },
 ];
 
-export const optionNotAvailable = (field: string, feature: string): ApiError => {
-  const sentence = `body/${field} is not available yet: this service does not deliver ${feature} yet`;
+export const optionNotAvailable = (field: string, feature: string, location = 'body'): ApiError => {
+  const sentence = `${location}/${field} is not available yet: this service does not deliver ${feature} yet`;
   return new ApiError({ status: 400, code: 'FST_ERR_OPTION_NOT_AVAILABLE', message: sentence, details: sentence });
 };
 

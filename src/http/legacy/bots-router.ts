@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
 import { handleBotCommand } from '../../commands/bot-commands';
 import { nowIso } from '../../commands/command-deps';
-import { createBot } from '../../commands/create-bot';
 import { leaveBot } from '../../commands/leave-bot';
 import { retranscribeBot, transcriptionOfBot } from '../../commands/retranscribe-bot';
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
@@ -10,16 +9,18 @@ import { notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeBotsWithMetadataQuery } from '../codecs/bots-with-metadata-query';
 import { botConfigFromLegacyRequest } from '../codecs/legacy-bot-config';
-import { decodeLegacyCreateBotRequest } from '../codecs/legacy-create-bot-request';
+import { decodeLegacyCreateBotRequest, legacyJoinAt } from '../codecs/legacy-create-bot-request';
 import { decodeMeetingDataQuery } from '../codecs/meeting-data-query';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { decodeLegacyRetranscribeRequest } from '../codecs/transcription-choice';
 import { readJsonBody } from '../read-json-body';
 import { findBotOfCaller } from '../v2/bot-access';
 import type { BotsRouterDeps } from '../v2/bots-router';
+import { createDefinedBot, requesterOf, scheduleDefinedBot } from '../v2/bots-from-requests';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
 import { transcriptionOrderFor } from '../v2/transcription-order';
 import { checkWebhookTarget } from '../v2/webhook-targets';
+import { screenshotsOf } from '../v2/bot-screenshots';
 import { checkVcJoin, legacyVcFieldNames } from '../vc-credentials/vc-join-checks';
 import { botsWithMetadataPage } from './bots-with-metadata';
 import { toMeetingData } from './meeting-data';
@@ -38,18 +39,19 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     const seal = (plain: string) => deps.secretBox.seal(plain);
     const config = botConfigFromLegacyRequest(request, seal);
     await checkVcJoin(deps, caller.team_id, config.vc, legacyVcFieldNames);
-    const created = await createBot(deps.commands, {
-      team_id: caller.team_id,
+    const definition = {
       meeting_url: request.meeting_url,
       platform: request.platform,
       bot_name: request.bot_name,
       extra: request.extra,
       config,
-      created_by: { key_id: caller.key_id, api_key: seal(ctx.get('x-service-api-key')) },
-    });
-    if (E.isLeft(created)) throw refusalToApiError(created.left);
-    await deps.projections.waitForPosition(created.right.position);
-    ctx.body = { bot_id: created.right.bot_id };
+    };
+    const requester = requesterOf(deps.secretBox, caller, ctx.get('x-service-api-key'));
+    const joinAt = orThrow(legacyJoinAt(request.start_time, nowIso(deps.commands)));
+    // A start_time ahead makes a scheduled bot, on the same scheduler as POST /v2/bots/scheduled.
+    const made = joinAt === null ? await createDefinedBot(deps, requester, definition) : await scheduleDefinedBot(deps, requester, definition, joinAt);
+    await deps.projections.waitForPosition(made.position);
+    ctx.body = { bot_id: made.bot_id };
   });
 
   router.get('/bots_with_metadata', async (ctx) => {
@@ -79,6 +81,12 @@ export const legacyBotsRouter = (deps: BotsRouterDeps): Router<AppState> => {
     await deps.projections.waitForPosition(requested.right.position);
     ctx.status = 202;
     ctx.body = { ok: true, bot_id: bot.bot_id };
+  });
+
+  /** Meeting BaaS's v1 screenshots: every screenshot of the bot, oldest first, `{date, url}` with a link signed now. */
+  router.get('/:bot_id/screenshots', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    ctx.body = (await screenshotsOf(bot, deps.links)).map((s) => ({ date: s.taken_at, url: s.url }));
   });
 
   router.delete('/:bot_id', async (ctx) => {

@@ -13,7 +13,8 @@ export const toLegacyListItem = (bot: LegacyBotView): LegacyListItem => ({
   created_at: bot.created_at,
   duration: bot.duration,
   ended_at: bot.ended_at,
-  extra: bot.extra,
+  // the official client's type: an object always (none given is {})
+  extra: bot.extra ?? {},
   id: bot.legacy_id,
   last_accessed_at: bot.last_accessed_at,
   meeting_url: bot.meeting_url,

@@ -16,7 +16,7 @@ const allOccurrencesOf = (query: AppContext['query']): boolean => {
   throw validationError('querystring/all_occurrences', 'must be boolean (true or false)');
 };
 
-const eventsAnswer = ({ events, botParamOf }: TouchedEvents) => events.map((e) => toLegacyEvent(e, false, botParamOf(e)));
+const eventsAnswer = ({ events, botParamOf }: TouchedEvents) => events.map((e) => toLegacyEvent(e, botParamOf(e)));
 
 /**
  * The spec's `POST`, `PATCH` and `DELETE /calendar_events/{uuid}/bot` (Change of 12 December 2024:

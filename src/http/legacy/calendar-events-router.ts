@@ -26,12 +26,12 @@ export const legacyCalendarEventsRouter = (deps: CalendarEventsRouterDeps): Rout
     await findCalendarOfCaller(deps.readStore, caller, query.calendar_id);
     const { events, next } = await listCalendarEvents(deps.readStore, query, deps.commands.clock().getTime());
     const botParamOf = await botParamsOfCalendar(deps.readStore, query.calendar_id);
-    ctx.body = { data: events.map((e) => toLegacyEvent(e, false, botParamOf(e))), next };
+    ctx.body = { data: events.map((e) => toLegacyEvent(e, botParamOf(e))), next };
   });
 
   router.get('/:uuid', async (ctx) => {
     const event = await findEventOfCaller(deps, callerOf(ctx), orThrow(parseUuidParam('uuid', ctx.params.uuid)));
-    ctx.body = toLegacyEvent(event, true, (await botParamsOfCalendar(deps.readStore, event.calendar_id))(event));
+    ctx.body = toLegacyEvent(event, (await botParamsOfCalendar(deps.readStore, event.calendar_id))(event));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { ArrayOf, Defaulted, StrictObject } from '../codecs/codec-kit';
+import { ArrayOf, Defaulted, StrictObject, TextOrObject } from '../codecs/codec-kit';
 import { schemaNoteOf, type JsonSchema } from '../codecs/schema-notes';
 
 /** A codec the document cannot describe: the message says where to describe it. */
@@ -53,6 +53,7 @@ export const jsonSchemaOf = (codec: AnyCodec, path = ''): JsonSchema => {
     const object = objectSchema(codec.props as t.Props, path, false);
     return codec.description === undefined ? object : { ...object, description: codec.description };
   }
+  if (codec instanceof TextOrObject) return { anyOf: [jsonSchemaOf(codec.text, `${path}/anyOf/0`), jsonSchemaOf(codec.object, `${path}/anyOf/1`)] };
   if (codec instanceof ArrayOf) return { type: 'array', items: jsonSchemaOf(codec.item, `${path}/items`), minItems: codec.min, maxItems: codec.max };
   const c = codec as t.Mixed;
   switch (tagOf(codec)) {

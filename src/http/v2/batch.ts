@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type Logger from 'bunyan';
 import { ApiError, toEnvelope, validationError, type ErrorEnvelope } from '../api-error';
+import { isPlainObject } from '../codecs/codec-kit';
 import type { MadeBot } from './bots-from-requests';
 
 export const MAX_BATCH_ITEMS = 100;
@@ -16,18 +17,25 @@ export const decodeBatchBody = (body: unknown): E.Either<ApiError, readonly unkn
   return E.right(body);
 };
 
-/** An item's result: the body its single request would have answered, with that request's status. */
-export type BatchItemResult =
-  | { readonly success: true; readonly statusCode: 201; readonly data: { readonly bot_id: string } }
-  | ErrorEnvelope;
+/** An item made: its place in the request, its bot and the `extra` it carried (the official client's batch item). */
+export interface BatchCreated {
+  readonly index: number;
+  readonly bot_id: string;
+  readonly extra: Record<string, unknown> | null;
+}
+
+/** An item refused: the body its single request would have answered (with its status), its place and `extra`. */
+export type BatchRefused = Omit<ErrorEnvelope, 'details'> & { readonly index: number; readonly extra: Record<string, unknown> | null; readonly details: string | null };
 
 export interface BatchOutcome {
-  readonly results: readonly BatchItemResult[];
-  readonly succeeded: number;
-  readonly failed: number;
+  readonly created: readonly BatchCreated[];
+  readonly errors: readonly BatchRefused[];
   /** the last position written, for read-your-writes */
   readonly position: bigint | null;
 }
+
+const extraOf = (item: unknown): Record<string, unknown> | null =>
+  isPlainObject(item) && isPlainObject(item.extra) ? item.extra : null;
 
 /**
  * Decides the items one after another, in request order, each on its own: an item sees every bot the items
@@ -40,23 +48,23 @@ export const runBatch = async (
   makeBot: (item: unknown) => Promise<MadeBot>,
   context: { readonly log: Logger; readonly requestId: string },
 ): Promise<BatchOutcome> => {
-  const results: BatchItemResult[] = [];
+  const created: BatchCreated[] = [];
+  const errors: BatchRefused[] = [];
   let position: bigint | null = null;
-  let succeeded = 0;
   for (const [index, item] of items.entries()) {
+    const refused = (envelope: ErrorEnvelope) => errors.push({ details: null, ...envelope, index, extra: extraOf(item) });
     try {
       const made = await makeBot(item);
       if (made.position !== null && (position === null || made.position > position)) position = made.position;
-      results.push({ success: true, statusCode: 201, data: { bot_id: made.bot_id } });
-      succeeded += 1;
+      created.push({ index, bot_id: made.bot_id, extra: extraOf(item) });
     } catch (error) {
       if (error instanceof ApiError) {
-        results.push(toEnvelope(error));
+        refused(toEnvelope(error));
         continue;
       }
       context.log.error({ err: error, batch_item: index }, 'unhandled error in a batch item');
-      results.push(toEnvelope(new ApiError({ status: 500, code: 'FST_ERR_INTERNAL', message: `Internal error (request id ${context.requestId})` })));
+      refused(toEnvelope(new ApiError({ status: 500, code: 'FST_ERR_INTERNAL', message: `Internal error (request id ${context.requestId})` })));
     }
   }
-  return { results, succeeded, failed: results.length - succeeded, position };
+  return { created, errors, position };
 };

@@ -24,11 +24,15 @@ export const oneBotRoute = (deps: RouteDeps, makeBot: MakeBot) => async (ctx: Ap
   ctx.body = { success: true, data: { bot_id: made.bot_id } };
 };
 
-/** POST of a batch: 200 with one result per item, in request order, once the read models show them all. */
+/**
+ * POST of a batch: 200 once the read models show every bot made, in the official client's shape: `data` the
+ * items made, `errors` the items refused (each the body its single request would get), both by `index` in
+ * request order; `succeeded` and `failed` count them.
+ */
 export const batchRoute = (deps: RouteDeps, makeBot: MakeBot) => async (ctx: AppContext) => {
   const items = orThrow(decodeBatchBody(await readJsonBody(ctx)));
   const requester = requesterOfContext(deps, ctx);
   const outcome = await runBatch(items, (item) => makeBot(requester, item), ctx.state);
   await deps.projections.waitForPosition(outcome.position);
-  ctx.body = { success: true, data: { results: outcome.results, succeeded: outcome.succeeded, failed: outcome.failed } };
+  ctx.body = { success: true, data: outcome.created, errors: outcome.errors, succeeded: outcome.created.length, failed: outcome.errors.length };
 };

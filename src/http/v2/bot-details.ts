@@ -27,6 +27,9 @@ export const toBotDetails = async (view: BotView, links: ArtifactLinks): Promise
     error_message: view.error_message,
     status_history: view.status_history,
     transcription: view.transcription ?? null,
+    /** when the team deleted the bot's data; `artifacts_deleted` (the official client's): its artifacts are erased */
+    data_deleted_at: view.data_deleted_at ?? null,
+    artifacts_deleted: Boolean(view.artifacts_erased_at),
     artifacts: view.artifacts.map((a) => {
       const link = minted.get(a.key) ?? null;
       return { ...a, url: link?.url ?? null, url_expires_at: link?.expires_at ?? null };

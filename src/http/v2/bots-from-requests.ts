@@ -4,6 +4,7 @@ import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
 import { createBot } from '../../commands/create-bot';
 import { scheduleBot } from '../../commands/schedule-bot';
+import type { BotDefinition } from '../../domain/bot/bot-decider';
 import type { CreatedBy } from '../../domain/bot/bot-events';
 import { BOTS } from '../../projections/bot-view';
 import type { ReadModelProgress } from '../../projections/read-model-progress';
@@ -55,7 +56,7 @@ export const checkRequestTargets = async (deps: Pick<BotRequestDeps, 'webhookTar
 };
 
 /** A decoded v2 request as the domain's definition of a bot, secrets sealed. */
-export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest) => ({
+export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: CreateBotRequest): BotDefinition => ({
   meeting_url: request.meeting_url,
   platform: request.platform,
   bot_name: request.bot_name,
@@ -70,11 +71,12 @@ export const definitionOf = (deps: Pick<BotRequestDeps, 'secretBox'>, request: C
 export const createBotFromBody = async (deps: BotRequestDeps, requester: Requester, body: unknown): Promise<MadeBot> => {
   const request = orThrow(decodeCreateBotRequest(body, { sandboxHosts: deps.sandboxHosts }));
   await checkRequestTargets(deps, requester.caller.team_id, request);
-  const created = await createBot(deps.commands, {
-    team_id: requester.caller.team_id,
-    ...definitionOf(deps, request),
-    created_by: requester.createdBy,
-  });
+  return createDefinedBot(deps, requester, definitionOf(deps, request));
+};
+
+/** A bot of either API's request, admitted and created now; a refusal is thrown as its ApiError. */
+export const createDefinedBot = async (deps: BotRequestDeps, requester: Requester, definition: BotDefinition): Promise<MadeBot> => {
+  const created = await createBot(deps.commands, { team_id: requester.caller.team_id, ...definition, created_by: requester.createdBy });
   if (E.isLeft(created)) throw refusalToApiError(created.left);
   return created.right;
 };
@@ -88,10 +90,15 @@ export const scheduleBotFromBody = async (deps: BotRequestDeps, requester: Reque
     decodeScheduledBotRequest(body, { sandboxHosts: deps.sandboxHosts, now: deps.commands.clock().toISOString() }),
   );
   await checkRequestTargets(deps, requester.caller.team_id, request);
+  return scheduleDefinedBot(deps, requester, definitionOf(deps, request), join_at);
+};
+
+/** A bot of either API's request for `join_at`, within the team's limit of bots waiting for their time. */
+export const scheduleDefinedBot = async (deps: BotRequestDeps, requester: Requester, definition: BotDefinition, join_at: string): Promise<MadeBot> => {
   const team_id = requester.caller.team_id;
   const waiting = () => deps.readStore.count(BOTS, { team_id, status: 'scheduled' });
   return withinTeamLimit(deps.readStore, team_id, 'scheduled_bots', waiting, async () => {
-    const scheduled = await scheduleBot(deps.commands, { team_id, ...definitionOf(deps, request), created_by: requester.createdBy, join_at });
+    const scheduled = await scheduleBot(deps.commands, { team_id, ...definition, created_by: requester.createdBy, join_at });
     if (E.isLeft(scheduled)) throw refusalToApiError(scheduled.left);
     // Counted by the next request only once the read models show it.
     await deps.projections.waitForPosition(scheduled.right.position);

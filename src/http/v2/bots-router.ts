@@ -23,6 +23,8 @@ import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
+import { screenshotsPage } from './bot-screenshots';
+import { toBotStatus } from './bot-status';
 import { refusalToApiError } from './refusal-to-api-error';
 import { transcriptionOrderFor } from './transcription-order';
 import { newestFirstPage } from './newest-first-page';
@@ -43,6 +45,8 @@ export interface BotsRouterDeps {
 }
 
 const ok = (data: unknown) => ({ success: true, data });
+
+const SCREENSHOT_PAGES = { default: 50, max: 250 };
 
 /** Read-your-writes: a write answers once the read models show it (bounded wait). */
 const visible = async (deps: BotsRouterDeps, position: bigint | null) => {
@@ -68,6 +72,20 @@ export const botsRouter = (deps: BotsRouterDeps): Router<AppState> => {
   router.get('/:bot_id', async (ctx) => {
     const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
     ctx.body = ok(await toBotDetails(bot, deps.links));
+  });
+
+  /** What a client polls: the status and its history from the read model alone (GETs are not rate limited). */
+  router.get('/:bot_id/status', async (ctx) => {
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), orThrow(parseBotIdParam(ctx.params.bot_id)));
+    ctx.body = ok(toBotStatus(bot));
+  });
+
+  /** The bot's screenshots, oldest first, each with a link signed now (50 a page, at most 250: the official client's). */
+  router.get('/:bot_id/screenshots', async (ctx) => {
+    const botId = orThrow(parseBotIdParam(ctx.params.bot_id));
+    const query = orThrow(decodeListQuery(ctx.query, SCREENSHOT_PAGES));
+    const bot = await findBotOfCaller(deps.readStore, callerOf(ctx), botId);
+    ctx.body = await screenshotsPage(bot, deps.links, query);
   });
 
   router.get('/:bot_id/events', async (ctx) => {

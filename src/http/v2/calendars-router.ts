@@ -51,6 +51,7 @@ export const v2CalendarsRouter = (deps: CalendarApiDeps): Router<AppState> => {
   /**
    * Schedules a bot for an event of the calendar (Sending Access too): `event_id`, `all_occurrences`
    * (default false), and the bot as POST /v2/bots takes it, without `meeting_url` (the event's own link).
+   * `series_id` (the official client always sends one) is taken and not needed: the event names its series.
    */
   router.post('/:calendar_id/bots', async (ctx) => {
     const caller = callerOf(ctx);
@@ -64,8 +65,9 @@ export const v2CalendarsRouter = (deps: CalendarApiDeps): Router<AppState> => {
     if (event.calendar_id !== calendarId) throw validationError('body/event_id', 'is not an event of this calendar');
     const param = sealBotParam('v2', request.fields, (plain) => deps.secretBox.seal(plain));
     const { events, botParamOf } = await attachBot(deps, caller, ctx.get('x-service-api-key'), event, request.all_occurrences, param);
+    // The official client's batch shape: `data` the events that got the bot, `errors` none (one decision for all).
     ctx.status = 201;
-    ctx.body = ok({ calendar_id: calendarId, all_occurrences: request.all_occurrences, events: events.map((e) => toV2CalendarEvent(e, botParamOf(e))) });
+    ctx.body = { success: true, data: events.map((e) => toV2CalendarEvent(e, botParamOf(e))), errors: [], calendar_id: calendarId, all_occurrences: request.all_occurrences };
   });
 
   return router;

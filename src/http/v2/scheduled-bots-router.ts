@@ -73,7 +73,8 @@ export const addScheduledBotRoutes = (router: Router<AppState>, deps: BotsRouter
       if (E.isLeft(changedResult) && changedResult.left.code === 'SCHEDULE_CHANGED' && attempt < PATCH_ATTEMPTS) continue;
       if (E.isLeft(changedResult)) throw refusalToApiError(changedResult.left);
       await visible(changedResult.right.position);
-      ctx.body = ok(toScheduledBot(await findScheduledBotOfCaller(deps, ctx)));
+      // the scheduled bot as it now is, and the official client's `message`
+      ctx.body = ok({ ...toScheduledBot(await findScheduledBotOfCaller(deps, ctx)), message: 'The scheduled bot was updated' });
       return;
     }
   });

@@ -14,14 +14,23 @@ export const toLegacyConnection = (view: VcCredentialView) => ({
   updated_at: withoutZone(view.updated_at),
 });
 
-/** A v2 credential: its `state` (`active` or `invalid`, with why since when, as tm logins show it), never a secret. */
+/**
+ * A v2 credential: its `state` (`active` or `invalid`, with why since when, as tm logins show it), never a
+ * secret. With the official client's fields (`GET /v2/vc-credentials/{id}` is in the spec, and the client
+ * reads it as its type): `credential_type` (`app`: the team's own SDK credentials, `user`: a vc user's OAuth
+ * connection), `name` always a string (the name given, else what identifies the credential: the app's SDK
+ * key, or the connected user's vc id), and the user's fields null for an app.
+ */
 export const toV2Credential = (view: VcCredentialView) => ({
   credential_id: view.id,
   type: view.type,
+  credential_type: view.type === 'sdk' ? 'app' : 'user',
+  name: view.name ?? (view.type === 'sdk' ? view.sdk_id : view.vc_user_id) ?? '',
   state: view.state,
-  ...(view.type === 'oauth'
-    ? { vc_user_id: view.vc_user_id, vc_account_id: view.vc_account_id, client_id: view.client_id, scopes: view.scopes, last_refreshed_at: view.last_refreshed_at }
-    : { sdk_id: view.sdk_id, name: view.name }),
+  vc_user_id: view.vc_user_id,
+  vc_account_id: view.vc_account_id,
+  scopes: view.scopes,
+  ...(view.type === 'oauth' ? { client_id: view.client_id, last_refreshed_at: view.last_refreshed_at } : { sdk_id: view.sdk_id }),
   last_error_at: view.invalidated_at,
   last_error_message: view.invalid_reason,
   created_at: view.created_at,

@@ -14,6 +14,7 @@ import type { AbandonReason, DeliveryTarget } from '../../domain/webhooks/webhoo
 import { signingSecrets } from '../../domain/webhooks/webhook-endpoint-decider';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
 import { calendarOfSubject } from './calendar-subject';
+import { creatorOfLoginSubject } from './login-subject';
 import { loadVcCredential } from '../../commands/vc-credentials/vc-credential-store';
 import { vcCredentialOfSubject } from '../../domain/webhooks/vc-credential-webhook-messages';
 import { artifactKeysIn, botOfSubject, renderPayload, transcriptKeysIn } from './render-payload';
@@ -74,9 +75,11 @@ export const prepareAttempt = async (
     'webhook-timestamp': String(timestamp),
   };
   const override = target.kind === 'callback' ? message.callback : null;
-  // A vc credential's messages carry the key that stored it.
-  const credentialKey = botId === null && calendarId === null ? await createdByOfVcCredential(deps, subject) : null;
-  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null }) ?? credentialKey;
+  // A vc credential's, a login's or a workspace's messages carry the key that stored it.
+  const subjectKey = botId === null && calendarId === null
+    ? ((await createdByOfVcCredential(deps, subject)) ?? (await creatorOfLoginSubject(deps, subject)))
+    : null;
+  const key = keyOfDelivery({ override, bot: created, calendar: calendar?.kind === 'present' ? calendar : null }) ?? subjectKey;
   if (key) headers['x-service-api-key'] = deps.secretBox.open(key.api_key);
 
   if (target.kind === 'endpoint') {

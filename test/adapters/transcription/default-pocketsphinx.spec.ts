@@ -133,7 +133,7 @@ describe('Default provider (ffmpeg + PocketSphinx, offline)', function () {
     assert.equal(provider.problemWith({ language: 'fr' }), 'language "fr": the Default provider (PocketSphinx) transcribes English only');
     assert.equal(provider.problemWith({ language: 'en-US' }), null);
     assert.equal(provider.problemWith({ language: null, customParams: {} }), null);
-    assert.equal(provider.problemWith({ customParams: { beam: 1e-40 } }), 'custom_params: the Default provider takes none');
+    assert.equal(provider.problemWith({ customParams: { beam: 1e-40 } }), 'custom_params must be empty: the Default provider takes none');
     assert.match((await failure(provider.transcribe({ audio: { path: mp3 }, language: 'de' }))).message, /English only/);
     assert.match((await failure(provider.transcribe({ audio: { url: 'file:///etc/passwd' } }))).message, /must be http or https/);
     assert.match((await failure(provider.transcribe({ audio: {} }))).message, /needs the recording/);

@@ -9,24 +9,15 @@ const refusal = (body: unknown) => {
   return result.left;
 };
 
-describe('an option the service does not deliver yet is refused by name, never accepted and ignored', () => {
-  const cases: Array<[string, unknown, string]> = [
-    ['tm_config', tmBody({ tm_config: { fallback: 'anonymous' } }), 'tm_config'],
-    ['mt_config', mtBody({ mt_config: { fallback: 'anonymous' } }), 'mt_config'],
-  ];
-  for (const [what, body, field] of cases) {
-    it(`${what}: 400 FST_ERR_OPTION_NOT_AVAILABLE naming body/${field}`, () => {
-      const error = refusal(body);
-      assert.equal(error.status, 400);
-      assert.equal(error.code, 'FST_ERR_OPTION_NOT_AVAILABLE');
-      assert.match(error.message, new RegExp(`^body/${field} is not available yet: `));
-      assert.equal(error.details, error.message);
-    });
-  }
-
+describe('the options the service delivers are accepted (none is refused as not available yet any more)', () => {
   it('the defaults and explicit "off" values ask for nothing and are accepted', () => {
     const off = vcBody({ bot_image_config: null, streaming_enabled: false, transcription_enabled: false, vc_config: null, recording_mode: 'speaker_view' });
     assert.ok(E.isRight(decodeCreateBotRequest(off, { sandboxHosts: false })));
+  });
+
+  it('signed-in bots are delivered (issue 20): tm_config and mt_config accepted on their platforms', () => {
+    assert.ok(E.isRight(decodeCreateBotRequest(tmBody({ tm_config: { email_group: 'pool@contoso.com', fallback: 'anonymous' } }), { sandboxHosts: false })));
+    assert.ok(E.isRight(decodeCreateBotRequest(mtBody({ mt_config: { credential_id: '0b5e1c2a-7d3f-4e8a-9c1b-2f4d6a8e0c12' } }), { sandboxHosts: false })));
   });
 
   it('vc OBF and ZAK tokens are delivered: vc_config is accepted', () => {

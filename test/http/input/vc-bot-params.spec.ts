@@ -56,6 +56,14 @@ describe('vc options of a bot request in the domain’s terms', () => {
     assert.equal(legacy({}).vc, null);
   });
 
+  it('legacy: vc_access_token_url (the official client sends it) is the ZAK URL, with the own SDK credentials or alone', () => {
+    assert.deepEqual(legacy({ vc_access_token_url: 'https://t.example/zak' }).vc, { obf: null, zak_token_url: 'https://t.example/zak', sdk: null });
+    const withSdk = legacy({ vc_access_token_url: 'https://t.example/zak', vc_sdk_id: 'k', vc_sdk_pwd: 'p' }).vc;
+    assert.equal(withSdk?.zak_token_url, 'https://t.example/zak');
+    assert.equal(withSdk?.sdk?.sdk_id, 'k');
+    assert.equal(legacy({ vc_obf_token_url: 'https://t.example/o' }).vc?.zak_token_url, null);
+  });
+
   it('a calendar event’s bot_param: vc_access_token_url is the ZAK URL, the vc_* fields as POST /bots takes them', () => {
     const zak = calendar({ vc_access_token_url: 'https://t.example/zak', vc_sdk_id: 'k', vc_sdk_pwd: 'p' });
     assert.ok(E.isRight(zak), E.isLeft(zak) ? zak.left.message : '');
@@ -71,7 +79,9 @@ describe('vc options of a bot request in the domain’s terms', () => {
     ['v2: two OBF sources', () => decodeCreateBotRequest({ meeting_url: ZOOM, bot_name: 'N', vc_config: { credential_id: '5e0b5b0c-4c67-4a0e-9e1c-0a51f1d7a001', credential_user_id: 'u' } }, { sandboxHosts: false }), /must NOT name more than one of/],
     ['legacy: two OBF sources', () => decodeLegacyCreateBotRequest({ meeting_url: ZOOM, bot_name: 'N', vc_obf_token_user_id: 'u', vc_obf_token: 't' }, { sandboxHosts: false }), /must NOT be given with/],
     ['legacy: the SDK id without its password', () => decodeLegacyCreateBotRequest({ meeting_url: ZOOM, bot_name: 'N', vc_sdk_id: 'k' }, { sandboxHosts: false }), /SET_VC_ID_AND_PWD_TOGETHER/],
-    ['calendar: an OBF source and the ZAK URL', () => calendar({ vc_obf_token_url: 'https://t.example/o', vc_access_token_url: 'https://t.example/z' }), /^body\/vc_access_token_url must NOT be given with an OBF source/],
+    ['legacy: an OBF source and the ZAK URL', () => decodeLegacyCreateBotRequest({ meeting_url: ZOOM, bot_name: 'N', vc_obf_token: 't', vc_access_token_url: 'https://t.example/z' }, { sandboxHosts: false }), /^body\/vc_access_token_url must NOT be given with vc_obf_token: the platform joins with an OBF token or a ZAK, never both/],
+    ['legacy: the ZAK URL on another platform', () => decodeLegacyCreateBotRequest({ meeting_url: MEET, bot_name: 'N', vc_access_token_url: 'https://t.example/z' }, { sandboxHosts: false }), /^body\/vc_access_token_url is only allowed for vc meetings/],
+    ['calendar: an OBF source and the ZAK URL', () => calendar({ vc_obf_token_url: 'https://t.example/o', vc_access_token_url: 'https://t.example/z' }), /^body\/vc_access_token_url must NOT be given with vc_obf_token_url/],
     ['calendar: the ZAK URL on another platform', () => calendar({ vc_access_token_url: 'https://t.example/z' }, MEET), /^body\/vc_access_token_url is only allowed for vc meetings/],
   ];
   for (const [what, decide, message] of refusals) {

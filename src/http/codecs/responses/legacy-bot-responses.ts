@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { legacyEndReasons } from '../../../domain/bot/legacy-end-reasons';
 import { RECORDING_MODES } from '../bot-configs';
-import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
+import { anyObject, dateTime, integer, nullable, text, uri, uuid } from './response-kit';
 
 /** Why a legacy bot's recording ended (domain/bot/legacy-end-reasons.ts). */
 export const LegacyEndReason = t.keyof(Object.fromEntries(legacyEndReasons.map((r) => [r, null])) as Record<(typeof legacyEndReasons)[number], null>);
@@ -20,7 +20,7 @@ export const LegacyListItem = t.type({
   created_at: dateTime,
   duration: nullable(integer({ minimum: 0 })),
   ended_at: nullable(dateTime),
-  extra: nullable(anyObject),
+  extra: anyObject,
   id: integer({ minimum: 1 }),
   last_accessed_at: nullable(dateTime),
   meeting_url: t.string,
@@ -45,13 +45,17 @@ export const LegacyTranscript = t.type({
   words: t.readonlyArray(Word),
 });
 
+/**
+ * `bot_data.bot`, with the official client's types: `""` and `{}` where the bot has none of a text or an
+ * object, null where the client allows null.
+ */
 const LegacyBotRecord = t.type({
-  account_id: t.string,
+  account_id: integer({ minimum: 0, description: "The team as a number: the first 48 bits of its id, the same at every read." }),
   bot_exited_at: nullable(dateTime),
   bot_image: nullable(t.string),
   bot_joined_at: nullable(dateTime),
   bot_name: t.string,
-  bot_param_id: t.null,
+  bot_param_id: integer({ minimum: 1, description: "The bot's own parameters: the bot's legacy `id`." }),
   created_at: dateTime,
   deduplication_key: nullable(t.string),
   diarization_fails: integer(),
@@ -59,13 +63,13 @@ const LegacyBotRecord = t.type({
   end_reason: nullable(LegacyEndReason),
   ended_at: nullable(dateTime),
   enter_message: nullable(t.string),
-  errors: nullable(t.readonlyArray(t.type({ error: t.string, error_code: t.string, message: nullable(t.string) }))),
+  errors: nullable(text({ description: 'A failed bot: the JSON text of `[{error, error_code, message}]`; else null.' })),
   event_id: t.null,
-  extra: nullable(anyObject),
+  extra: anyObject,
   id: integer({ minimum: 1 }),
   is_stopped: t.boolean,
   meeting_url: t.string,
-  mp4_s3_path: nullable(t.string),
+  mp4_s3_path: text({ description: 'The recording\'s key in its storage; `""` without a recording.' }),
   noone_joined_timeout: integer({ minimum: 0 }),
   recording_mode: RecordingMode,
   reserved: t.boolean,
@@ -77,28 +81,32 @@ const LegacyBotRecord = t.type({
   streaming_audio_frequency: nullable(t.string),
   streaming_input: nullable(t.string),
   streaming_output: nullable(t.string),
-  transcription_custom_parameters: nullable(anyObject),
+  transcription_custom_parameters: anyObject,
   transcription_fails: integer(),
   transcription_payloads: t.null,
   user_reported_error: t.null,
   uuid,
   waiting_room_timeout: integer({ minimum: 0 }),
-  webhook_url: nullable(t.string),
+  webhook_url: text({ description: '`""` when none was given.' }),
   vc_access_token_url: nullable(t.string),
   vc_obf_token: t.null,
   vc_obf_token_url: nullable(t.string),
   vc_obf_token_user_id: nullable(t.string),
   vc_sdk_id: nullable(t.string),
   vc_sdk_pwd: t.null,
+  data_deleted_at: nullable(dateTime),
 });
 
+/** A link signed for 2 hours, or `""` when the bot has no such file (the official client's type: a string). */
+const linkOrEmpty = t.union([uri, t.literal('')]);
+
 export const MeetingData = t.type({
-  audio: nullable(uri),
-  mp4: nullable(uri),
-  duration: nullable(integer({ minimum: 0 })),
-  meeting_participants_file: nullable(uri),
-  speaker_diarization_file: t.null,
-  speaker_diarization_file_network: t.null,
+  audio: linkOrEmpty,
+  mp4: linkOrEmpty,
+  duration: integer({ minimum: 0, description: 'Seconds; 0 until the bot has ended.' }),
+  meeting_participants_file: linkOrEmpty,
+  speaker_diarization_file: t.literal(''),
+  speaker_diarization_file_network: t.literal(''),
   bot_data: t.type({ bot: LegacyBotRecord, event_uuid: t.null, transcripts: t.readonlyArray(LegacyTranscript) }),
 });
 export type MeetingData = t.TypeOf<typeof MeetingData>;

@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { activeStatuses, terminalStatuses } from '../../../domain/bot/bot-status';
+import { ARTIFACT_STATUSES } from '../../../projections/bot-view';
 import { anyObject, anyValue, dateTime, integer, nullable, text, uri, uuid } from './response-kit';
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
@@ -27,7 +28,7 @@ const Artifact = t.type({
   content_type: t.string,
   size_bytes: integer({ minimum: 0 }),
   created_at: dateTime,
-  status: keys(['stored', 'spilled', 'failed', 'expired'] as const),
+  status: keys(ARTIFACT_STATUSES),
   status_message: nullable(t.string),
   url: nullable(uri),
   url_expires_at: nullable(dateTime),
@@ -48,6 +49,8 @@ export const BotDetails = t.intersection([
     error_message: nullable(t.string),
     status_history: t.readonlyArray(t.type({ status: BotStatus, created_at: dateTime })),
     transcription: nullable(Transcription),
+    data_deleted_at: nullable(dateTime),
+    artifacts_deleted: t.boolean,
     artifacts: t.readonlyArray(Artifact),
   }),
 ]);
