@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Send a bot into a meeting (legacy)
-         * @description The bot sends the legacy webhooks to its `webhook_url` (else to the team's endpoints).
+         * @description The bot sends the legacy webhooks to its `webhook_url` (else to the team's endpoints). With a `start_time` ahead of now it is a scheduled bot (as POST /v2/bots/scheduled makes), which reserves nothing until its time.
          *
          *     **Access**: Full Access keys only (a Sending Access key gets 403).
          */
@@ -42,6 +42,50 @@ export interface paths {
          * @description **Access**: Full Access keys only (a Sending Access key gets 403).
          */
         delete: operations["legacyRemoveBot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bots/{bot_id}/delete_data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a bot's data (legacy)
+         * @description Deletes the bot's personal data (meeting link, name, `extra`, entry message, participants, speakers, chat, transcription parameters: unreadable at once, everywhere, backups of the log included) and erases its artifacts from every store. Only once the bot has ended and no transcription of it is due or running (409 `FST_ERR_BOT_STATUS`). The answer waits a few seconds for the erasure of the artifacts: `deleted`, or `partiallyDeleted` while some are still being erased (it goes on); asked again, `alreadyDeleted`.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["legacyDeleteBotData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bots/{bot_id}/screenshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bot's screenshots, oldest first (legacy)
+         * @description Every screenshot the bot still has: when it was stored, and a link signed for 2 hours from this read.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["legacyListBotScreenshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -144,7 +188,7 @@ export interface paths {
         };
         /**
          * A calendar's events, by start time
-         * @description Pages of 100; an empty parameter is not given. Without `raw` (GET one event for it).
+         * @description Pages of 100; an empty parameter is not given. Each event with the provider's record (`raw`).
          *
          *     **Access**: Full Access keys only (a Sending Access key gets 403).
          */
@@ -417,6 +461,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/bots/{bot_id}/delete-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a bot's data
+         * @description Deletes the bot's personal data (meeting link, name, `extra`, entry message, participants, speakers, chat, transcription parameters: unreadable at once, everywhere, backups of the log included) and erases its artifacts from every store. Only once the bot has ended and no transcription of it is due or running (409 `FST_ERR_BOT_STATUS`). The answer waits a few seconds for the erasure of the artifacts: `deleted`, or `partiallyDeleted` while some are still being erased (it goes on); asked again, `alreadyDeleted`.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteBotData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/bots/{bot_id}/events": {
         parameters: {
             query?: never;
@@ -525,6 +591,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/bots/{bot_id}/screenshots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bot's screenshots, oldest first
+         * @description The screenshots the bot still has, 50 a page (at most 250), each with a link signed for 2 hours from this read. Pass `cursor` to go on, `prev_cursor` to go back; a cursor is bound to its bot.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listBotScreenshots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/bots/{bot_id}/send-chat-message": {
         parameters: {
             query?: never;
@@ -545,6 +633,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/bots/{bot_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A bot's status, for polling
+         * @description The status, when it last changed, its history, how the bot ended and where its transcription stands (`not-applicable`: none asked for; `not-started`: the bot has not completed yet; `queued`, `processing`, `done`, `error`: GET /v2/bots/{bot_id} says why), from the read model alone.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getBotStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/bots/batch": {
         parameters: {
             query?: never;
@@ -556,7 +666,7 @@ export interface paths {
         put?: never;
         /**
          * Send up to 100 bots
-         * @description A JSON array of creation requests, each decided on its own in order; each result is what its single request would have answered.
+         * @description A JSON array of creation requests, each decided on its own in order. `data` lists the bots made and `errors` the items refused (each the body its single request would have answered), both with the item's `index` and `extra`.
          *
          *     **Access**: Full Access and Sending Access keys.
          */
@@ -634,7 +744,9 @@ export interface paths {
         put?: never;
         /**
          * Schedule up to 100 bots
-         * @description **Access**: Full Access and Sending Access keys.
+         * @description Each item decided on its own in order: `data` the bots scheduled, `errors` the items refused, both by `index`.
+         *
+         *     **Access**: Full Access and Sending Access keys.
          */
         post: operations["scheduleBots"];
         delete?: never;
@@ -735,6 +847,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/mt-logins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's mt logins, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listMtLogins"];
+        put?: never;
+        /**
+         * Name a Google Workspace account for mt bots to sign in as
+         * @description A bot signs in with a login when its `tm_config` / `mt_config` names it (`credential_id`) or its pool (`email_group`); either absent, any login of the team on that platform. Each login holds at most 2 sessions at once; the least-loaded login of the pool is taken. No password: our SAML identity provider (the workspace's `sso`) signs the bot in as this account, which must be of the workspace's domain.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["createMtLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-logins/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mt login
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getMtLogin"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a mt login
+         * @description Its key is destroyed at once. In use, it takes no new session and goes once its sessions end (202).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteMtLogin"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename an mt login, move it to another pool, change its extra, or re-enable it
+         * @description `state: "active"` re-enables a login that turned `invalid`. A login being deleted cannot be changed (409).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        patch: operations["updateMtLogin"];
+        trace?: never;
+    };
+    "/v2/mt-logins/utilization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How full the team's mt logins are
+         * @description `concurrent_capacity` counts the logins that can take sessions (active, of an active workspace, not being deleted); `concurrent_sessions` every session held; `by_email_group` each pool (logins without a group are in the totals only), sorted by group.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getMtLoginUtilization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-sso/{workspace_id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The identity provider's SAML metadata
+         * @description Its entity id, single sign-on URLs (HTTP-Redirect and HTTP-POST) and the workspace's signing certificate. Public: the mt platform (Google) and the bot's browser call it, with no API key. An mt workspace's `sso` (GET /v2/mt-workspaces/{workspace_id}) gives these URLs for the domain's SSO profile.
+         *
+         *     **Access**: No key needed.
+         */
+        get: operations["mtSsoMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-sso/{workspace_id}/signed-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed out
+         * @description Where Google sends the browser after signing out. Public: the mt platform (Google) and the bot's browser call it, with no API key. An mt workspace's `sso` (GET /v2/mt-workspaces/{workspace_id}) gives these URLs for the domain's SSO profile.
+         *
+         *     **Access**: No key needed.
+         */
+        get: operations["mtSsoSignedOut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-sso/{workspace_id}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on, HTTP-Redirect binding
+         * @description Where Google sends the browser with its AuthnRequest: a sign-in form only a bot of the team, during its own run, can complete. Public: the mt platform (Google) and the bot's browser call it, with no API key. An mt workspace's `sso` (GET /v2/mt-workspaces/{workspace_id}) gives these URLs for the domain's SSO profile.
+         *
+         *     **Access**: No key needed.
+         */
+        get: operations["mtSsoRedirect"];
+        put?: never;
+        /**
+         * Single sign-on, HTTP-POST binding, and the bot sign-in form
+         * @description Google's AuthnRequest by HTTP-POST: the bot sign-in form. The form sent back with a valid `bot_credential` (a bot of the workspace's team, still running and holding a session of one of its logins, once per session): a page that posts the signed SAML Response (NameID: the login's email) to Google. Public: the mt platform (Google) and the bot's browser call it, with no API key. An mt workspace's `sso` (GET /v2/mt-workspaces/{workspace_id}) gives these URLs for the domain's SSO profile.
+         *
+         *     **Access**: No key needed.
+         */
+        post: operations["mtSsoPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's mt workspaces, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listMtWorkspaces"];
+        put?: never;
+        /**
+         * Create a mt workspace (a Google Workspace domain signed in through our SAML identity provider)
+         * @description Logins belong to a workspace: create it first. The answer's `sso` is what to enter in the domain's SSO profile (Google Admin console: Security > Authentication > SSO with third-party IdP): the sign-in and sign-out page URLs and the workspace's own signing certificate, made by the service (its private key is sealed and never shown).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["createMtWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/mt-workspaces/{workspace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A mt workspace
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getMtWorkspace"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a mt workspace without logins
+         * @description Its signing key is destroyed: the SSO profile pointing at it stops working.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteMtWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a mt workspace, change its extra, or re-enable it
+         * @description `state: "active"` re-enables a workspace that turned `invalid` (its logins are used again).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        patch: operations["updateMtWorkspace"];
+        trace?: never;
+    };
     "/v2/storage-config": {
         parameters: {
             query?: never;
@@ -763,6 +1085,142 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v2/tm-logins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's tm logins, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listTmLogins"];
+        put?: never;
+        /**
+         * Store an organisation account for tm bots to sign in with
+         * @description A bot signs in with a login when its `tm_config` / `mt_config` names it (`credential_id`) or its pool (`email_group`); either absent, any login of the team on that platform. Each login holds at most 2 sessions at once; the least-loaded login of the pool is taken. The password is write-only: sealed with the login's own key, opened only for a bot of the team during its run, never returned.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["createTmLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tm-logins/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tm login
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getTmLogin"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tm login
+         * @description Its key is destroyed at once (its password can no longer be read anywhere). In use, it takes no new session and goes once its sessions end (202).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteTmLogin"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a tm login, move it to another pool, change its password or extra, or re-enable it
+         * @description `state: "active"` re-enables a login that turned `invalid`. A login being deleted cannot be changed (409).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        patch: operations["updateTmLogin"];
+        trace?: never;
+    };
+    "/v2/tm-logins/utilization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How full the team's tm logins are
+         * @description `concurrent_capacity` counts the logins that can take sessions (active, of an active workspace, not being deleted); `concurrent_sessions` every session held; `by_email_group` each pool (logins without a group are in the totals only), sorted by group.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getTmLoginUtilization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tm-workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's tm workspaces, oldest first
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["listTmWorkspaces"];
+        put?: never;
+        /**
+         * Create a tm workspace (an organisation tenant)
+         * @description Logins belong to a workspace: create it first.
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        post: operations["createTmWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tm-workspaces/{workspace_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A tm workspace
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        get: operations["getTmWorkspace"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tm workspace without logins
+         * @description **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        delete: operations["deleteTmWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a tm workspace, change its extra, or re-enable it
+         * @description `state: "active"` re-enables a workspace that turned `invalid` (its logins are used again).
+         *
+         *     **Access**: Full Access keys only (a Sending Access key gets 403).
+         */
+        patch: operations["updateTmWorkspace"];
         trace?: never;
     };
     "/v2/vc-credentials": {
@@ -1317,6 +1775,50 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "login.invalid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A tm or mt login turned invalid
+         * @description The platform refused the account (wrong password, locked, MFA asked for, unknown; or two sign-in timeouts in a row): pools skip it until a PATCH re-enables it (a new tm password does too). `failure_data.code` is the sign-in error code.
+         *
+         *     Sent to the team's enabled endpoints subscribed to `login.invalid`; `x-service-api-key` is the key that created the login, workspace or bot.
+         */
+        post: operations["webhook_login_invalid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "login.saturated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A bot found no login with room
+         * @description Every matching login was full, or none was active: with `fallback: fail` the bot then fails (`TM_LOGIN_UNAVAILABLE`, `MT_LOGIN_UNAVAILABLE`), with `anonymous` it joins as a guest. Sent before the bot's own `bot.failed`. Add logins to the pool, or reduce concurrency.
+         *
+         *     Sent to the team's enabled endpoints subscribed to `login.saturated`; `x-service-api-key` is the key that created the login, workspace or bot.
+         */
+        post: operations["webhook_login_saturated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "vc_credential.invalid": {
         parameters: {
             query?: never;
@@ -1339,31 +1841,58 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "workspace.invalid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An mt workspace turned invalid
+         * @description Google rejected our SAML assertion (the SSO profile's certificate or settings): every login of the workspace is skipped until a PATCH re-enables it.
+         *
+         *     Sent to the team's enabled endpoints subscribed to `workspace.invalid`; `x-service-api-key` is the key that created the login, workspace or bot.
+         */
+        post: operations["webhook_workspace_invalid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
         BatchResults: {
-            failed: number;
-            results: ({
-                data: {
-                    /** Format: uuid */
-                    bot_id: string;
-                };
-                /** @constant */
-                statusCode: 201;
-                /** @constant */
-                success: true;
-            } | {
+            data: {
+                /** Format: uuid */
+                bot_id: string;
+                extra: {
+                    [key: string]: unknown;
+                } | null;
+                index: number;
+            }[];
+            errors: {
                 code: string;
-                details?: string;
+                details: string | null;
                 error: string;
+                extra: {
+                    [key: string]: unknown;
+                } | null;
+                index: number;
                 message: string;
                 retryAfter?: number;
                 statusCode: number;
                 /** @constant */
                 success: false;
-            })[];
+            }[];
+            failed: number;
             succeeded: number;
+            /** @constant */
+            success: true;
         };
         BotAudit: {
             /** Format: uuid */
@@ -1479,6 +2008,16 @@ export interface components {
             /** Format: uuid */
             bot_id: string;
         };
+        BotDataDeleted: {
+            artifacts_deleted: boolean;
+            /** Format: uuid */
+            bot_id: string;
+            /** Format: date-time */
+            data_deleted_at: string | null;
+            message: string;
+            /** @enum {string} */
+            status: "deleted" | "partiallyDeleted" | "alreadyDeleted";
+        };
         BotDetails: {
             artifacts: {
                 artifact_type: string;
@@ -1488,18 +2027,21 @@ export interface components {
                 key: string;
                 size_bytes: number;
                 /** @enum {string} */
-                status: "stored" | "spilled" | "failed" | "expired";
+                status: "stored" | "spilled" | "failed" | "expired" | "deleted";
                 status_message: string | null;
                 /** Format: uri */
                 url: string | null;
                 /** Format: date-time */
                 url_expires_at: string | null;
             }[];
+            artifacts_deleted: boolean;
             /** Format: uuid */
             bot_id: string;
             bot_name: string;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            data_deleted_at: string | null;
             /** Format: date-time */
             ended_at: string | null;
             error_code: string | null;
@@ -1574,6 +2116,24 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        BotStatus: {
+            /** Format: uuid */
+            bot_id: string;
+            error_code: string | null;
+            error_message: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "queued" | "joining_call" | "in_waiting_room" | "in_call_not_recording" | "in_call_recording" | "recording_paused" | "recording_resumed" | "completed" | "failed" | "cancelled";
+            status_history: {
+                /** Format: date-time */
+                created_at: string;
+                /** @enum {string} */
+                status: "scheduled" | "queued" | "joining_call" | "in_waiting_room" | "in_call_not_recording" | "in_call_recording" | "recording_paused" | "recording_resumed" | "completed" | "failed" | "cancelled";
+            }[];
+            /** @enum {string} */
+            transcription_status: "queued" | "processing" | "done" | "error" | "not-applicable" | "not-started";
+            /** Format: date-time */
+            updated_at: string;
+        };
         BotStatusChangeWebhook: {
             data: {
                 /** Format: uuid */
@@ -1604,7 +2164,7 @@ export interface components {
                 ended_at: string | null;
                 extra: {
                     [key: string]: unknown;
-                } | null;
+                };
                 id: number;
                 /** Format: date-time */
                 last_accessed_at: string | null;
@@ -1770,6 +2330,8 @@ export interface components {
              * @enum {string|null}
              */
             recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
+            /** @description Taken and not needed (the official client sends it): the event names its series. */
+            series_id?: string | null;
             streaming_config?: {
                 /**
                  * @default 16000
@@ -2106,7 +2668,7 @@ export interface components {
         CreateWebhookRequest: {
             description?: string | null;
             /** @default [] */
-            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
+            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "login.invalid" | "workspace.invalid" | "login.saturated" | "vc_credential.invalid")[] | null;
             /**
              * Format: uri
              * @description A public https address (plain http and private addresses only where the service allows them for development).
@@ -2245,11 +2807,34 @@ export interface components {
              * @enum {string|null}
              */
             recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
-            speech_to_text?: {
+            /** @description Accepted and of no effect (deprecated in favour of `start_time`). */
+            reserved?: boolean | null;
+            speech_to_text?: (string | {
                 api_key?: string | null;
                 /** @default Default */
                 provider?: string | null;
+            }) | null;
+            /** @description When the bot joins, in seconds since 1970-01-01T00:00:00Z: a time ahead of now makes it a scheduled bot (at most a year ahead, within the team's limit of waiting bots: 409 `FST_ERR_TEAM_LIMIT_REACHED`); not ahead of now, it joins at once. */
+            start_time?: number | null;
+            /** @description The sockets the bot streams the meeting's audio to (`input`) and plays back from (`output`); `audio_frequency` (16khz unless said) needs one of them. */
+            streaming?: {
+                /** @enum {string|null} */
+                audio_frequency?: "16khz" | "24khz" | "32khz" | "48khz" | null;
+                /** Format: uri */
+                input?: string | null;
+                /** Format: uri */
+                output?: string | null;
             } | null;
+            /** @description The transcription provider's custom parameters, checked by that provider; needs `speech_to_text`. */
+            transcription_custom_parameters?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: uri
+             * @description vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). Called at every join (and every retry) with GET, `bot_uuid` and `extra` (the JSON text of the bot's `extra`) added to its query; a 2xx text/plain answer of one token within 5 s, no redirect followed. A public https address (plain http and private addresses only where the service allows them for development).
+             * @example https://example.com/hooks
+             */
+            vc_access_token_url?: string | null;
             /** @description vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s. An OBF token as it is, for the first join only (write-only). */
             vc_obf_token?: string | null;
             /**
@@ -2276,9 +2861,13 @@ export interface components {
                 email: string;
                 name: string | null;
             }[];
-            bot_param: {
+            bot_param: ({
+                extra: Record<string, never>;
+                transcription_custom_parameters: Record<string, never>;
+                webhook_url: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
             /** Format: uuid */
             calendar_uuid: string;
             deleted: boolean;
@@ -2314,10 +2903,11 @@ export interface components {
             /** @enum {string|null} */
             recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             silence_timeout?: number | null;
-            speech_to_text?: {
+            speech_to_text?: (string | {
                 api_key?: string | null;
-                provider: string;
-            } | null;
+                /** @default Default */
+                provider?: string | null;
+            }) | null;
             speech_to_text_api_key?: string | null;
             speech_to_text_provider?: string | null;
             /** @enum {string|null} */
@@ -2370,10 +2960,11 @@ export interface components {
             /** @enum {string|null} */
             recording_mode?: "speaker_view" | "audio_only" | "gallery_view" | null;
             silence_timeout?: number | null;
-            speech_to_text?: {
+            speech_to_text?: (string | {
                 api_key?: string | null;
-                provider: string;
-            } | null;
+                /** @default Default */
+                provider?: string | null;
+            }) | null;
             speech_to_text_api_key?: string | null;
             speech_to_text_provider?: string | null;
             /** @enum {string|null} */
@@ -2419,9 +3010,13 @@ export interface components {
                     email: string;
                     name: string | null;
                 }[];
-                bot_param: {
+                bot_param: ({
+                    extra: Record<string, never>;
+                    transcription_custom_parameters: Record<string, never>;
+                    webhook_url: string;
+                } & {
                     [key: string]: unknown;
-                } | null;
+                }) | null;
                 /** Format: uuid */
                 calendar_uuid: string;
                 deleted: boolean;
@@ -2435,6 +3030,9 @@ export interface components {
                 name: string;
                 organizer_email: string | null;
                 provider_id: string;
+                raw: {
+                    [key: string]: unknown;
+                };
                 recurring_event_id: string | null;
                 /** Format: date-time */
                 start_time: string;
@@ -2448,9 +3046,13 @@ export interface components {
                 email: string;
                 name: string | null;
             }[];
-            bot_param: {
+            bot_param: ({
+                extra: Record<string, never>;
+                transcription_custom_parameters: Record<string, never>;
+                webhook_url: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
             /** Format: uuid */
             calendar_uuid: string;
             deleted: boolean;
@@ -2464,6 +3066,9 @@ export interface components {
             name: string;
             organizer_email: string | null;
             provider_id: string;
+            raw: {
+                [key: string]: unknown;
+            };
             recurring_event_id: string | null;
             /** Format: date-time */
             start_time: string;
@@ -2487,6 +3092,12 @@ export interface components {
                 provider?: string | null;
             }) | null;
         };
+        LegacyScreenshots: {
+            /** Format: date-time */
+            date: string;
+            /** Format: uri */
+            url: string;
+        }[];
         LegacyTranscriptionCompleteWebhook: {
             data: {
                 /** Format: uuid */
@@ -2517,21 +3128,118 @@ export interface components {
             vc_account_id: string;
             vc_user_id: string;
         };
+        Login: {
+            active_session_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            credential_id: string;
+            email: string;
+            email_group: string | null;
+            extra: {
+                [key: string]: unknown;
+            } | null;
+            failure_data: {
+                /** Format: uuid */
+                bot_id: string | null;
+                /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                code: string;
+                /** @enum {string} */
+                reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+            } | null;
+            /** Format: date-time */
+            last_error_at: string | null;
+            last_error_message: string | null;
+            /** Format: date-time */
+            last_used_at: string | null;
+            name: string;
+            /** @enum {string} */
+            state: "active" | "invalid";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+        };
+        LoginInvalidWebhook: {
+            data: {
+                /** Format: uuid */
+                credential_id: string;
+                email: string;
+                email_group: string | null;
+                failure_data: {
+                    /** Format: uuid */
+                    bot_id: string | null;
+                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                    code: string;
+                    /** @enum {string} */
+                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                };
+                /** Format: date-time */
+                last_error_at: string;
+                last_error_message: string;
+                name: string;
+                /** @enum {string} */
+                platform: "tm" | "mt";
+                /** @constant */
+                state: "invalid";
+                /** Format: uuid */
+                workspace_id: string;
+            };
+            /** @constant */
+            event: "login.invalid";
+        };
+        LoginSaturatedWebhook: {
+            data: {
+                /** Format: date-time */
+                at: string;
+                /** Format: uuid */
+                bot_id: string;
+                /** Format: uuid */
+                credential_id: string | null;
+                email_group: string | null;
+                /** @enum {string} */
+                fallback: "fail" | "anonymous";
+                logins: number;
+                logins_active: number;
+                /** @enum {string} */
+                platform: "tm" | "mt";
+            };
+            /** @constant */
+            event: "login.saturated";
+        };
+        LoginUtilization: {
+            by_email_group: {
+                capacity: number;
+                concurrent: number;
+                email_group: string;
+                logins: number;
+            }[];
+            concurrent_capacity: number;
+            concurrent_sessions: number;
+            logins_active: number;
+            logins_invalid: number;
+            logins_total: number;
+            /** @description `concurrent_sessions` / `concurrent_capacity` in %, one decimal (0 without capacity). */
+            utilization_pct: number;
+        };
         MeetingData: {
-            /** Format: uri */
-            audio: string | null;
+            audio: string | "";
             bot_data: {
                 bot: {
-                    account_id: string;
+                    /** @description The team as a number: the first 48 bits of its id, the same at every read. */
+                    account_id: number;
                     /** Format: date-time */
                     bot_exited_at: string | null;
                     bot_image: string | null;
                     /** Format: date-time */
                     bot_joined_at: string | null;
                     bot_name: string;
-                    bot_param_id: null;
+                    /** @description The bot's own parameters: the bot's legacy `id`. */
+                    bot_param_id: number;
                     /** Format: date-time */
                     created_at: string;
+                    /** Format: date-time */
+                    data_deleted_at: string | null;
                     deduplication_key: string | null;
                     diarization_fails: number;
                     diarization_v2: boolean;
@@ -2540,19 +3248,17 @@ export interface components {
                     /** Format: date-time */
                     ended_at: string | null;
                     enter_message: string | null;
-                    errors: {
-                        error: string;
-                        error_code: string;
-                        message: string | null;
-                    }[] | null;
+                    /** @description A failed bot: the JSON text of `[{error, error_code, message}]`; else null. */
+                    errors: string | null;
                     event_id: null;
                     extra: {
                         [key: string]: unknown;
-                    } | null;
+                    };
                     id: number;
                     is_stopped: boolean;
                     meeting_url: string;
-                    mp4_s3_path: string | null;
+                    /** @description The recording's key in its storage; `""` without a recording. */
+                    mp4_s3_path: string;
                     noone_joined_timeout: number;
                     /** @enum {string} */
                     recording_mode: "speaker_view" | "audio_only" | "gallery_view";
@@ -2567,7 +3273,7 @@ export interface components {
                     streaming_output: string | null;
                     transcription_custom_parameters: {
                         [key: string]: unknown;
-                    } | null;
+                    };
                     transcription_fails: number;
                     transcription_payloads: null;
                     user_reported_error: null;
@@ -2580,7 +3286,8 @@ export interface components {
                     vc_sdk_id: string | null;
                     vc_sdk_pwd: null;
                     waiting_room_timeout: number;
-                    webhook_url: string | null;
+                    /** @description `""` when none was given. */
+                    webhook_url: string;
                 };
                 event_uuid: null;
                 transcripts: {
@@ -2601,13 +3308,130 @@ export interface components {
                     }[];
                 }[];
             };
-            duration: number | null;
-            /** Format: uri */
-            meeting_participants_file: string | null;
-            /** Format: uri */
-            mp4: string | null;
-            speaker_diarization_file: null;
-            speaker_diarization_file_network: null;
+            /** @description Seconds; 0 until the bot has ended. */
+            duration: number;
+            meeting_participants_file: string | "";
+            mp4: string | "";
+            /** @constant */
+            speaker_diarization_file: "";
+            /** @constant */
+            speaker_diarization_file_network: "";
+        };
+        /** @description Only the fields given change; a body that names none is refused (400). */
+        MtLoginPatch: {
+            /**
+             * Format: email
+             * @description The pool; `null` takes the login out of its pool.
+             */
+            email_group?: string | null;
+            /** @description `null` clears it. */
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name?: string | null;
+            /**
+             * @description `active` re-enables it after it turned `invalid`; `invalid` cannot be asked for.
+             * @enum {string|null}
+             */
+            state?: "active" | null;
+        };
+        MtLoginRequest: {
+            /**
+             * Format: email
+             * @description An account of the workspace's domain (400 otherwise), which our identity provider signs in.
+             */
+            email: string;
+            /**
+             * Format: email
+             * @description Logins sharing this value form one pool (compared without case; stored lower-case).
+             */
+            email_group?: string | null;
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name: string;
+            /**
+             * Format: uuid
+             * @description A mt workspace of the team (404 `FST_ERR_WORKSPACE_NOT_FOUND` otherwise): create it first.
+             */
+            workspace_id: string;
+        };
+        /** @description Google's HTTP-POST binding (`SAMLRequest`, `RelayState`), or the sign-in form this page showed, sent back by the bot's browser with `bot_credential` (and `binding`, the binding of Google's request). */
+        MtSsoForm: {
+            /**
+             * @description The binding Google's request came with (the form carries it); `post` unless `redirect`.
+             * @enum {string}
+             */
+            binding?: "redirect" | "post";
+            /** @description The one-time credential the service handed the bot for this sign-in (a bot fills it in, not a person). */
+            bot_credential?: string;
+            RelayState?: string;
+            /** @description Google's AuthnRequest, base64-encoded. */
+            SAMLRequest: string;
+            SigAlg?: string;
+            Signature?: string;
+        };
+        MtWorkspace: {
+            /** Format: date-time */
+            created_at: string;
+            domain: string;
+            extra: {
+                [key: string]: unknown;
+            } | null;
+            failure_data: {
+                /** Format: uuid */
+                bot_id: string | null;
+                /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                code: string;
+                /** @enum {string} */
+                reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+            } | null;
+            /** Format: date-time */
+            last_error_at: string | null;
+            last_error_message: string | null;
+            name: string;
+            sso: {
+                /** Format: uri */
+                acs_url: string;
+                /** @description The workspace's own X.509 signing certificate (PEM): upload it to the SSO profile. */
+                certificate: string;
+                /** @description Our identity provider's entity id (its base URL). */
+                entity_id: string;
+                /** Format: uri */
+                metadata_url: string;
+                /** Format: uri */
+                sign_in_page_url: string;
+                /** Format: uri */
+                sign_out_page_url: string;
+            };
+            /** @enum {string} */
+            state: "active" | "invalid";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+        };
+        /** @description Only the fields given change; a body that names none is refused (400). */
+        MtWorkspacePatch: {
+            /** @description `null` clears it. */
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name?: string | null;
+            /**
+             * @description `active` re-enables it after it turned `invalid`; `invalid` cannot be asked for.
+             * @enum {string|null}
+             */
+            state?: "active" | null;
+        };
+        MtWorkspaceRequest: {
+            /** @description The tenant's primary or a verified domain (tm), the Google Workspace domain (mt): lower case (upper case is refused, not folded). */
+            domain: string;
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Not unique within a team; not given: "Default Directory" (tm) or "Google Workspace" (mt). */
+            name?: string | null;
         };
         RawCalendarsRequest: {
             oauth_client_id: string;
@@ -2835,6 +3659,43 @@ export interface components {
             }[];
             next_cursor: string | null;
         };
+        ScheduledBotUpdated: {
+            /** Format: uuid */
+            bot_id: string;
+            bot_name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            error_code: string | null;
+            error_message: string | null;
+            extra: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: date-time */
+            join_at: string | null;
+            meeting_url: string;
+            message: string;
+            /** @enum {string} */
+            platform: "vc" | "tm" | "mt";
+            /** @enum {string} */
+            status: "scheduled" | "queued" | "joining_call" | "in_waiting_room" | "in_call_not_recording" | "in_call_recording" | "recording_paused" | "recording_resumed" | "completed" | "failed" | "cancelled";
+        };
+        ScreenshotsPage: {
+            cursor: string | null;
+            data: {
+                screenshot_id: number;
+                /** Format: date-time */
+                taken_at: string;
+                /** Format: uri */
+                url: string;
+                /** Format: date-time */
+                url_expires_at: string;
+            }[];
+            prev_cursor: string | null;
+            /** @constant */
+            success: true;
+        };
         StorageConfig: {
             allow_transient_spill: boolean;
             artifacts_bucket: string;
@@ -2878,6 +3739,97 @@ export interface components {
             region: string;
             service_access_key_id: string;
             service_secret_access_key: string;
+        };
+        /** @description Only the fields given change; a body that names none is refused (400). */
+        TmLoginPatch: {
+            /**
+             * Format: email
+             * @description The pool; `null` takes the login out of its pool.
+             */
+            email_group?: string | null;
+            /** @description `null` clears it. */
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name?: string | null;
+            /** @description A new password also re-enables an invalid login. The account's password: write-only, sealed with the login's own key, never returned. */
+            password?: string | null;
+            /**
+             * @description `active` re-enables it after it turned `invalid`; `invalid` cannot be asked for.
+             * @enum {string|null}
+             */
+            state?: "active" | null;
+        };
+        TmLoginRequest: {
+            /**
+             * Format: email
+             * @description The organisation account the bot signs in as.
+             */
+            email: string;
+            /**
+             * Format: email
+             * @description Logins sharing this value form one pool (compared without case; stored lower-case).
+             */
+            email_group?: string | null;
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name: string;
+            /** @description The account's password: write-only, sealed with the login's own key, never returned. */
+            password: string;
+            /**
+             * Format: uuid
+             * @description A tm workspace of the team (404 `FST_ERR_WORKSPACE_NOT_FOUND` otherwise): create it first.
+             */
+            workspace_id: string;
+        };
+        TmWorkspace: {
+            /** Format: date-time */
+            created_at: string;
+            domain: string;
+            extra: {
+                [key: string]: unknown;
+            } | null;
+            failure_data: {
+                /** Format: uuid */
+                bot_id: string | null;
+                /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                code: string;
+                /** @enum {string} */
+                reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+            } | null;
+            /** Format: date-time */
+            last_error_at: string | null;
+            last_error_message: string | null;
+            name: string;
+            /** @enum {string} */
+            state: "active" | "invalid";
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+        };
+        /** @description Only the fields given change; a body that names none is refused (400). */
+        TmWorkspacePatch: {
+            /** @description `null` clears it. */
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            name?: string | null;
+            /**
+             * @description `active` re-enables it after it turned `invalid`; `invalid` cannot be asked for.
+             * @enum {string|null}
+             */
+            state?: "active" | null;
+        };
+        TmWorkspaceRequest: {
+            /** @description The tenant's primary or a verified domain (tm), the Google Workspace domain (mt): lower case (upper case is refused, not folded). */
+            domain: string;
+            extra?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Not unique within a team; not given: "Default Directory" (tm) or "Google Workspace" (mt). */
+            name?: string | null;
         };
         UpdateScheduledBotRequest: {
             /** @default true */
@@ -3031,7 +3983,7 @@ export interface components {
         UpdateWebhookRequest: {
             description?: string | null;
             enabled?: boolean | null;
-            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
+            events?: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "login.invalid" | "workspace.invalid" | "login.saturated" | "vc_credential.invalid")[] | null;
             /**
              * Format: uri
              * @description A public https address (plain http and private addresses only where the service allows them for development).
@@ -3045,11 +3997,15 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             credential_id: string;
+            /** @constant */
+            credential_type: "user";
             /** Format: date-time */
             last_error_at: string | null;
             last_error_message: string | null;
             /** Format: date-time */
             last_refreshed_at: string | null;
+            /** @description The name given, else the SDK key (`sdk`) or the connected user's vc id (`oauth`). */
+            name: string;
             scopes: string;
             /** @enum {string} */
             state: "active" | "invalid";
@@ -3064,10 +4020,14 @@ export interface components {
             created_at: string;
             /** Format: uuid */
             credential_id: string;
+            /** @constant */
+            credential_type: "app";
             /** Format: date-time */
             last_error_at: string | null;
             last_error_message: string | null;
-            name: string | null;
+            /** @description The name given, else the SDK key (`sdk`) or the connected user's vc id (`oauth`). */
+            name: string;
+            scopes: null;
             sdk_id: string;
             /** @enum {string} */
             state: "active" | "invalid";
@@ -3075,6 +4035,8 @@ export interface components {
             type: "sdk";
             /** Format: date-time */
             updated_at: string;
+            vc_account_id: null;
+            vc_user_id: null;
         };
         VcCredentialInvalidWebhook: {
             data: {
@@ -3138,7 +4100,7 @@ export interface components {
             description: string | null;
             disabled_reason: "failing_for_5_days" | null;
             enabled: boolean;
-            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
+            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "login.invalid" | "workspace.invalid" | "login.saturated" | "vc_credential.invalid")[] | null;
             /** Format: date-time */
             failing_since: string | null;
             /** Format: date-time */
@@ -3156,7 +4118,7 @@ export interface components {
             description: string | null;
             disabled_reason: "failing_for_5_days" | null;
             enabled: boolean;
-            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
+            events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "login.invalid" | "workspace.invalid" | "login.saturated" | "vc_credential.invalid")[] | null;
             /** Format: date-time */
             failing_since: string | null;
             /** Format: date-time */
@@ -3170,6 +4132,31 @@ export interface components {
             /** Format: uuid */
             webhook_id: string;
         };
+        WorkspaceInvalidWebhook: {
+            data: {
+                domain: string;
+                failure_data: {
+                    /** Format: uuid */
+                    bot_id: string | null;
+                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                    code: string;
+                    /** @enum {string} */
+                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                };
+                /** Format: date-time */
+                last_error_at: string;
+                last_error_message: string;
+                name: string;
+                /** @enum {string} */
+                platform: "tm" | "mt";
+                /** @constant */
+                state: "invalid";
+                /** Format: uuid */
+                workspace_id: string;
+            };
+            /** @constant */
+            event: "workspace.invalid";
+        };
     };
     responses: never;
     parameters: never;
@@ -3182,9 +4169,11 @@ export type SchemaBotAudit = components['schemas']['BotAudit'];
 export type SchemaBotCallbackWebhook = components['schemas']['BotCallbackWebhook'];
 export type SchemaBotCompletedWebhook = components['schemas']['BotCompletedWebhook'];
 export type SchemaBotCreated = components['schemas']['BotCreated'];
+export type SchemaBotDataDeleted = components['schemas']['BotDataDeleted'];
 export type SchemaBotDetails = components['schemas']['BotDetails'];
 export type SchemaBotFailedWebhook = components['schemas']['BotFailedWebhook'];
 export type SchemaBotList = components['schemas']['BotList'];
+export type SchemaBotStatus = components['schemas']['BotStatus'];
 export type SchemaBotStatusChangeWebhook = components['schemas']['BotStatusChangeWebhook'];
 export type SchemaBotsWithMetadata = components['schemas']['BotsWithMetadata'];
 export type SchemaBotTranscriptionCompletedWebhook = components['schemas']['BotTranscriptionCompletedWebhook'];
@@ -3214,10 +4203,21 @@ export type SchemaLegacyEventList = components['schemas']['LegacyEventList'];
 export type SchemaLegacyEventsChanged = components['schemas']['LegacyEventsChanged'];
 export type SchemaLegacyFailedWebhook = components['schemas']['LegacyFailedWebhook'];
 export type SchemaLegacyRetranscribeRequest = components['schemas']['LegacyRetranscribeRequest'];
+export type SchemaLegacyScreenshots = components['schemas']['LegacyScreenshots'];
 export type SchemaLegacyTranscriptionCompleteWebhook = components['schemas']['LegacyTranscriptionCompleteWebhook'];
 export type SchemaLegacyTranscriptionFailedWebhook = components['schemas']['LegacyTranscriptionFailedWebhook'];
 export type SchemaLegacyVcOAuthConnection = components['schemas']['LegacyVcOAuthConnection'];
+export type SchemaLogin = components['schemas']['Login'];
+export type SchemaLoginInvalidWebhook = components['schemas']['LoginInvalidWebhook'];
+export type SchemaLoginSaturatedWebhook = components['schemas']['LoginSaturatedWebhook'];
+export type SchemaLoginUtilization = components['schemas']['LoginUtilization'];
 export type SchemaMeetingData = components['schemas']['MeetingData'];
+export type SchemaMtLoginPatch = components['schemas']['MtLoginPatch'];
+export type SchemaMtLoginRequest = components['schemas']['MtLoginRequest'];
+export type SchemaMtSsoForm = components['schemas']['MtSsoForm'];
+export type SchemaMtWorkspace = components['schemas']['MtWorkspace'];
+export type SchemaMtWorkspacePatch = components['schemas']['MtWorkspacePatch'];
+export type SchemaMtWorkspaceRequest = components['schemas']['MtWorkspaceRequest'];
 export type SchemaRawCalendarsRequest = components['schemas']['RawCalendarsRequest'];
 export type SchemaRetranscribeRequest = components['schemas']['RetranscribeRequest'];
 export type SchemaRetryCallbackRequest = components['schemas']['RetryCallbackRequest'];
@@ -3225,8 +4225,15 @@ export type SchemaScheduleBotRequest = components['schemas']['ScheduleBotRequest
 export type SchemaScheduleBotsRequest = components['schemas']['ScheduleBotsRequest'];
 export type SchemaScheduledBot = components['schemas']['ScheduledBot'];
 export type SchemaScheduledBotList = components['schemas']['ScheduledBotList'];
+export type SchemaScheduledBotUpdated = components['schemas']['ScheduledBotUpdated'];
+export type SchemaScreenshotsPage = components['schemas']['ScreenshotsPage'];
 export type SchemaStorageConfig = components['schemas']['StorageConfig'];
 export type SchemaStorageConfigRequest = components['schemas']['StorageConfigRequest'];
+export type SchemaTmLoginPatch = components['schemas']['TmLoginPatch'];
+export type SchemaTmLoginRequest = components['schemas']['TmLoginRequest'];
+export type SchemaTmWorkspace = components['schemas']['TmWorkspace'];
+export type SchemaTmWorkspacePatch = components['schemas']['TmWorkspacePatch'];
+export type SchemaTmWorkspaceRequest = components['schemas']['TmWorkspaceRequest'];
 export type SchemaUpdateScheduledBotRequest = components['schemas']['UpdateScheduledBotRequest'];
 export type SchemaUpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
 export type SchemaVcCredential = components['schemas']['VcCredential'];
@@ -3236,6 +4243,7 @@ export type SchemaVcOAuthConnectionRequest = components['schemas']['VcOAuthConne
 export type SchemaWebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type SchemaWebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type SchemaWebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
+export type SchemaWorkspaceInvalidWebhook = components['schemas']['WorkspaceInvalidWebhook'];
 export type $defs = Record<string, never>;
 export interface operations {
     legacyCreateBot: {
@@ -3251,7 +4259,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The bot was created. */
+            /** @description The bot was created (or scheduled). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3319,7 +4327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Conflict: FST_ERR_BOT_ALREADY_EXISTS */
+            /** @description Conflict: FST_ERR_BOT_ALREADY_EXISTS, FST_ERR_TEAM_LIMIT_REACHED */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3327,7 +4335,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"] & {
                         /** @enum {string} */
-                        code: "FST_ERR_BOT_ALREADY_EXISTS";
+                        code: "FST_ERR_BOT_ALREADY_EXISTS" | "FST_ERR_TEAM_LIMIT_REACHED";
                         /** @constant */
                         statusCode: 409;
                     };
@@ -3486,6 +4494,199 @@ export interface operations {
                         code: "FST_ERR_TOO_MANY_REQUESTS";
                         /** @constant */
                         statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    legacyDeleteBotData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @enum {string} */
+                        status: "deleted" | "partiallyDeleted" | "alreadyDeleted";
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_BOT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_BOT_STATUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_STATUS";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    legacyListBotScreenshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The screenshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacyScreenshots"];
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_BOT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
                     };
                 };
             };
@@ -5553,6 +6754,122 @@ export interface operations {
             };
         };
     };
+    deleteBotData: {
+        parameters: {
+            query?: {
+                /** @description `true` would also delete the transcription provider's own copy, which the service cannot do yet: refused (400 `FST_ERR_OPTION_NOT_AVAILABLE`). Unknown parameters, and a parameter given twice, are refused (400). Empty: not given. */
+                delete_from_provider?: boolean | string;
+            };
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted, and when. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BotDataDeleted"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION, FST_ERR_OPTION_NOT_AVAILABLE */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_OPTION_NOT_AVAILABLE" | "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_BOT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_BOT_STATUS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_STATUS";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
     getBotEvents: {
         parameters: {
             query?: never;
@@ -6166,6 +7483,88 @@ export interface operations {
             };
         };
     };
+    listBotScreenshots: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of screenshots. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreenshotsPage"];
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_BOT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
     sendChatMessage: {
         parameters: {
             query?: never;
@@ -6341,6 +7740,89 @@ export interface operations {
             };
         };
     };
+    getBotStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bot's id. */
+                bot_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BotStatus"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_BOT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_BOT_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
     createBots: {
         parameters: {
             query?: never;
@@ -6354,17 +7836,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One result per item, in request order. */
+            /** @description The bots made and the items refused, by index. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["BatchResults"];
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["BatchResults"];
                 };
             };
             /** @description Bad Request: FST_ERR_VALIDATION */
@@ -6840,14 +8318,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The bot as changed. */
+            /** @description The bot as changed, with a message. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ScheduledBot"];
+                        data: components["schemas"]["ScheduledBotUpdated"];
                         /** @constant */
                         success: true;
                     };
@@ -6982,17 +8460,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One result per item, in request order. */
+            /** @description The bots scheduled and the items refused, by index. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["BatchResults"];
-                        /** @constant */
-                        success: true;
-                    };
+                    "application/json": components["schemas"]["BatchResults"];
                 };
             };
             /** @description Bad Request: FST_ERR_VALIDATION */
@@ -7497,38 +8971,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The events that got the bot. */
+            /** @description The events that got the bot (`data`); `errors` is always empty: one decision for all of them. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        all_occurrences: boolean;
+                        /** Format: uuid */
+                        calendar_id: string;
                         data: {
-                            all_occurrences: boolean;
+                            bot_config: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** Format: uuid */
+                            bot_id: string | null;
+                            bot_scheduled: boolean;
                             /** Format: uuid */
                             calendar_id: string;
-                            events: {
-                                bot_config: {
-                                    [key: string]: unknown;
-                                } | null;
-                                /** Format: uuid */
-                                bot_id: string | null;
-                                bot_scheduled: boolean;
-                                /** Format: uuid */
-                                calendar_id: string;
-                                deleted: boolean;
-                                /** Format: date-time */
-                                end_time: string;
-                                /** Format: uuid */
-                                event_id: string;
-                                meeting_url: string | null;
-                                name: string;
-                                series_id: string | null;
-                                /** Format: date-time */
-                                start_time: string;
-                            }[];
-                        };
+                            deleted: boolean;
+                            /** Format: date-time */
+                            end_time: string;
+                            /** Format: uuid */
+                            event_id: string;
+                            meeting_url: string | null;
+                            name: string;
+                            series_id: string | null;
+                            /** Format: date-time */
+                            start_time: string;
+                        }[];
+                        errors: unknown[];
                         /** @constant */
                         success: true;
                     };
@@ -7727,6 +9200,1343 @@ export interface operations {
                         code: "FST_ERR_CALENDAR_NOT_FOUND";
                         /** @constant */
                         statusCode: 404;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    listMtLogins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every login. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            logins: {
+                                active_session_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                credential_id: string;
+                                email: string;
+                                email_group: string | null;
+                                extra: {
+                                    [key: string]: unknown;
+                                } | null;
+                                failure_data: {
+                                    /** Format: uuid */
+                                    bot_id: string | null;
+                                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                                    code: string;
+                                    /** @enum {string} */
+                                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                                } | null;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    createMtLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description The login (never its password). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getMtLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The login; `invalid`, with why and since when, once the platform refused it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    deleteMtLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active_session_count: number;
+                            /** Format: uuid */
+                            credential_id: string;
+                            /** @constant */
+                            deleted: true;
+                            message: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description In use: deleted once its sessions end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active_session_count: number;
+                            /** Format: uuid */
+                            credential_id: string;
+                            /** @constant */
+                            deleted: false;
+                            message: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    updateMtLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtLoginPatch"];
+            };
+        };
+        responses: {
+            /** @description The login as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_LOGIN_DELETING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_DELETING";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getMtLoginUtilization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pools and their headroom. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoginUtilization"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    mtSsoMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SAML 2.0 metadata (an EntityDescriptor). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description No mt workspace has this identity provider (a page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    mtSsoSignedOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page saying so. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    mtSsoRedirect: {
+        parameters: {
+            query: {
+                /** @description Given back to Google with the Response. */
+                RelayState?: string;
+                /** @description Google's AuthnRequest, DEFLATE-compressed and base64-encoded. */
+                SAMLRequest: string;
+                /** @description Present when Google signs its request. */
+                SigAlg?: string;
+                /** @description Google's signature of the request, when it signs it. */
+                Signature?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot sign-in form. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Google's request cannot be used: missing, unreadable, not from Google for the workspace's domain, or for another assertion consumer service (a page saying why). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No mt workspace has this identity provider (a page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    mtSsoPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["MtSsoForm"];
+            };
+        };
+        responses: {
+            /** @description The bot sign-in form, or the page that posts the signed Response to Google. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Google's request cannot be used: missing, unreadable, not from Google for the workspace's domain, or for another assertion consumer service (a page saying why). Or the error envelope: FST_ERR_VALIDATION. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description Refused: only a bot of this team, during its own run, can sign in here (the credential is missing, wrong, used or expired). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No mt workspace has this identity provider (a page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+        };
+    };
+    listMtWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            workspaces: {
+                                /** Format: date-time */
+                                created_at: string;
+                                domain: string;
+                                extra: {
+                                    [key: string]: unknown;
+                                } | null;
+                                failure_data: {
+                                    /** Format: uuid */
+                                    bot_id: string | null;
+                                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                                    code: string;
+                                    /** @enum {string} */
+                                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                                } | null;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                name: string;
+                                sso: {
+                                    /** Format: uri */
+                                    acs_url: string;
+                                    /** @description The workspace's own X.509 signing certificate (PEM): upload it to the SSO profile. */
+                                    certificate: string;
+                                    /** @description Our identity provider's entity id (its base URL). */
+                                    entity_id: string;
+                                    /** Format: uri */
+                                    metadata_url: string;
+                                    /** Format: uri */
+                                    sign_in_page_url: string;
+                                    /** Format: uri */
+                                    sign_out_page_url: string;
+                                };
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    createMtWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MtWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getMtWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace; `invalid`, with why and since when, once the platform rejected it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MtWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    deleteMtWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            workspace_id: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_WORKSPACE_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_IN_USE";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    updateMtWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MtWorkspacePatch"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MtWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
                     };
                 };
             };
@@ -8016,6 +10826,1150 @@ export interface operations {
             };
         };
     };
+    listTmLogins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every login. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            logins: {
+                                active_session_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: uuid */
+                                credential_id: string;
+                                email: string;
+                                email_group: string | null;
+                                extra: {
+                                    [key: string]: unknown;
+                                } | null;
+                                failure_data: {
+                                    /** Format: uuid */
+                                    bot_id: string | null;
+                                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                                    code: string;
+                                    /** @enum {string} */
+                                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                                } | null;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                /** Format: date-time */
+                                last_used_at: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    createTmLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TmLoginRequest"];
+            };
+        };
+        responses: {
+            /** @description The login (never its password). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getTmLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The login; `invalid`, with why and since when, once the platform refused it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    deleteTmLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active_session_count: number;
+                            /** Format: uuid */
+                            credential_id: string;
+                            /** @constant */
+                            deleted: true;
+                            message: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description In use: deleted once its sessions end. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            active_session_count: number;
+                            /** Format: uuid */
+                            credential_id: string;
+                            /** @constant */
+                            deleted: false;
+                            message: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    updateTmLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The vc credential's or the tm or mt login's id. */
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TmLoginPatch"];
+            };
+        };
+        responses: {
+            /** @description The login as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Login"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_LOGIN_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_LOGIN_DELETING */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_LOGIN_DELETING";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getTmLoginUtilization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pools and their headroom. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LoginUtilization"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    listTmWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every workspace. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            workspaces: {
+                                /** Format: date-time */
+                                created_at: string;
+                                domain: string;
+                                extra: {
+                                    [key: string]: unknown;
+                                } | null;
+                                failure_data: {
+                                    /** Format: uuid */
+                                    bot_id: string | null;
+                                    /** @description The sign-in error code, such as `TM_LOGIN_FAILED_WRONG_PASSWORD` or `MT_LOGIN_FAILED_SAML_REJECTED`. */
+                                    code: string;
+                                    /** @enum {string} */
+                                    reason: "wrong_password" | "account_locked" | "mfa_required" | "account_not_found" | "saml_rejected" | "timeout";
+                                } | null;
+                                /** Format: date-time */
+                                last_error_at: string | null;
+                                last_error_message: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                state: "active" | "invalid";
+                                /** Format: date-time */
+                                updated_at: string;
+                                /** Format: uuid */
+                                workspace_id: string;
+                            }[];
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+        };
+    };
+    createTmWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TmWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TmWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    getTmWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace; `invalid`, with why and since when, once the platform rejected it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TmWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+        };
+    };
+    deleteTmWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** Format: uuid */
+                            workspace_id: string;
+                        };
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Conflict: FST_ERR_WORKSPACE_IN_USE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_IN_USE";
+                        /** @constant */
+                        statusCode: 409;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
+    updateTmWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tm or mt workspace's id. */
+                workspace_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TmWorkspacePatch"];
+            };
+        };
+        responses: {
+            /** @description The workspace as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TmWorkspace"];
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Bad Request: FST_ERR_VALIDATION */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_VALIDATION";
+                        /** @constant */
+                        statusCode: 400;
+                    };
+                };
+            };
+            /** @description Unauthorized: FST_ERR_UNAUTHORIZED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_UNAUTHORIZED";
+                        /** @constant */
+                        statusCode: 401;
+                    };
+                };
+            };
+            /** @description Forbidden: FST_ERR_FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_FORBIDDEN";
+                        /** @constant */
+                        statusCode: 403;
+                    };
+                };
+            };
+            /** @description Not Found: FST_ERR_WORKSPACE_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_WORKSPACE_NOT_FOUND";
+                        /** @constant */
+                        statusCode: 404;
+                    };
+                };
+            };
+            /** @description Payload Too Large: FST_ERR_CTP_BODY_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_BODY_TOO_LARGE";
+                        /** @constant */
+                        statusCode: 413;
+                    };
+                };
+            };
+            /** @description Unsupported Media Type: FST_ERR_CTP_INVALID_MEDIA_TYPE */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_CTP_INVALID_MEDIA_TYPE";
+                        /** @constant */
+                        statusCode: 415;
+                    };
+                };
+            };
+            /** @description Too Many Requests: FST_ERR_TOO_MANY_REQUESTS */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        /** @enum {string} */
+                        code: "FST_ERR_TOO_MANY_REQUESTS";
+                        /** @constant */
+                        statusCode: 429;
+                    };
+                };
+            };
+        };
+    };
     listVcCredentials: {
         parameters: {
             query?: never;
@@ -8039,11 +11993,15 @@ export interface operations {
                                 created_at: string;
                                 /** Format: uuid */
                                 credential_id: string;
+                                /** @constant */
+                                credential_type: "user";
                                 /** Format: date-time */
                                 last_error_at: string | null;
                                 last_error_message: string | null;
                                 /** Format: date-time */
                                 last_refreshed_at: string | null;
+                                /** @description The name given, else the SDK key (`sdk`) or the connected user's vc id (`oauth`). */
+                                name: string;
                                 scopes: string;
                                 /** @enum {string} */
                                 state: "active" | "invalid";
@@ -8058,10 +12016,14 @@ export interface operations {
                                 created_at: string;
                                 /** Format: uuid */
                                 credential_id: string;
+                                /** @constant */
+                                credential_type: "app";
                                 /** Format: date-time */
                                 last_error_at: string | null;
                                 last_error_message: string | null;
-                                name: string | null;
+                                /** @description The name given, else the SDK key (`sdk`) or the connected user's vc id (`oauth`). */
+                                name: string;
+                                scopes: null;
                                 sdk_id: string;
                                 /** @enum {string} */
                                 state: "active" | "invalid";
@@ -8069,6 +12031,8 @@ export interface operations {
                                 type: "sdk";
                                 /** Format: date-time */
                                 updated_at: string;
+                                vc_account_id: null;
+                                vc_user_id: null;
                             })[];
                         };
                         /** @constant */
@@ -8252,7 +12216,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The vc credential's id. */
+                /** @description The vc credential's or the tm or mt login's id. */
                 credential_id: string;
             };
             cookie?: never;
@@ -8335,7 +12299,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The vc credential's id. */
+                /** @description The vc credential's or the tm or mt login's id. */
                 credential_id: string;
             };
             cookie?: never;
@@ -8458,7 +12422,7 @@ export interface operations {
                                 description: string | null;
                                 disabled_reason: "failing_for_5_days" | null;
                                 enabled: boolean;
-                                events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "vc_credential.invalid")[] | null;
+                                events: ("bot.status_change" | "bot.completed" | "bot.failed" | "bot.transcription_completed" | "bot.transcription_failed" | "calendar.events_synced" | "calendar.event_created" | "calendar.event_updated" | "calendar.event_cancelled" | "calendar.error" | "login.invalid" | "workspace.invalid" | "login.saturated" | "vc_credential.invalid")[] | null;
                                 /** Format: date-time */
                                 failing_since: string | null;
                                 /** Format: date-time */
@@ -10015,6 +13979,104 @@ export interface operations {
             };
         };
     };
+    webhook_login_invalid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's secret (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description The key that defined the bot as it now is (or the calendar, or the retry). */
+                "x-service-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "login.invalid",
+                 *       "data": {
+                 *         "platform": "tm",
+                 *         "credential_id": "5c0e8d2b-7f4a-4e61-b2d3-9a8b7c6d5e4f",
+                 *         "workspace_id": "0b6f3c1a-9d2e-4f5a-8b7c-6d5e4f3a2b1c",
+                 *         "email": "notes@acme.example",
+                 *         "name": "Notes 1",
+                 *         "email_group": "notes@acme.example",
+                 *         "state": "invalid",
+                 *         "last_error_at": "2030-01-07T08:31:12.000Z",
+                 *         "last_error_message": "The password was refused",
+                 *         "failure_data": {
+                 *           "code": "TM_LOGIN_FAILED_WRONG_PASSWORD",
+                 *           "reason": "wrong_password",
+                 *           "bot_id": "8f7c2a1e-5d3b-4c2a-9e1f-0a1b2c3d4e5f"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginInvalidWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Anything else is retried on the schedule of the webhook section. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_login_saturated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's secret (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description The key that defined the bot as it now is (or the calendar, or the retry). */
+                "x-service-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "login.saturated",
+                 *       "data": {
+                 *         "platform": "tm",
+                 *         "bot_id": "8f7c2a1e-5d3b-4c2a-9e1f-0a1b2c3d4e5f",
+                 *         "credential_id": null,
+                 *         "email_group": "notes@acme.example",
+                 *         "fallback": "fail",
+                 *         "logins": 2,
+                 *         "logins_active": 2,
+                 *         "at": "2030-01-07T08:31:12.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginSaturatedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Anything else is retried on the schedule of the webhook section. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     webhook_vc_credential_invalid: {
         parameters: {
             query?: never;
@@ -10047,6 +14109,56 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["VcCredentialInvalidWebhook"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within 15 s. Anything else is retried on the schedule of the webhook section. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_workspace_invalid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every retry of one event (de-duplicate on it). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's secret (Standard Webhooks). */
+                "webhook-signature": string;
+                /** @description Seconds since the epoch when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description The key that defined the bot as it now is (or the calendar, or the retry). */
+                "x-service-api-key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "workspace.invalid",
+                 *       "data": {
+                 *         "platform": "mt",
+                 *         "workspace_id": "0b6f3c1a-9d2e-4f5a-8b7c-6d5e4f3a2b1c",
+                 *         "domain": "acme.example",
+                 *         "name": "Google Workspace",
+                 *         "state": "invalid",
+                 *         "last_error_at": "2030-01-07T08:31:12.000Z",
+                 *         "last_error_message": "Google rejected the sign-in",
+                 *         "failure_data": {
+                 *           "code": "MT_LOGIN_FAILED_SAML_REJECTED",
+                 *           "reason": "saml_rejected",
+                 *           "bot_id": "8f7c2a1e-5d3b-4c2a-9e1f-0a1b2c3d4e5f"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WorkspaceInvalidWebhook"];
             };
         };
         responses: {

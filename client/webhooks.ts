@@ -11,7 +11,7 @@ import type { components } from './api-types';
 
 type S = components['schemas'];
 
-/** What an endpoint of the team receives for v2 bots and calendars, and for its stored vc credentials. */
+/** What an endpoint of the team receives for v2 bots and calendars, for its logins and workspaces, and for its stored vc credentials. */
 export type V2WebhookEvent =
   | S['BotStatusChangeWebhook']
   | S['BotCompletedWebhook']
@@ -23,6 +23,9 @@ export type V2WebhookEvent =
   | S['CalendarEventUpdatedWebhook']
   | S['CalendarEventCancelledWebhook']
   | S['CalendarErrorWebhook']
+  | S['LoginInvalidWebhook']
+  | S['WorkspaceInvalidWebhook']
+  | S['LoginSaturatedWebhook']
   | S['VcCredentialInvalidWebhook'];
 
 /** What a legacy bot's webhook_url receives. */

@@ -184,6 +184,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     rebuildProjections: () => readModels.rebuild(),
     publicRouters: built.flatMap((b) => b.publicRouters ?? []),
     ...(roles.api ? { apiDocument: publicApiDocument } : {}),
+    openRouters: built.flatMap((b) => b.openRouters ?? []),
     unauthenticatedRouters: built.flatMap((b) => b.unauthenticatedRouters ?? []),
     rateLimiter: new WindowRateLimiter(shared, nowMs),
     // One log shared by several instances (a server), each projecting it into its own memory.

@@ -107,7 +107,13 @@ export interface CapabilityParts {
   readonly parts: readonly BackgroundPart[];
   /** routers of the public API (after authentication and the rate limit) */
   readonly publicRouters?: readonly Router<AppState>[];
-  /** routers with their own authentication (the bots' internal API, signed links, providers' notices) */
+  /**
+   * Routers of public routes that take no API key because others call them for the team (our SAML identity
+   * provider, which Google and bots' browsers call): described in `apiDocs` like `publicRouters`, mounted
+   * before authentication.
+   */
+  readonly openRouters?: readonly Router<AppState>[];
+  /** routers whose callers are not customers, with their own authentication (the bots' internal API, signed links, providers' notices) */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** parts and objects operators and tests reach by name (RunningService) */
   readonly expose?: Readonly<Record<string, unknown>>;
@@ -122,7 +128,7 @@ export interface Capability {
   readonly name: string;
   readonly projections: readonly Projection<any>[];
   /**
-   * The description of every route its `publicRouters` serve: the registries beside those routers
+   * The description of every route its `publicRouters` and `openRouters` serve: the registries beside those routers
    * (`*-router-doc.ts`), from which the OpenAPI document is written (src/capabilities/api-document.ts).
    * test/http/openapi-document.spec.ts fails while a route it serves is not in them.
    */

@@ -27,6 +27,8 @@ export interface AppDeps {
   readonly publicRouters: readonly Router<AppState>[];
   /** the OpenAPI document of those routers, served with its reference page where they are (not on a worker-only process) */
   readonly apiDocument?: () => OpenApiDocument;
+  /** Routers of the public API that take no key (our SAML identity provider), mounted before authentication. */
+  readonly openRouters?: readonly Router<AppState>[];
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the per-team rate limit of writes, counted where every api instance counts */
@@ -81,6 +83,8 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
     });
     app.use(admin.routes()).use(allowedMethodsInEnvelope(admin));
   }
+  // Another method on an open route is its 405, not the authentication's 401.
+  for (const router of deps.openRouters ?? []) app.use(router.routes()).use(refuseOtherMethods(router));
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
   const routers = deps.publicRouters;

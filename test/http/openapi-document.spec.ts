@@ -24,13 +24,14 @@ const everyRole: ServiceContext = new Proxy({ config: {}, overrides: {}, roles: 
   get: (known, key) => (key in known ? known[key as keyof ServiceContext] : standIn),
 }) as ServiceContext;
 
-/** What each capability serves behind the key, beside what it describes (its `apiDocs`). */
+/** What each capability serves behind the key and openly (no key), beside what it describes (its `apiDocs`). */
 const capabilityRoutes = () =>
-  capabilities.map((capability) => ({
-    name: capability.name,
-    served: servedRoutes(capability.build(everyRole).publicRouters ?? []),
-    described: joinedRouteDocs(capability.apiDocs ?? []),
-  }));
+  capabilities.map((capability) => {
+    const parts = capability.build(everyRole);
+    const behindKey = servedRoutes(parts.publicRouters ?? []);
+    const open = servedRoutes(parts.openRouters ?? []);
+    return { name: capability.name, behindKey, open, served: [...behindKey, ...open], described: joinedRouteDocs(capability.apiDocs ?? []) };
+  });
 
 const serviceRoutes = (): string[] => servedRoutes([serviceRouter({ projections: standIn, apiDocument: standIn } as Pick<AppDeps, 'projections' | 'apiDocument'>)]);
 
@@ -49,11 +50,16 @@ describe('the OpenAPI document (docs/openapi.json): it cannot drift from the rou
   it('describes every route each capability serves, in that capability\'s apiDocs, and only those', () => {
     const routes = capabilityRoutes();
     const all = routes.flatMap((capability) => capability.served);
-    for (const route of ['POST /v2/bots', 'GET /calendar_events/{uuid}', 'POST /v2/vc-credentials', 'GET /vc_oauth_connections', 'PUT /v2/storage-config']) {
+    const routesOf = ['POST /v2/bots', 'GET /calendar_events/{uuid}', 'POST /v2/vc-credentials', 'GET /vc_oauth_connections', 'PUT /v2/storage-config'];
+    for (const route of [...routesOf, 'PATCH /v2/tm-logins/{credential_id}', 'DELETE /v2/bots/{bot_id}/delete-data', 'POST /v2/mt-sso/{workspace_id}/sso']) {
       assert.ok(all.includes(route), `the walk finds the capabilities' routes (${route}): ${all.join(', ')}`);
     }
     for (const capability of routes) {
       assert.deepEqual(routeDrift(capability.served, capability.described, {}), [], `capability ${capability.name} (src/capabilities/${capability.name}.ts)`);
+      // The document says which routes need the key as the mounting does: openRouters are served before authentication.
+      const keyless = (route: string) => capability.described[route]?.noKey === true;
+      assert.deepEqual(capability.behindKey.filter(keyless), [], `capability ${capability.name}: routes behind the key described as needing none`);
+      assert.deepEqual(capability.open.filter((route) => !keyless(route)), [], `capability ${capability.name}: open routes (no key) not described with noKey`);
     }
     assert.deepEqual(routeDrift(serviceRoutes(), serviceRouteDocs, UNDESCRIBED_ROUTES), [], 'the service\'s own routes (openapi-router.ts)');
   });

@@ -48,6 +48,21 @@ export const keepsTheDocument: Middleware = {
   },
 };
 
+/** `fetch` for the routes browsers and other systems call (pages, forms): throws, as the typed client does, when the answer breaks the document. */
+export const documentedFetch = async (url: string, init: RequestInit = {}): Promise<Response> => {
+  const response = await fetch(url, init);
+  const text = await response.clone().text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: checked as it is
+  }
+  const problem = openApiContract().problemWithResponse(init.method ?? 'GET', url, response.status, response.headers.get('content-type'), body);
+  if (problem !== null) throw new Error(problem);
+  return response;
+};
+
 /** The project's typed client (client/), checking every answer against the document: what tests and benches use. */
 export const typedApi = (baseUrl: string, apiKey?: string): ApiClient =>
   createApiClient({ baseUrl, ...(apiKey === undefined ? {} : { apiKey }), middleware: [keepsTheDocument] });

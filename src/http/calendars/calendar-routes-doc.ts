@@ -6,7 +6,7 @@ import {
 } from '../codecs/responses/calendar-responses';
 import { LegacyOk } from '../codecs/responses/legacy-bot-responses';
 import * as t from 'io-ts';
-import { jsonBody, legacyAnswer, v2Answer, type ParameterDoc, type RouteDocs } from '../openapi/operation-doc';
+import { jsonBody, legacyAnswer, v2Answer, v2WholeAnswer, type ParameterDoc, type RouteDocs } from '../openapi/operation-doc';
 import { v2CalendarBotRequestSchema } from '../v2/bot-request-schemas';
 import { CREATION_ERRORS } from '../v2/bots-router-doc';
 
@@ -85,7 +85,7 @@ export const calendarRouteDocs: RouteDocs = {
     operationId: 'legacyListCalendarEvents',
     tag: 'Legacy calendars',
     summary: "A calendar's events, by start time",
-    description: 'Pages of 100; an empty parameter is not given. Without `raw` (GET one event for it).',
+    description: "Pages of 100; an empty parameter is not given. Each event with the provider's record (`raw`).",
     query: EventsQueryCodec,
     emptyQueryValueIsAbsent: true,
     responses: { 200: legacyAnswer('A page of events; `next` is the cursor of the next one.', LegacyEventList, 'LegacyEventList') },
@@ -174,7 +174,7 @@ export const calendarRouteDocs: RouteDocs = {
     body: jsonBody('CalendarBotRequest', v2CalendarBotRequestSchema(), {
       series: { summary: 'Every instance of a series', value: { event_id: '3d1c9a7e-2b4f-4e6a-8c0d-1e2f3a4b5c6d', all_occurrences: true, bot_name: 'Notetaker' } },
     }),
-    responses: { 201: v2Answer('The events that got the bot.', V2CalendarBotsScheduled) },
+    responses: { 201: v2WholeAnswer('The events that got the bot (`data`); `errors` is always empty: one decision for all of them.', V2CalendarBotsScheduled) },
     errors: { ...calendarNotFound, 400: CREATION_ERRORS[400], 409: ['FST_ERR_CALENDAR_EVENT_CANCELLED'] },
   },
 };

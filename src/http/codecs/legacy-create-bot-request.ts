@@ -69,15 +69,27 @@ export const LEGACY_AUDIO_FREQUENCIES = ['16khz', '24khz', '32khz', '48khz'] as 
 export type LegacyAudioFrequency = (typeof LEGACY_AUDIO_FREQUENCIES)[number];
 
 /** Meeting BaaS's `streaming`: the sockets the bot streams the meeting's audio to and plays back from. */
-const Streaming = strictObject('streaming', {
-  input: nullable(wsUrl),
-  output: nullable(wsUrl),
-  audio_frequency: nullable(oneOf(LEGACY_AUDIO_FREQUENCIES)),
-});
+const Streaming = strictObject(
+  'streaming',
+  {
+    input: nullable(wsUrl),
+    output: nullable(wsUrl),
+    audio_frequency: nullable(oneOf(LEGACY_AUDIO_FREQUENCIES)),
+  },
+  "The sockets the bot streams the meeting's audio to (`input`) and plays back from (`output`); `audio_frequency` (16khz unless said) needs one of them.",
+);
 
 /** Unix seconds (the official client's `start_time`), a whole or fractional number. */
-const UnixSeconds = leaf<number>('unix_seconds', (u) =>
-  typeof u === 'number' && Number.isFinite(u) && u >= 0 ? E.right(u) : E.left('must be a number of seconds since 1970-01-01T00:00:00Z, >= 0'),
+const UnixSeconds = leaf<number>(
+  'unix_seconds',
+  (u) => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? E.right(u) : E.left('must be a number of seconds since 1970-01-01T00:00:00Z, >= 0')),
+  {
+    type: 'number',
+    minimum: 0,
+    description:
+      'When the bot joins, in seconds since 1970-01-01T00:00:00Z: a time ahead of now makes it a scheduled bot (at most a year ahead, ' +
+      'within the team\'s limit of waiting bots: 409 `FST_ERR_TEAM_LIMIT_REACHED`); not ahead of now, it joins at once.',
+  },
 );
 
 const bodyCodec = (sandboxHosts: boolean) =>
@@ -95,9 +107,11 @@ const bodyCodec = (sandboxHosts: boolean) =>
     deduplication_key: nullable(str(1, 255)),
     start_time: nullable(UnixSeconds),
     streaming: nullable(Streaming),
-    transcription_custom_parameters: nullable(jsonObject),
+    transcription_custom_parameters: nullable(
+      explained(jsonObject, { description: "The transcription provider's custom parameters, checked by that provider; needs `speech_to_text`." }),
+    ),
     /** deprecated upstream in favour of start_time, and of no effect there: accepted, of no effect here */
-    reserved: nullable(bool),
+    reserved: nullable(explained(bool, { description: 'Accepted and of no effect (deprecated in favour of `start_time`).' })),
   });
 
 export type LegacyCreateBotRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCodec>> & { platform: Platform }>;

@@ -4,7 +4,7 @@ import { MAX_QUERY_VALUE_LENGTH, QUERY_DATE_TIME_SCHEMA } from '../codecs/legacy
 import { MAX_CURSOR_LENGTH } from '../codecs/list-query';
 import { MEETING_DATA_PARAMETERS } from '../codecs/meeting-data-query';
 import { UUID_SCHEMA } from '../codecs/path-uuid';
-import { BotsWithMetadata, LegacyBotCreated, LegacyOk, LegacyRetranscribeAccepted, MeetingData } from '../codecs/responses/legacy-bot-responses';
+import { BotsWithMetadata, LegacyBotCreated, LegacyOk, LegacyRetranscribeAccepted, LegacyScreenshots, MeetingData } from '../codecs/responses/legacy-bot-responses';
 import { LegacyRetranscribeRequest } from '../codecs/transcription-choice';
 import { jsonBody, legacyAnswer, type ParameterDoc, type RouteDocs } from '../openapi/operation-doc';
 
@@ -41,10 +41,23 @@ export const legacyBotsRouteDocs: RouteDocs = {
     operationId: 'legacyCreateBot',
     tag: 'Legacy bots',
     summary: 'Send a bot into a meeting (legacy)',
-    description: 'The bot sends the legacy webhooks to its `webhook_url` (else to the team\'s endpoints).',
-    body: jsonBody('LegacyCreateBotRequest', LegacyCreateBotRequestCodec, { simple: { summary: 'A bot with its webhook', value: LEGACY_BOT } }),
-    responses: { 200: legacyAnswer('The bot was created.', LegacyBotCreated) },
-    errors: { 400: ['FST_ERR_OPTION_NOT_AVAILABLE'], 402: ['FST_ERR_INSUFFICIENT_TOKENS'], 409: ['FST_ERR_BOT_ALREADY_EXISTS'], 429: ['FST_ERR_DAILY_BOT_CAP_REACHED'] },
+    description:
+      'The bot sends the legacy webhooks to its `webhook_url` (else to the team\'s endpoints). With a `start_time` ahead of now it is a scheduled ' +
+      'bot (as POST /v2/bots/scheduled makes), which reserves nothing until its time.',
+    body: jsonBody('LegacyCreateBotRequest', LegacyCreateBotRequestCodec, {
+      simple: { summary: 'A bot with its webhook', value: LEGACY_BOT },
+      later: {
+        summary: 'A bot for later, streaming its audio, transcribed',
+        value: { ...LEGACY_BOT, start_time: 1893920400, streaming: { input: 'wss://example.com/audio', audio_frequency: '16khz' }, speech_to_text: 'Gladia' },
+      },
+    }),
+    responses: { 200: legacyAnswer('The bot was created (or scheduled).', LegacyBotCreated) },
+    errors: {
+      400: ['FST_ERR_OPTION_NOT_AVAILABLE'],
+      402: ['FST_ERR_INSUFFICIENT_TOKENS'],
+      409: ['FST_ERR_BOT_ALREADY_EXISTS', 'FST_ERR_TEAM_LIMIT_REACHED'],
+      429: ['FST_ERR_DAILY_BOT_CAP_REACHED'],
+    },
   },
   'GET /bots/bots_with_metadata': {
     operationId: 'legacyListBots',
@@ -76,6 +89,14 @@ export const legacyBotsRouteDocs: RouteDocs = {
     }),
     responses: { 202: legacyAnswer('The transcription was asked for.', LegacyRetranscribeAccepted) },
     errors: { 404: ['FST_ERR_BOT_NOT_FOUND'], 409: ['FST_ERR_BOT_STATUS'] },
+  },
+  'GET /bots/{bot_id}/screenshots': {
+    operationId: 'legacyListBotScreenshots',
+    tag: 'Legacy bots',
+    summary: "A bot's screenshots, oldest first (legacy)",
+    description: 'Every screenshot the bot still has: when it was stored, and a link signed for 2 hours from this read.',
+    responses: { 200: legacyAnswer('The screenshots.', LegacyScreenshots, 'LegacyScreenshots') },
+    errors: { 404: ['FST_ERR_BOT_NOT_FOUND'] },
   },
   'DELETE /bots/{bot_id}': {
     operationId: 'legacyRemoveBot',

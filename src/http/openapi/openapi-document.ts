@@ -15,7 +15,8 @@ const PATH_PARAMETERS: Readonly<Record<string, JsonSchema>> = {
   webhook_id: { ...UUID_SCHEMA, description: "The webhook endpoint's id." },
   calendar_id: { ...UUID_SCHEMA, description: "The calendar's id." },
   uuid: { ...UUID_SCHEMA, description: 'The id (uuid) of the calendar, the event or the vc OAuth connection.' },
-  credential_id: { ...UUID_SCHEMA, description: "The vc credential's id." },
+  credential_id: { ...UUID_SCHEMA, description: "The vc credential's or the tm or mt login's id." },
+  workspace_id: { ...UUID_SCHEMA, description: "The tm or mt workspace's id." },
 };
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -57,16 +58,18 @@ export const derivedErrors = (method: string, path: string, doc: OperationDoc): 
   const add = (status: number, code: string) => {
     errors[status] = [...new Set([...(errors[status] ?? []), code])];
   };
-  if (doc.body) {
-    add(400, 'FST_ERR_VALIDATION');
-    add(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
-    add(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE');
-  }
-  if (doc.query || pathParametersOf(path).length > 0) add(400, 'FST_ERR_VALIDATION');
-  if (!doc.noKey) {
-    add(401, 'FST_ERR_UNAUTHORIZED');
-    if (!sendingAccessMayCall(method, path)) add(403, 'FST_ERR_FORBIDDEN');
-    if (method !== 'GET') add(429, 'FST_ERR_TOO_MANY_REQUESTS');
+  if (!doc.ownMediaTypes) {
+    if (doc.body) {
+      add(400, 'FST_ERR_VALIDATION');
+      add(413, 'FST_ERR_CTP_BODY_TOO_LARGE');
+      add(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE');
+    }
+    if (doc.query || pathParametersOf(path).length > 0) add(400, 'FST_ERR_VALIDATION');
+    if (!doc.noKey) {
+      add(401, 'FST_ERR_UNAUTHORIZED');
+      if (!sendingAccessMayCall(method, path)) add(403, 'FST_ERR_FORBIDDEN');
+      if (method !== 'GET') add(429, 'FST_ERR_TOO_MANY_REQUESTS');
+    }
   }
   for (const [status, codes] of Object.entries(doc.errors ?? {})) for (const code of codes) add(Number(status), code);
   return errors;
@@ -138,11 +141,16 @@ class DocumentBuilder {
     for (const [status, r] of Object.entries(doc.responses)) responses[status] = this.response(r, `${key} ${status}`);
     for (const [status, codes] of Object.entries(derivedErrors(method, path, doc))) {
       const code = Number(status);
-      responses[status] = {
-        description: `${STATUS_CODES[code] ?? 'Error'}: ${codes.join(', ')}`,
-        ...(code === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } } } : {}),
-        content: { 'application/json': { schema: errorSchema(code, codes) } },
-      };
+      const page = responses[status] as { description: string; content: Record<string, unknown> } | undefined;
+      const envelope = { 'application/json': { schema: errorSchema(code, codes) } };
+      // A route of its own media types may also answer a status in the envelope (a body it could not read).
+      responses[status] = page
+        ? { description: `${page.description} Or the error envelope: ${codes.join(', ')}.`, content: { ...page.content, ...envelope } }
+        : {
+            description: `${STATUS_CODES[code] ?? 'Error'}: ${codes.join(', ')}`,
+            ...(code === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 1 } } } } : {}),
+            content: envelope,
+          };
     }
     return {
       operationId: doc.operationId,
@@ -156,7 +164,7 @@ class DocumentBuilder {
         ? {
             requestBody: {
               required: doc.body.required,
-              content: { 'application/json': { schema: this.named(doc.body.name, doc.body.schema, `${key} body`), examples: doc.body.examples } },
+              content: { [doc.body.mediaType ?? 'application/json']: { schema: this.named(doc.body.name, doc.body.schema, `${key} body`), examples: doc.body.examples } },
             },
           }
         : {}),
@@ -251,7 +259,7 @@ const API_DESCRIPTION = [
   '',
   '- **v2** routes (`/v2/...`) answer `{"success": true, "data": ...}`; the **legacy** routes at the root paths answer their data as it is.',
   '- **Errors**, v2 and legacy, are `{"success": false, "error", "code", "message", "statusCode", "details"}`; match on `code` (`FST_ERR_*`).',
-  '- **Keys**: every route but this document, `/docs` and `/health` takes `x-service-api-key`. Full Access keys reach every route; Sending Access keys only the routes that create bots.',
+  '- **Keys**: every route but this document, `/docs`, `/health` and the mt identity provider (`/v2/mt-sso/...`, which Google calls) takes `x-service-api-key`. Full Access keys reach every route; Sending Access keys only the routes that create bots.',
   '- **Rate limit**: writes (not GETs) are limited per team per second; over it, 429 with `Retry-After`.',
   '- **Lists** are pages: pass the previous answer\'s `next_cursor` (legacy: `next`) as `cursor` until it is null.',
   '- **Write-only fields** (API keys of providers, secrets, tokens, passwords) are never shown again once sent.',

@@ -14,6 +14,8 @@ export interface BodyDoc {
   /** false: the body may be left out (the route reads it as "no changes" or "the defaults") */
   readonly required: boolean;
   readonly examples: Readonly<Record<string, { readonly summary: string; readonly value: unknown }>>;
+  /** `application/json` unless said (a browser's form: `application/x-www-form-urlencoded`) */
+  readonly mediaType?: string;
 }
 
 export interface ResponseDoc {
@@ -56,6 +58,11 @@ export interface OperationDoc {
   readonly errors?: Readonly<Record<number, readonly string[]>>;
   /** answered without an API key */
   readonly noKey?: true;
+  /**
+   * A route for browsers and other systems (our SAML identity provider): it answers in its own media types, each
+   * status it answers in `responses`; no error is derived, and the envelope answers only the `errors` listed.
+   */
+  readonly ownMediaTypes?: true;
 }
 
 /** Routes by `METHOD /path/{param}` (the path as koa-router registers it, `:param` written `{param}`). */
@@ -68,6 +75,17 @@ export const v2Answer = (description: string, schema: SchemaSource, name?: strin
   envelope: true,
   ...(name === undefined ? {} : { name }),
   ...(example === undefined ? {} : { example }),
+});
+
+/**
+ * A v2 answer with fields beside `data` (the official client's batch and page shapes): the body itself, its
+ * codec carrying `success` and `data`.
+ */
+export const v2WholeAnswer = (description: string, schema: SchemaSource, name?: string): ResponseDoc => ({
+  description,
+  schema,
+  envelope: false,
+  ...(name === undefined ? {} : { name }),
 });
 
 /** A legacy answer: the shape itself. */

@@ -22,12 +22,14 @@ const TAGS = [
   { name: 'Webhook endpoints', description: "The team's webhook endpoints and their deliveries (v2)." },
   { name: 'Storage', description: "The team's own S3 buckets for its bots' artifacts (v2)." },
   { name: 'Calendars', description: 'Google and Microsoft calendars whose events get bots (v2).' },
+  { name: 'Signed-in bots', description: "tm and mt workspaces and logins: the accounts the team's bots sign in with, in pools (v2)." },
+  { name: 'mt SSO (identity provider)', description: "Our SAML identity provider of each mt workspace: public endpoints that Google and the bots' browsers call, without the API key." },
   { name: 'VC credentials', description: "The team's vc OAuth connections and SDK credentials, with which vc bots join as a signed-in app (v2)." },
   { name: 'Legacy bots', description: 'The legacy bot API at the root paths.' },
   { name: 'Legacy calendars', description: 'The legacy calendar API at the root paths.' },
   { name: 'Legacy VC OAuth connections', description: 'The legacy vc OAuth connections at the root paths.' },
   { name: 'Service', description: 'The service itself: health, this document.' },
-  { name: 'Webhooks (v2)', description: 'What the service sends to endpoints and callbacks for v2 bots and calendars.' },
+  { name: 'Webhooks (v2)', description: "What the service sends to endpoints and callbacks for v2 bots and calendars, and about the team's logins and credentials." },
   { name: 'Webhooks (legacy)', description: 'What the service sends for bots created through the legacy API.' },
 ];
 

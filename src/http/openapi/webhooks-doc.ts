@@ -38,6 +38,20 @@ const legacy = (event: string, summary: string, description: string, schema: Web
   headers: SIGNED,
 });
 
+/** An account event (a login, a workspace, a pool): sent to the team's endpoints whichever API made the bot. */
+const account = (event: string, summary: string, description: string, schema: WebhookDoc['schema'], name: string, example: unknown): WebhookDoc => ({
+  operationId: `webhook_${event.replace(/[^a-z_]/g, '_')}`,
+  tag: 'Webhooks (v2)',
+  summary,
+  description: `${description}\n\nSent to the team's enabled endpoints subscribed to \`${event}\`; \`x-service-api-key\` is the key that created the login, workspace or bot.`,
+  name,
+  schema,
+  headers: SIGNED,
+  example,
+});
+
+const FAILURE = { code: 'TM_LOGIN_FAILED_WRONG_PASSWORD', reason: 'wrong_password', bot_id: BOT_ID };
+
 /** Every webhook the service sends: a new message kind gets its entry here (and a codec in webhook-payloads.ts). */
 export const webhookDocs: WebhookDocs = {
   'bot.status_change': v2('bot.status_change', 'A bot changed status', 'Every status a bot goes through (`start_time` when it starts recording).', P.BotStatusChange, 'BotStatusChangeWebhook', {
@@ -59,6 +73,47 @@ export const webhookDocs: WebhookDocs = {
   'calendar.event_updated': v2('calendar.event_updated', 'Events changed in a calendar', 'Per series (or lone event), its changed instances.', P.CalendarEventUpdated, 'CalendarEventUpdatedWebhook'),
   'calendar.event_cancelled': v2('calendar.event_cancelled', 'Events cancelled in a calendar', 'Per series (or lone event), its cancelled instances.', P.CalendarEventCancelled, 'CalendarEventCancelledWebhook'),
   'calendar.error': v2('calendar.error', 'A calendar stopped syncing', 'The provider refused for good: connect the calendar again with new credentials.', P.CalendarError, 'CalendarErrorWebhook'),
+  'login.invalid': account(
+    'login.invalid',
+    'A tm or mt login turned invalid',
+    'The platform refused the account (wrong password, locked, MFA asked for, unknown; or two sign-in timeouts in a row): pools skip it until a ' +
+      'PATCH re-enables it (a new tm password does too). `failure_data.code` is the sign-in error code.',
+    P.LoginInvalid,
+    'LoginInvalidWebhook',
+    {
+      event: 'login.invalid',
+      data: {
+        platform: 'tm', credential_id: '5c0e8d2b-7f4a-4e61-b2d3-9a8b7c6d5e4f', workspace_id: '0b6f3c1a-9d2e-4f5a-8b7c-6d5e4f3a2b1c', email: 'notes@acme.example',
+        name: 'Notes 1', email_group: 'notes@acme.example', state: 'invalid', last_error_at: AT, last_error_message: 'The password was refused', failure_data: FAILURE,
+      },
+    },
+  ),
+  'workspace.invalid': account(
+    'workspace.invalid',
+    'An mt workspace turned invalid',
+    "Google rejected our SAML assertion (the SSO profile's certificate or settings): every login of the workspace is skipped until a PATCH re-enables it.",
+    P.WorkspaceInvalid,
+    'WorkspaceInvalidWebhook',
+    {
+      event: 'workspace.invalid',
+      data: {
+        platform: 'mt', workspace_id: '0b6f3c1a-9d2e-4f5a-8b7c-6d5e4f3a2b1c', domain: 'acme.example', name: 'Google Workspace', state: 'invalid', last_error_at: AT,
+        last_error_message: 'Google rejected the sign-in', failure_data: { code: 'MT_LOGIN_FAILED_SAML_REJECTED', reason: 'saml_rejected', bot_id: BOT_ID },
+      },
+    },
+  ),
+  'login.saturated': account(
+    'login.saturated',
+    'A bot found no login with room',
+    'Every matching login was full, or none was active: with `fallback: fail` the bot then fails (`TM_LOGIN_UNAVAILABLE`, `MT_LOGIN_UNAVAILABLE`), ' +
+      'with `anonymous` it joins as a guest. Sent before the bot\'s own `bot.failed`. Add logins to the pool, or reduce concurrency.',
+    P.LoginSaturated,
+    'LoginSaturatedWebhook',
+    {
+      event: 'login.saturated',
+      data: { platform: 'tm', bot_id: BOT_ID, credential_id: null, email_group: 'notes@acme.example', fallback: 'fail', logins: 2, logins_active: 2, at: AT },
+    },
+  ),
   'vc_credential.invalid': {
     operationId: 'webhook_vc_credential_invalid',
     tag: 'Webhooks (v2)',

@@ -50,6 +50,7 @@ export const v2CalendarBotRequestSchema = (): JsonSchema => {
     properties: {
       event_id: { type: 'string', format: 'uuid', description: 'An event of this calendar (GET /calendar_events lists them).' },
       all_occurrences: { type: 'boolean', default: false, description: 'Every instance of the event\'s series, present and future.' },
+      series_id: { type: ['string', 'null'], description: 'Taken and not needed (the official client sends it): the event names its series.' },
       deduplication_key: { type: 'string', minLength: 1, description: 'One bot per key and team.' },
       ...properties,
     },

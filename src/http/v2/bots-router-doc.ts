@@ -1,12 +1,13 @@
 import { ChatMessageRequest } from '../codecs/chat-message-request';
 import { CreateBotRequestCodec } from '../codecs/create-bot-request';
-import { ListQueryCodec } from '../codecs/list-query';
-import { BotAudit, BotCreated, BotDetails, BotList, BatchResults, TranscriptionRequested } from '../codecs/responses/v2-bot-responses';
+import { ListQueryCodec, listQueryCodec } from '../codecs/list-query';
+import { BotAudit, BotCreated, BotDetails, BotList, BatchResults, BotStatusAnswer, ScreenshotsPage, TranscriptionRequested } from '../codecs/responses/v2-bot-responses';
 import { Message } from '../codecs/responses/response-kit';
 import { RetranscribeRequest } from '../codecs/transcription-choice';
-import { jsonBody, v2Answer, type RouteDocs } from '../openapi/operation-doc';
+import { jsonBody, v2Answer, v2WholeAnswer, type RouteDocs } from '../openapi/operation-doc';
 import { MAX_BATCH_ITEMS } from './batch';
 import { batchOf } from './bot-request-schemas';
+import { SCREENSHOT_PAGES } from './bot-screenshots';
 
 const BOT = { meeting_url: 'https://meet.google.com/abc-defg-hij', bot_name: 'Notetaker' };
 
@@ -52,13 +53,15 @@ export const botsRouteDocs: RouteDocs = {
     operationId: 'createBots',
     tag: 'Bots',
     summary: `Send up to ${MAX_BATCH_ITEMS} bots`,
-    description: 'A JSON array of creation requests, each decided on its own in order; each result is what its single request would have answered.',
+    description:
+      'A JSON array of creation requests, each decided on its own in order. `data` lists the bots made and `errors` the items refused (each the ' +
+      'body its single request would have answered), both with the item\'s `index` and `extra`.',
     body: jsonBody(
       'CreateBotsRequest',
       batchOf('CreateBotRequest'),
       { two: { summary: 'Two bots', value: [BOT, { ...BOT, meeting_url: 'https://teams.microsoft.com/meet/123456789?p=abc' }] } },
     ),
-    responses: { 200: v2Answer('One result per item, in request order.', BatchResults, 'BatchResults') },
+    responses: { 200: v2WholeAnswer('The bots made and the items refused, by index.', BatchResults, 'BatchResults') },
   },
   'GET /v2/bots': {
     operationId: 'listBots',
@@ -73,6 +76,27 @@ export const botsRouteDocs: RouteDocs = {
     summary: 'A bot, its status history and its artifacts',
     description: 'Artifact links are signed for 2 hours from this read.',
     responses: { 200: v2Answer('The bot.', BotDetails, 'BotDetails') },
+    errors: notFound,
+  },
+  'GET /v2/bots/{bot_id}/status': {
+    operationId: 'getBotStatus',
+    tag: 'Bots',
+    summary: "A bot's status, for polling",
+    description:
+      'The status, when it last changed, its history, how the bot ended and where its transcription stands (`not-applicable`: none asked for; ' +
+      '`not-started`: the bot has not completed yet; `queued`, `processing`, `done`, `error`: GET /v2/bots/{bot_id} says why), from the read model alone.',
+    responses: { 200: v2Answer('The status.', BotStatusAnswer, 'BotStatus') },
+    errors: notFound,
+  },
+  'GET /v2/bots/{bot_id}/screenshots': {
+    operationId: 'listBotScreenshots',
+    tag: 'Bots',
+    summary: "A bot's screenshots, oldest first",
+    description:
+      `The screenshots the bot still has, ${SCREENSHOT_PAGES.default} a page (at most ${SCREENSHOT_PAGES.max}), each with a link signed for 2 hours from this read. ` +
+      'Pass `cursor` to go on, `prev_cursor` to go back; a cursor is bound to its bot.',
+    query: listQueryCodec(SCREENSHOT_PAGES),
+    responses: { 200: v2WholeAnswer('A page of screenshots.', ScreenshotsPage, 'ScreenshotsPage') },
     errors: notFound,
   },
   'GET /v2/bots/{bot_id}/events': {

@@ -1,6 +1,6 @@
 import { ListQueryCodec } from '../codecs/list-query';
-import { BatchResults, BotCreated, ScheduledBot, ScheduledBotCancelled, ScheduledBotList } from '../codecs/responses/v2-bot-responses';
-import { jsonBody, v2Answer, type RouteDocs } from '../openapi/operation-doc';
+import { BatchResults, BotCreated, ScheduledBot, ScheduledBotCancelled, ScheduledBotList, ScheduledBotUpdated } from '../codecs/responses/v2-bot-responses';
+import { jsonBody, v2Answer, v2WholeAnswer, type RouteDocs } from '../openapi/operation-doc';
 import { MAX_BATCH_ITEMS } from './batch';
 import { batchOf, scheduledBotPatchSchema, scheduledBotRequestSchema } from './bot-request-schemas';
 
@@ -31,7 +31,8 @@ export const scheduledBotsRouteDocs: RouteDocs = {
       batchOf('ScheduleBotRequest'),
       { one: { summary: 'One bot', value: [SCHEDULED] } },
     ),
-    responses: { 200: v2Answer('One result per item, in request order.', BatchResults, 'BatchResults') },
+    description: 'Each item decided on its own in order: `data` the bots scheduled, `errors` the items refused, both by `index`.',
+    responses: { 200: v2WholeAnswer('The bots scheduled and the items refused, by index.', BatchResults, 'BatchResults') },
   },
   'GET /v2/bots/scheduled': {
     operationId: 'listScheduledBots',
@@ -53,7 +54,7 @@ export const scheduledBotsRouteDocs: RouteDocs = {
     summary: 'Change a scheduled bot before its time',
     description: 'Each field given replaces the stored one whole (an object too); the others stay, secrets included. `join_at` moves the time.',
     body: jsonBody('UpdateScheduledBotRequest', scheduledBotPatchSchema(), { later: { summary: 'An hour later', value: { join_at: '2030-01-07T10:00:00+01:00' } } }),
-    responses: { 200: v2Answer('The bot as changed.', ScheduledBot, 'ScheduledBot') },
+    responses: { 200: v2Answer('The bot as changed, with a message.', ScheduledBotUpdated, 'ScheduledBotUpdated') },
     errors: { ...notFound, 400: ['FST_ERR_OPTION_NOT_AVAILABLE'], 409: ['FST_ERR_BOT_STATUS'] },
   },
   'DELETE /v2/bots/scheduled/{bot_id}': {

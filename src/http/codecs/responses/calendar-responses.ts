@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { described } from '../schema-notes';
 import { anyObject, dateTime, nullable, uuid } from './response-kit';
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
@@ -45,6 +46,20 @@ export const V2CalendarDeleted = t.type({ calendar_id: uuid, deleted: t.literal(
 /** What a bot for the event was given; each write-only field shows `********` once set. */
 const BotParam = nullable(anyObject);
 
+/** The legacy views add `extra` and `transcription_custom_parameters` (`{}`) and `webhook_url` (`""`) when not given. */
+const LegacyBotParam = described(nullable(anyObject), {
+  anyOf: [
+    {
+      type: 'object',
+      required: ['extra', 'transcription_custom_parameters', 'webhook_url'],
+      properties: { extra: { type: 'object' }, transcription_custom_parameters: { type: 'object' }, webhook_url: { type: 'string' } },
+      additionalProperties: true,
+      description: 'The fields given (POST /calendar_events/{uuid}/bot), each write-only one as `********`; `extra` and `transcription_custom_parameters` `{}` and `webhook_url` `""` when not given.',
+    },
+    { type: 'null' },
+  ],
+});
+
 const LegacyEventFields = {
   uuid,
   calendar_uuid: uuid,
@@ -55,23 +70,22 @@ const LegacyEventFields = {
   last_updated_at: dateTime,
   attendees: t.readonlyArray(t.type({ email: t.string, name: nullable(t.string) })),
   organizer_email: nullable(t.string),
-  bot_param: BotParam,
+  bot_param: LegacyBotParam,
   deleted: t.boolean,
   is_organizer: t.boolean,
   is_recurring: t.boolean,
   recurring_event_id: nullable(t.string),
   provider_id: t.string,
+  /** the provider's whole record, in lists too */
+  raw: anyObject,
 };
 
-/** In lists, without the provider's record. */
-export const LegacyEventInList = t.type(LegacyEventFields);
-/** One event, with the provider's whole record (`raw`). */
-export const LegacyEvent = t.type({ ...LegacyEventFields, raw: anyObject });
-export type LegacyEventInList = t.TypeOf<typeof LegacyEventInList>;
+export const LegacyEvent = t.type(LegacyEventFields);
+export type LegacyEvent = t.TypeOf<typeof LegacyEvent>;
 
-export const LegacyEventList = t.type({ data: t.readonlyArray(LegacyEventInList), next: nullable(t.string) });
+export const LegacyEventList = t.type({ data: t.readonlyArray(LegacyEvent), next: nullable(t.string) });
 
-export const LegacyEventsChanged = t.readonlyArray(LegacyEventInList);
+export const LegacyEventsChanged = t.readonlyArray(LegacyEvent);
 
 export const V2CalendarEvent = t.type({
   event_id: uuid,
@@ -87,4 +101,11 @@ export const V2CalendarEvent = t.type({
   bot_config: BotParam,
 });
 
-export const V2CalendarBotsScheduled = t.type({ calendar_id: uuid, all_occurrences: t.boolean, events: t.readonlyArray(V2CalendarEvent) });
+/** POST /v2/calendars/{id}/bots, the official client's batch shape: `data` the events that got the bot, `errors` none (one decision for all). */
+export const V2CalendarBotsScheduled = t.type({
+  success: t.literal(true),
+  data: t.readonlyArray(V2CalendarEvent),
+  errors: described(t.readonlyArray(t.unknown), { type: 'array', maxItems: 0, items: {} }),
+  calendar_id: uuid,
+  all_occurrences: t.boolean,
+});

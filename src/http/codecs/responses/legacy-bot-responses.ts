@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { legacyEndReasons } from '../../../domain/bot/legacy-end-reasons';
 import { RECORDING_MODES } from '../bot-configs';
+import { DataDeletion } from './v2-bot-responses';
 import { anyObject, dateTime, integer, nullable, text, uri, uuid } from './response-kit';
 
 /** Why a legacy bot's recording ended (domain/bot/legacy-end-reasons.ts). */
@@ -11,6 +12,9 @@ const RecordingMode = t.keyof(Object.fromEntries(RECORDING_MODES.map((m) => [m, 
 export const LegacyBotCreated = t.type({ bot_id: uuid });
 
 export const LegacyOk = t.type({ ok: t.literal(true) });
+
+/** POST /bots/{id}/delete_data: the deletion's outcome, as the v2 route says it. */
+export const LegacyDataDeletion = t.type({ ok: t.literal(true), status: DataDeletion });
 
 export const LegacyRetranscribeAccepted = t.type({ ok: t.literal(true), bot_id: uuid });
 
@@ -29,6 +33,9 @@ export const LegacyListItem = t.type({
   uuid,
 });
 export type LegacyListItem = t.TypeOf<typeof LegacyListItem>;
+
+/** GET /bots/{id}/screenshots: `date` when the screenshot was stored, `url` signed for 2 hours. */
+export const LegacyScreenshots = t.readonlyArray(t.type({ date: dateTime, url: uri }));
 
 export const BotsWithMetadata = t.type({ bots: t.readonlyArray(LegacyListItem), last_updated: dateTime, next_cursor: nullable(t.string) });
 

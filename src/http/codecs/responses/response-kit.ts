@@ -14,6 +14,9 @@ export const text = (schema: JsonSchema = {}): t.Type<string, string, unknown> =
 export const integer = (schema: JsonSchema = {}): t.Type<number, number, unknown> =>
   described(new t.Type<number, number, unknown>('integer', t.number.is, t.number.validate, t.identity), { type: 'integer', ...schema });
 
+export const decimal = (schema: JsonSchema = {}): t.Type<number, number, unknown> =>
+  described(new t.Type<number, number, unknown>('number', t.number.is, t.number.validate, t.identity), { type: 'number', ...schema });
+
 export const dateTime = text({ format: 'date-time' });
 export const uri = text({ format: 'uri' });
 export const uuid = text({ format: UUID_SCHEMA.format });

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { activeStatuses, terminalStatuses } from '../../../domain/bot/bot-status';
 import { ARTIFACT_STATUSES } from '../../../projections/bot-view';
+import { TRANSCRIPTION_STATUSES } from '../../v2/bot-status';
 import { anyObject, anyValue, dateTime, integer, nullable, text, uri, uuid } from './response-kit';
 
 const keys = <K extends string>(values: readonly K[]) => t.keyof(Object.fromEntries(values.map((v) => [v, null])) as Record<K, null>);
@@ -43,11 +44,13 @@ const Transcription = t.type({
   ended_at: nullable(dateTime),
 });
 
+const StatusHistory = t.readonlyArray(t.type({ status: BotStatus, created_at: dateTime }));
+
 export const BotDetails = t.intersection([
   BotSummary,
   t.type({
     error_message: nullable(t.string),
-    status_history: t.readonlyArray(t.type({ status: BotStatus, created_at: dateTime })),
+    status_history: StatusHistory,
     transcription: nullable(Transcription),
     data_deleted_at: nullable(dateTime),
     artifacts_deleted: t.boolean,
@@ -55,6 +58,28 @@ export const BotDetails = t.intersection([
   }),
 ]);
 export type BotDetails = t.TypeOf<typeof BotDetails>;
+
+/** GET /v2/bots/{id}/status (bot-status.ts): what a client polls, from the read model alone. */
+export const BotStatusAnswer = t.type({
+  bot_id: uuid,
+  status: BotStatus,
+  transcription_status: keys(TRANSCRIPTION_STATUSES),
+  updated_at: dateTime,
+  error_code: nullable(t.string),
+  error_message: nullable(t.string),
+  status_history: StatusHistory,
+});
+
+/** A screenshot the bot still has (bot-screenshots.ts): its place oldest first, from 1, and a link signed at the read. */
+const Screenshot = t.type({ screenshot_id: integer({ minimum: 1 }), taken_at: dateTime, url: uri, url_expires_at: dateTime });
+
+/** GET /v2/bots/{id}/screenshots: the official client's page, `cursor` to the next page and `prev_cursor` to the previous (null at the ends). */
+export const ScreenshotsPage = t.type({ success: t.literal(true), data: t.readonlyArray(Screenshot), cursor: nullable(t.string), prev_cursor: nullable(t.string) });
+
+/** DELETE /v2/bots/{id}/delete-data (bot-data-router.ts). */
+export const DATA_DELETION_OUTCOMES = ['deleted', 'partiallyDeleted', 'alreadyDeleted'] as const;
+export const DataDeletion = keys(DATA_DELETION_OUTCOMES);
+export const BotDataDeleted = t.type({ message: t.string, bot_id: uuid, status: DataDeletion, data_deleted_at: nullable(dateTime), artifacts_deleted: t.boolean });
 
 export const BotList = t.type({ bots: t.readonlyArray(BotSummary), next_cursor: nullable(t.string) });
 
@@ -73,20 +98,38 @@ export const ScheduledBot = t.type({
 });
 export type ScheduledBot = t.TypeOf<typeof ScheduledBot>;
 
+/** A scheduled bot's PATCH: the bot as it now is, and the official client's `message`. */
+export const ScheduledBotUpdated = t.intersection([ScheduledBot, t.type({ message: t.string })]);
+
 export const ScheduledBotList = t.type({ bots: t.readonlyArray(ScheduledBot), next_cursor: nullable(t.string) });
 
 export const BotCreated = t.type({ bot_id: uuid });
 
 export const ScheduledBotCancelled = t.type({ bot_id: uuid, message: t.string });
 
-const ErrorItem = t.intersection([
-  t.type({ success: t.literal(false), error: t.string, code: t.string, message: t.string, statusCode: integer({ minimum: 400, maximum: 599 }) }),
-  t.partial({ details: t.string, retryAfter: integer({ minimum: 1 }) }),
+/** An item refused: the body its single request would have answered, its place in the request and its `extra`. */
+const BatchRefused = t.intersection([
+  t.type({
+    success: t.literal(false),
+    error: t.string,
+    code: t.string,
+    message: t.string,
+    statusCode: integer({ minimum: 400, maximum: 599 }),
+    details: nullable(t.string),
+    index: integer({ minimum: 0 }),
+    extra: nullable(anyObject),
+  }),
+  t.partial({ retryAfter: integer({ minimum: 1 }) }),
 ]);
 
-/** One result per item, in request order: the body its single request would have answered. */
+/**
+ * A batch's answer (batch.ts), the official client's: `data` the bots made and `errors` the items refused,
+ * each by its `index` in the request; `succeeded` and `failed` count them.
+ */
 export const BatchResults = t.type({
-  results: t.readonlyArray(t.union([t.type({ success: t.literal(true), statusCode: t.literal(201), data: BotCreated }), ErrorItem])),
+  success: t.literal(true),
+  data: t.readonlyArray(t.type({ index: integer({ minimum: 0 }), bot_id: uuid, extra: nullable(anyObject) })),
+  errors: t.readonlyArray(BatchRefused),
   succeeded: integer({ minimum: 0 }),
   failed: integer({ minimum: 0 }),
 });

@@ -29,10 +29,15 @@ const common = {
   updated_at: dateTime,
 };
 
-/** A vc user's OAuth connection: whose tokens, with which OAuth app; never a secret or a token. */
+/** `name`: the name given, else what identifies the credential (the SDK key, or the connected user's vc id). */
+const Name = text({ description: "The name given, else the SDK key (`sdk`) or the connected user's vc id (`oauth`)." });
+
+/** A vc user's OAuth connection (`credential_type: user`): whose tokens, with which OAuth app; never a secret or a token. */
 const OAuthCredential = t.type({
   ...common,
   type: t.literal('oauth'),
+  credential_type: t.literal('user'),
+  name: Name,
   vc_user_id: t.string,
   vc_account_id: t.string,
   client_id: t.string,
@@ -40,8 +45,17 @@ const OAuthCredential = t.type({
   last_refreshed_at: nullable(dateTime),
 });
 
-/** The team's SDK credentials: the key and the team's name for them; never the secret. */
-const SdkCredential = t.type({ ...common, type: t.literal('sdk'), sdk_id: t.string, name: nullable(t.string) });
+/** The team's SDK credentials (`credential_type: app`): the key and the team's name for them; never the secret; no user. */
+const SdkCredential = t.type({
+  ...common,
+  type: t.literal('sdk'),
+  credential_type: t.literal('app'),
+  name: Name,
+  vc_user_id: t.null,
+  vc_account_id: t.null,
+  scopes: t.null,
+  sdk_id: t.string,
+});
 
 export const VcCredential = t.union([OAuthCredential, SdkCredential]);
 

@@ -2,6 +2,8 @@ import * as t from 'io-ts';
 import { LegacyEndReason } from './legacy-bot-responses';
 import { BotStatus } from './v2-bot-responses';
 import { anyObject, dateTime, integer, nullable, uri, uuid } from './response-kit';
+import { count, FailureData } from './signed-in-login-responses';
+import { LoginPlatform } from '../../../domain/signed-in-logins/login-platform';
 
 /**
  * The bodies of the webhooks the service sends (domain/webhooks: bot-webhook-messages.ts,
@@ -78,6 +80,53 @@ export const CalendarError = message(
 export const VcCredentialInvalid = message(
   'vc_credential.invalid',
   t.type({ credential_id: uuid, type: t.literal('oauth'), vc_user_id: nullable(t.string), state: t.literal('invalid'), reason: t.string, invalidated_at: dateTime }),
+);
+
+/** A login the platform refused (domain/webhooks/login-webhook-messages.ts): pools skip it until it is re-enabled. */
+export const LoginInvalid = message(
+  'login.invalid',
+  t.type({
+    platform: LoginPlatform,
+    credential_id: uuid,
+    workspace_id: uuid,
+    email: t.string,
+    name: t.string,
+    email_group: nullable(t.string),
+    state: t.literal('invalid'),
+    last_error_at: dateTime,
+    last_error_message: t.string,
+    failure_data: FailureData,
+  }),
+);
+
+/** A workspace whose SAML assertion the platform rejected: every login of it is skipped until it is re-enabled. */
+export const WorkspaceInvalid = message(
+  'workspace.invalid',
+  t.type({
+    platform: LoginPlatform,
+    workspace_id: uuid,
+    domain: t.string,
+    name: t.string,
+    state: t.literal('invalid'),
+    last_error_at: dateTime,
+    last_error_message: t.string,
+    failure_data: FailureData,
+  }),
+);
+
+/** A bot found no login with room (or none active), and what it did instead (`fallback`). */
+export const LoginSaturated = message(
+  'login.saturated',
+  t.type({
+    platform: LoginPlatform,
+    bot_id: uuid,
+    credential_id: nullable(uuid),
+    email_group: nullable(t.string),
+    fallback: t.keyof({ fail: null, anonymous: null }),
+    logins: count,
+    logins_active: count,
+    at: dateTime,
+  }),
 );
 
 const LegacyStatus = t.intersection([
