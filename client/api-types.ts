@@ -9893,6 +9893,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description No mt workspace has this identity provider (a page saying so). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     mtSsoRedirect: {

@@ -98,8 +98,12 @@ export const wsUrl = leaf<string>('ws-url', (u) => urlWithScheme(u, ['ws:', 'wss
   maxLength: 2048,
 });
 
-/** Deliberately simple: one @, no spaces, a dotted domain; the mail server is the real judge. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * JSON Schema's `email` (RFC 5321's ASCII address): a dot-atom of at most 64 characters before the @, a
+ * dotted domain of letters, digits and hyphens after it, each label at most 63. Not stricter than that: the mail server (and the
+ * platform an account signs in to) is the real judge.
+ */
+const EMAIL = /^(?=[^@]{1,64}@)[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 export const email = leaf<string>(
   'email',
   (u) => (typeof u === 'string' && u.length <= 254 && EMAIL.test(u) ? E.right(u) : E.left('must match format "email"')),

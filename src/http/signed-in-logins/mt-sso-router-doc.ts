@@ -88,6 +88,6 @@ export const mtSsoRouteDocs: RouteDocs = {
     description: `Where Google sends the browser after signing out. ${PUBLIC}`,
     noKey: true,
     ownMediaTypes: true,
-    responses: { 200: page('A page saying so.') },
+    responses: { 200: page('A page saying so.'), 404: UNKNOWN },
   },
 };

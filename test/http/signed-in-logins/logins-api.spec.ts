@@ -214,6 +214,7 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.equal((await page(`${base}/not-an-id/sso?SAMLRequest=x`)).status, 404);
     assert.equal((await page(`${base}/${ws.workspace_id}/sso`)).status, 400, 'no SAMLRequest: a page saying why');
     assert.match((await page(`${base}/${ws.workspace_id}/signed-out`)).text, /Signed out/);
+    assert.equal((await page(`${base}/%C2%84/signed-out`)).status, 404, 'no workspace, no identity provider: not even its signed-out page');
     const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
     const tooLarge = await page(`${base}/${ws.workspace_id}/sso`, { ...form, body: `SAMLRequest=${'a'.repeat(300 * 1024)}` });
     assert.equal(tooLarge.status, 413);
