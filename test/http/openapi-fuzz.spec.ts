@@ -34,13 +34,19 @@ describe('Schemathesis against the live service: the document holds for every op
   before(async () => {
     assert.ok(bin, 'Schemathesis is not installed: run `bash scripts/install-schemathesis.sh` (npm test runs it)');
     target = await startFuzzTarget();
-    const { bots, webhooks, calendars, events, credentials, vc } = target.existing;
+    const { bots, webhooks, calendars, events, credentials, vc, logins } = target.existing;
     dictionaries = {
       bots: { values: bots, parameters: ['path.bot_id', 'query.bot_id', 'body.bot_uuid'] },
       webhooks: { values: webhooks, parameters: ['path.webhook_id'] },
       calendars: { values: calendars, parameters: ['path.calendar_id', 'query.calendar_id'] },
       uuids: { values: [...calendars, ...events, vc.credentials[0]!], parameters: ['path.uuid'] },
       vcCredentials: { values: vc.credentials, parameters: ['path.credential_id'] },
+      tmLogins: { values: [logins.tm.credential], parameters: ['path.credential_id'], paths: '^/v2/tm-' },
+      tmWorkspaces: { values: [logins.tm.workspace], parameters: ['path.workspace_id', 'body.workspace_id'], paths: '^/v2/tm-' },
+      mtLogins: { values: [logins.mt.credential], parameters: ['path.credential_id'], paths: '^/v2/mt-' },
+      mtWorkspaces: { values: [logins.mt.workspace], parameters: ['path.workspace_id', 'body.workspace_id'], paths: '^/v2/mt-' },
+      domains: { values: [logins.domain], parameters: ['body.domain'] },
+      emails: { values: [logins.email], parameters: ['body.email', 'body.email_group'] },
       vcClients: { values: [vc.client.id], parameters: ['body.client_id', 'body.vc_client_id'] },
       vcSecrets: { values: [vc.client.secret], parameters: ['body.client_secret', 'body.vc_client_secret'] },
       vcRedirects: { values: [vc.client.redirect_uri], parameters: ['body.redirect_uri'] },

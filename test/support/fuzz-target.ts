@@ -3,6 +3,9 @@ import { defaultVcSettings } from '../../src/capabilities/vc-settings';
 import type { ApiClient } from '../../client';
 import { FakeVcPlatform } from '../fakes/fake-vc-platform';
 import { adminClient, createTeam, typedApi } from './http-client';
+import { readUntil } from './read-until';
+import { runScriptedMeeting } from './scripted-bot-run';
+import { ScriptedLauncher } from './scripted-launcher';
 import { startCalendarFakes, type CalendarFakes } from './calendar-fakes';
 import { startTestService, type TestService } from './test-service';
 
@@ -19,6 +22,13 @@ export interface Existing {
     readonly credentials: readonly string[];
     readonly client: { readonly id: string; readonly secret: string; readonly redirect_uri: string };
     readonly codes: readonly string[];
+  };
+  /** a tm and an mt workspace of `domain`, each with a login of `email` */
+  readonly logins: {
+    readonly tm: { readonly workspace: string; readonly credential: string };
+    readonly mt: { readonly workspace: string; readonly credential: string };
+    readonly domain: string;
+    readonly email: string;
   };
 }
 
@@ -41,11 +51,15 @@ export interface FuzzTarget {
 export const startFuzzTarget = async (): Promise<FuzzTarget> => {
   const fakes: CalendarFakes = await startCalendarFakes();
   const vcPlatform = await new FakeVcPlatform().start();
+  // One slot: the first bot runs a scripted meeting to its end (screenshots, data to delete); the fuzzer's wait or sit in it.
+  const launcher = new ScriptedLauncher();
   const service = await startTestService({
+    botSlots: 1,
     vc: { ...defaultVcSettings, platform: { oauthBaseUrl: vcPlatform.oauthBaseUrl, apiBaseUrl: vcPlatform.apiBaseUrl } },
     sandboxHosts: false,
     allowPrivateStorageEndpoints: false,
     overrides: {
+      launcher,
       calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: false, requestOptions: fakes.requestOptions }),
       resolveHost: async () => [{ address: '127.0.0.1', family: 4 }],
       verifyStorage: async (access) => ({ ok: false, reason: `bucket "${access.buckets[0]}" does not exist at the endpoint (NoSuchBucket)` }),
@@ -54,7 +68,7 @@ export const startFuzzTarget = async (): Promise<FuzzTarget> => {
   const team = await createTeam(service.url, { tokens: 1_000_000, rate_limit_per_second: 100_000, daily_bot_cap: 1_000_000 });
   const issued = await adminClient(service.url).post(`/admin/teams/${team.team_id}/api-keys`, { permission: 'sending' });
   if (issued.status !== 201) throw new Error(`no Sending Access key: ${JSON.stringify(issued.body)}`);
-  const existing = await seed(typedApi(service.url, team.api_key), fakes, vcPlatform);
+  const existing = await seed(typedApi(service.url, team.api_key), fakes, vcPlatform, launcher);
   return {
     existing,
     url: service.url,
@@ -87,9 +101,40 @@ const seedVc = async (api: ApiClient, platform: FakeVcPlatform): Promise<Existin
   return { credentials: [oauth.data.data.credential_id, sdk.data.data.credential_id], client, codes };
 };
 
-/** Through the typed client: three bots (one scheduled), a webhook endpoint, a Google calendar with a one-off event and a series, vc credentials. */
-const seed = async (api: ApiClient, fakes: CalendarFakes, vcPlatform: FakeVcPlatform): Promise<Existing> => {
-  const bots: string[] = [];
+/** Through the typed client: a tm and an mt workspace, each with a login. */
+const seedLogins = async (api: ApiClient): Promise<Existing['logins']> => {
+  const domain = 'fuzz.example';
+  const email = `notes@${domain}`;
+  const tmWorkspace = await api.POST('/v2/tm-workspaces', { body: { domain } });
+  const mtWorkspace = await api.POST('/v2/mt-workspaces', { body: { domain } });
+  if (tmWorkspace.error || mtWorkspace.error) throw new Error(`seeding workspaces: ${JSON.stringify(tmWorkspace.error ?? mtWorkspace.error)}`);
+  const tm = tmWorkspace.data.data.workspace_id;
+  const mt = mtWorkspace.data.data.workspace_id;
+  const tmLogin = await api.POST('/v2/tm-logins', { body: { email, name: 'Notes', password: 'fuzz-password', workspace_id: tm, email_group: email } });
+  const mtLogin = await api.POST('/v2/mt-logins', { body: { email, name: 'Notes', workspace_id: mt, email_group: email } });
+  if (tmLogin.error || mtLogin.error) throw new Error(`seeding logins: ${JSON.stringify(tmLogin.error ?? mtLogin.error)}`);
+  return { tm: { workspace: tm, credential: tmLogin.data.data.credential_id }, mt: { workspace: mt, credential: mtLogin.data.data.credential_id }, domain, email };
+};
+
+/** A bot that ran a whole scripted meeting: it has screenshots, and its data can be deleted. */
+const seedEndedBot = async (api: ApiClient, launcher: ScriptedLauncher): Promise<string> => {
+  const { data, error } = await api.POST('/v2/bots', { body: { meeting_url: 'https://meet.google.com/abc-defg-hij', bot_name: 'Ran', extra: { seeded: true } } });
+  if (error) throw new Error(`seeding a bot that runs: ${error.code} ${error.message}`);
+  const botId = data.data.bot_id;
+  await runScriptedMeeting(await launcher.waitForLaunch(botId));
+  await readUntil(
+    async () => (await api.GET('/v2/bots/{bot_id}/status', { params: { path: { bot_id: botId } } })).data?.data.status,
+    (status) => status === 'completed',
+  );
+  return botId;
+};
+
+/**
+ * Through the typed client: four bots (one that ran to its end, one scheduled), a webhook endpoint, a Google
+ * calendar with a one-off event and a series, vc credentials, tm and mt workspaces and logins.
+ */
+const seed = async (api: ApiClient, fakes: CalendarFakes, vcPlatform: FakeVcPlatform, launcher: ScriptedLauncher): Promise<Existing> => {
+  const bots: string[] = [await seedEndedBot(api, launcher)];
   for (const meeting_url of ['https://meet.google.com/abc-defg-hij', 'https://zoom.us/j/1234567890?pwd=abc']) {
     const { data, error } = await api.POST('/v2/bots', { body: { meeting_url, bot_name: 'Notetaker', extra: { seeded: true } } });
     if (error) throw new Error(`seeding a bot: ${error.code} ${error.message}`);
@@ -115,5 +160,6 @@ const seed = async (api: ApiClient, fakes: CalendarFakes, vcPlatform: FakeVcPlat
   const listed = await api.GET('/calendar_events', { params: { query: { calendar_id: calendarId, status: 'all' } } });
   if (listed.error) throw new Error(`listing the seeded events: ${listed.error.code}`);
   const vc = await seedVc(api, vcPlatform);
-  return { bots, webhooks: [hook.data.data.webhook_id], calendars: [calendarId], events: listed.data.data.map((e) => e.uuid), credentials, vc };
+  const logins = await seedLogins(api);
+  return { bots, webhooks: [hook.data.data.webhook_id], calendars: [calendarId], events: listed.data.data.map((e) => e.uuid), credentials, vc, logins };
 };

@@ -22,16 +22,29 @@ export interface FuzzRun {
   readonly operations: number;
 }
 
-/** Values the fuzzer draws for some parameters, half the time: ids of what exists, so that 2xx answers are met too. */
-export type Dictionaries = Readonly<Record<string, { readonly values: readonly string[]; readonly parameters: readonly string[] }>>;
+/**
+ * Values the fuzzer draws for some parameters, half the time: ids of what exists, so that 2xx answers are met
+ * too. `paths` (a regular expression) keeps a dictionary to the operations of those paths: a tm login's id on
+ * the tm routes, an mt one's on the mt routes, each drawn as often as the other.
+ */
+export type Dictionaries = Readonly<Record<string, { readonly values: readonly string[]; readonly parameters: readonly string[]; readonly paths?: string }>>;
 
 const toml = (value: string) => JSON.stringify(value);
 
+const bindings = (entries: [string, Dictionaries[string]][]): Map<string, string> =>
+  new Map(entries.flatMap(([name, d]) => d.parameters.map((p): [string, string] => [p, `{ dictionary = ${toml(name)}, probability = 0.5 }`])));
+
 const configOf = (dictionaries: Dictionaries): string => {
   const lines: string[] = [];
-  for (const [name, d] of Object.entries(dictionaries)) lines.push(`[dictionaries.${name}]`, `values = [${d.values.map(toml).join(', ')}]`, '');
-  lines.push('[parameters]');
-  for (const [name, d] of Object.entries(dictionaries)) for (const p of d.parameters) lines.push(`${toml(p)} = { dictionary = ${toml(name)}, probability = 0.5 }`);
+  const entries = Object.entries(dictionaries);
+  for (const [name, d] of entries) lines.push(`[dictionaries.${name}]`, `values = [${d.values.map(toml).join(', ')}]`, '');
+  const everywhere = bindings(entries.filter(([, d]) => d.paths === undefined));
+  lines.push('[parameters]', ...[...everywhere].map(([p, b]) => `${toml(p)} = ${b}`), '');
+  // An operation's own parameters replace the project's: each block repeats those and adds its own.
+  for (const paths of new Set(entries.flatMap(([, d]) => (d.paths === undefined ? [] : [d.paths])))) {
+    const own = new Map([...everywhere, ...bindings(entries.filter(([, d]) => d.paths === paths))]);
+    lines.push('[[operations]]', `include-path-regex = ${toml(paths)}`, '[operations.parameters]', ...[...own].map(([p, b]) => `${toml(p)} = ${b}`), '');
+  }
   return `${lines.join('\n')}\n`;
 };
 
