@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import bunyan from 'bunyan';
+import { createApiClient } from '../client';
 import { openCalendarProviders } from '../src/adapters/calendar-providers';
 import { syncWindowAt } from '../src/domain/calendar/sync-window';
 import { startService } from '../src/service';
@@ -95,14 +96,15 @@ const main = async () => {
   const fakes = await startCalendarFakes();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-calendar-'));
   const service = await startService(
-    benchServiceConfig(dataDir),
+    benchServiceConfig(dataDir, { allowPrivateWebhookTargets: true }),
     { log: quietLog, calendarProviders: openCalendarProviders(fakes.settings, { sandboxHosts: false, pageSize: PAGE, requestOptions: fakes.requestOptions }) },
   );
   const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' };
   const team = (await (await fetch(`${service.url}/admin/teams`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'bench', tokens: 10, rate_limit_per_second: 1000 }) })).json()) as {
     data: { api_key: string };
   };
-  const api = { 'x-service-api-key': team.data.api_key, 'content-type': 'application/json' };
+  // The public API through the project's typed client (client/), over the fetch that retries a reset connection.
+  const api = createApiClient({ baseUrl: service.url, apiKey: team.data.api_key, fetch: (request) => fetch((request as Request).clone()).catch(() => fetch(request)) });
   try {
     console.log(`calendar first sync: ${EVENTS} events (${SERIES} recurring series), pages of ${PAGE}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}`);
     for (const platform of ['google', 'microsoft'] as const) {
@@ -124,13 +126,13 @@ const main = async () => {
         if (read !== total) throw new Error(`raw read ${read} of ${total} events`);
 
         const start = performance.now();
-        const created = await fetch(`${service.url}/calendar`, {
-          method: 'POST', headers: api,
-          body: JSON.stringify({ oauth_client_id: clientId, oauth_client_secret: 'secret', oauth_refresh_token: creds.refresh_token, platform: platform === 'google' ? 'Google' : 'Microsoft', webhook_url: 'http://127.0.0.1:9/unused' }),
+        const created = await api.POST('/calendar', {
+          body: { oauth_client_id: clientId, oauth_client_secret: 'secret', oauth_refresh_token: creds.refresh_token, platform: platform === 'google' ? 'Google' : 'Microsoft', webhook_url: 'http://127.0.0.1:9/unused' },
         });
-        const calendarId = ((await created.json()) as { calendar: { uuid: string } }).calendar.uuid;
+        if (created.error) throw new Error(`connect: ${created.error.code} ${created.error.message}`);
+        const calendarId = created.data.calendar.uuid;
         for (;;) {
-          const view = (await (await getAgain(`${service.url}/calendars/${calendarId}`, { headers: api })).json()) as { status: string };
+          const view = (await api.GET('/calendars/{uuid}', { params: { path: { uuid: calendarId } } })).data!;
           if (view.status === 'synced') break;
           if (view.status === 'error') throw new Error('sync failed');
           await new Promise((r) => setTimeout(r, 20));
@@ -140,12 +142,12 @@ const main = async () => {
         let listed = 0;
         let cursor: string | null = '';
         while (cursor !== null) {
-          const page = (await (await getAgain(`${service.url}/calendar_events/?calendar_id=${calendarId}${cursor ? `&cursor=${cursor}` : ''}`, { headers: api })).json()) as { data: unknown[]; next: string | null };
+          const page: { data: unknown[]; next: string | null } = (await api.GET('/calendar_events', { params: { query: { calendar_id: calendarId, ...(cursor ? { cursor } : {}) } } })).data!;
           listed += page.data.length;
           cursor = page.next;
         }
         if (listed !== total) throw new Error(`listed ${listed} of ${total} events`);
-        await fetch(`${service.url}/calendars/${calendarId}`, { method: 'DELETE', headers: api });
+        await api.DELETE('/calendars/{uuid}', { params: { path: { uuid: calendarId } } });
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const raw = median(raws);

@@ -13,6 +13,7 @@
  *
  * Nothing here asserts a time. Sizes: BENCH_SCHEDULED (1000), BENCH_BATCH_ROUNDS (5).
  */
+import { createApiClient } from '../client';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -69,18 +70,16 @@ const startBench = async (dataDir: string): Promise<Bench> => {
     body: JSON.stringify({ name: 'bench', tokens: 1_000_000, daily_bot_cap: 1_000_000, rate_limit_per_second: 100_000 }),
   });
   const team = (await admin.json()).data;
-  const send = (urlPath: string, body: unknown) =>
-    fetch(`${service.url}${urlPath}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-api-key': team.api_key },
-      body: JSON.stringify(body),
-    });
-  const post = async (urlPath: string, body: unknown) => {
-    // A kept-alive connection the server closed while idle (its 5 s keep-alive) resets the first request
-    // sent on it: sent again on a fresh one (a bench tolerates the rare bot made twice).
-    const response = await send(urlPath, body).catch(() => send(urlPath, body));
-    return { status: response.status, body: await response.json() };
+  // The public API through the project's typed client (client/), paths as the bench names them.
+  const api = createApiClient({ baseUrl: service.url, apiKey: team.api_key });
+  const send = async (urlPath: string, body: unknown) => {
+    const post = api.request as (method: 'post', path: string, init: { body: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const { data, error, response } = await post('post', urlPath, { body });
+    return { status: response.status, body: response.ok ? data : error };
   };
+  // A kept-alive connection the server closed while idle (its 5 s keep-alive) resets the first request
+  // sent on it: sent again on a fresh one (a bench tolerates the rare bot made twice).
+  const post = async (urlPath: string, body: unknown): Promise<{ status: number; body: any }> => send(urlPath, body).catch(() => send(urlPath, body));
   return { service, teamId: team.team_id, post, setClockOffset: (ms) => (clockOffset = ms) };
 };
 

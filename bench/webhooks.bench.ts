@@ -7,6 +7,7 @@
  * makes exactly one `bot.failed` message per endpoint. Latency: from the append of the BotFailed event to
  * the message's arrival at the receiver.
  */
+import { createApiClient } from '../client';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -132,7 +133,8 @@ const deliverThroughService = async (endpoints: string[], live: Receiver, n: num
     const team = await admin(service, '/admin/teams', { name: 'bench', tokens: 1000 });
     const apiKey = team.data.api_key as string;
     for (const url of endpoints) {
-      await fetch(`${service.url}/v2/webhooks`, { method: 'POST', headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ url, events: ['bot.failed'] }) });
+      const { error } = await createApiClient({ baseUrl: service.url, apiKey }).POST('/v2/webhooks', { body: { url, events: ['bot.failed'] } });
+      if (error) throw new Error(`endpoint: ${error.code} ${error.message}`);
     }
     const appendedAt = new Map<string, number>();
     const teamId = team.data.team_id as string;

@@ -8,6 +8,8 @@ set -euo pipefail
 
 # The database servers of the store tests (PostgreSQL 15, FerretDB): a script of their own.
 bash "$(dirname "$0")/install-test-servers.sh"
+# Schemathesis, the API fuzzer of the tests, in a virtual environment of its own.
+bash "$(dirname "$0")/install-schemathesis.sh"
 
 packages=(chromium xvfb ffmpeg espeak-ng sox flite pocketsphinx pocketsphinx-en-us)
 missing=()

@@ -33,6 +33,7 @@ import { serviceSignedLink, storeArtifactLinks } from './http/artifacts/artifact
 import type { ReadModelProgress } from './projections/read-model-progress';
 import { rolesOf, type Roles } from './roles';
 import { capabilities, allProjections } from './capabilities';
+import { publicApiDocument } from './capabilities/api-document';
 import type { CapabilityParts, ServiceContext, ServiceOverrides } from './capabilities/capability';
 import { defaultBotSlots } from './capabilities/bots';
 import { readModelsOf } from './capabilities/read-models';
@@ -182,6 +183,8 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     adminToken: roles.api ? config.adminToken : undefined,
     rebuildProjections: () => readModels.rebuild(),
     publicRouters: built.flatMap((b) => b.publicRouters ?? []),
+    ...(roles.api ? { apiDocument: publicApiDocument } : {}),
+    openRouters: built.flatMap((b) => b.openRouters ?? []),
     unauthenticatedRouters: built.flatMap((b) => b.unauthenticatedRouters ?? []),
     rateLimiter: new WindowRateLimiter(shared, nowMs),
     // One log shared by several instances (a server), each projecting it into its own memory.

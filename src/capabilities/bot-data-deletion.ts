@@ -1,4 +1,5 @@
 import { botDataRouter } from '../http/bot-data/bot-data-router';
+import { botDataRouteDocs } from '../http/bot-data/bot-data-router-doc';
 import { botDataErasureProjection } from '../projections/bot-data-erasure-view';
 import { partOf } from '../subscribers/background/background-part';
 import { DeletedBotDataWatch } from '../subscribers/bot-data/deleted-bot-data-watch';
@@ -17,6 +18,7 @@ import type { Capability } from './capability';
 export const botDataDeletion: Capability = {
   name: 'bot-data-deletion',
   projections: [botDataErasureProjection],
+  apiDocs: [botDataRouteDocs],
   build: (context) => {
     const { commands, readStore, stores, keyVault, log, eventStore, readModels } = context;
     const watch = new DeletedBotDataWatch({ eventStore, keyVault, log });

@@ -3,7 +3,10 @@ import { freeSpaceGuard } from '../adapters/disk/free-space';
 import { DEFAULT_ARTIFACT_SIZE_LIMITS, DEFAULT_MIN_FREE_DISK_BYTES } from '../http/internal/upload-limits';
 import { internalRouter } from '../http/internal/internal-router';
 import { legacyBotsRouter } from '../http/legacy/bots-router';
+import { legacyBotsRouteDocs } from '../http/legacy/bots-router-doc';
 import { botsRouter } from '../http/v2/bots-router';
+import { botsRouteDocs } from '../http/v2/bots-router-doc';
+import { scheduledBotsRouteDocs } from '../http/v2/scheduled-bots-router-doc';
 import { botViewProjection } from '../projections/bot-view';
 import { instanceViewProjection } from '../projections/instance-view';
 import { legacyBotViewProjection } from '../projections/legacy-bot-view';
@@ -48,6 +51,7 @@ const apiReachable = (context: ServiceContext) =>
 export const bots: Capability = {
   name: 'bots',
   projections: [botViewProjection, legacyBotViewProjection, instanceViewProjection],
+  apiDocs: [botsRouteDocs, scheduledBotsRouteDocs, legacyBotsRouteDocs],
   build: (context) => {
     const { commands, log, overrides, config, contacts, leaseTiming } = context;
     const { api, worker } = context.roles;

@@ -2,6 +2,7 @@ import { openCalendarProviders, realCalendarProviders } from '../adapters/calend
 import { calendarPushRouter } from '../http/calendar-push/calendar-push-router';
 import { botDefinitionOfParam } from '../http/codecs/calendar-bot-param';
 import { calendarApiRouters } from '../http/calendars/calendar-api-routers';
+import { calendarRouteDocs } from '../http/calendars/calendar-routes-doc';
 import { botMakingOf } from '../http/calendars/calendar-bot-operations';
 import { calendarBotParamViewProjection } from '../projections/calendars/calendar-bot-param-view';
 import { calendarChannelViewProjection } from '../projections/calendars/calendar-channel-view';
@@ -20,6 +21,7 @@ import { subscriberPart } from './subscriber-part';
 export const calendars: Capability = {
   name: 'calendars',
   projections: [calendarViewProjection, calendarEventViewProjection, calendarChannelViewProjection, calendarBotParamViewProjection],
+  apiDocs: [calendarRouteDocs],
   build: (context) => {
     const { config, overrides, log } = context;
     const calendarProviders = overrides.calendarProviders ?? openCalendarProviders(config.calendarProviders ?? realCalendarProviders, { sandboxHosts: config.sandboxHosts });

@@ -21,6 +21,8 @@ import type { VcPlatform } from '../adapters/vc-platform/port';
 import type { CommandDeps } from '../commands/command-deps';
 import type { ServiceConfig } from '../config';
 import type { AppState } from '../http/app-context';
+import type { RouteDocs } from '../http/openapi/operation-doc';
+import type { StorageConfigRouterDeps } from '../http/v2/storage-config-router';
 import type { WebhookTargets } from '../http/v2/webhook-targets';
 import type { Projection } from '../projections/projection';
 import type { ReadModelProgress } from '../projections/read-model-progress';
@@ -60,6 +62,8 @@ export interface ServiceOverrides {
   readonly dataAccess?: { readonly windowMs?: number; readonly sweepMs?: number };
   /** vc joins: another platform client (tests) */
   readonly vcPlatform?: VcPlatform;
+  /** how a storage configuration is verified before it is stored (default: against its S3 server) */
+  readonly verifyStorage?: StorageConfigRouterDeps['verifyStorage'];
 }
 
 /** What every capability is built from: the stores, the clock, the keys, and this process's roles. */
@@ -103,7 +107,13 @@ export interface CapabilityParts {
   readonly parts: readonly BackgroundPart[];
   /** routers of the public API (after authentication and the rate limit) */
   readonly publicRouters?: readonly Router<AppState>[];
-  /** routers with their own authentication (the bots' internal API, signed links, providers' notices) */
+  /**
+   * Routers of public routes that take no API key because others call them for the team (our SAML identity
+   * provider, which Google and bots' browsers call): described in `apiDocs` like `publicRouters`, mounted
+   * before authentication.
+   */
+  readonly openRouters?: readonly Router<AppState>[];
+  /** routers whose callers are not customers, with their own authentication (the bots' internal API, signed links, providers' notices) */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** parts and objects operators and tests reach by name (RunningService) */
   readonly expose?: Readonly<Record<string, unknown>>;
@@ -117,5 +127,11 @@ export interface CapabilityParts {
 export interface Capability {
   readonly name: string;
   readonly projections: readonly Projection<any>[];
+  /**
+   * The description of every route its `publicRouters` and `openRouters` serve: the registries beside those routers
+   * (`*-router-doc.ts`), from which the OpenAPI document is written (src/capabilities/api-document.ts).
+   * test/http/openapi-document.spec.ts fails while a route it serves is not in them.
+   */
+  readonly apiDocs?: readonly RouteDocs[];
   build(context: ServiceContext): CapabilityParts;
 }

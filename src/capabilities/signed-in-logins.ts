@@ -1,6 +1,6 @@
 import { CredentialSealer } from '../adapters/key-vault/credential-sealer';
 import { SignInTickets } from '../adapters/signing/sign-in-tickets';
-import { signedInLoginApiRouters, signedInLoginUnauthenticatedRouters } from '../http/signed-in-logins';
+import { signedInLoginApiRouters, signedInLoginOpenRouters, signedInLoginRouteDocs, signedInLoginUnauthenticatedRouters } from '../http/signed-in-logins';
 import { signedInLoginProjections } from '../projections/signed-in-logins';
 import { releaseLoginSessions } from '../subscribers/signed-in-logins/release-login-sessions';
 import type { Capability } from './capability';
@@ -17,6 +17,7 @@ import { subscriberPart } from './subscriber-part';
 export const signedInLogins: Capability = {
   name: 'signed-in-logins',
   projections: signedInLoginProjections,
+  apiDocs: signedInLoginRouteDocs,
   build: (context) => {
     if (!context.roles.api) return { parts: [] };
     const { commands, readStore } = context;
@@ -37,6 +38,7 @@ export const signedInLogins: Capability = {
     return {
       parts: [release],
       publicRouters: signedInLoginApiRouters(deps),
+      openRouters: signedInLoginOpenRouters(deps),
       unauthenticatedRouters: signedInLoginUnauthenticatedRouters(deps),
     };
   },

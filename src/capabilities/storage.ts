@@ -1,5 +1,6 @@
 import { artifactsRouter } from '../http/artifacts/artifacts-router';
 import { storageConfigRouter } from '../http/v2/storage-config-router';
+import { storageConfigRouteDocs } from '../http/v2/storage-config-router-doc';
 import { artifactRetentionProjection } from '../projections/artifact-retention-view';
 import { botStorageViewProjection } from '../projections/bot-storage-view';
 import { spilledArtifactsProjection } from '../projections/spilled-artifact-view';
@@ -13,6 +14,7 @@ import type { Capability } from './capability';
 export const storage: Capability = {
   name: 'storage',
   projections: [storageConfigViewProjection, botStorageViewProjection, spilledArtifactsProjection, artifactRetentionProjection],
+  apiDocs: [storageConfigRouteDocs],
   build: (context) => {
     const deps = { commands: context.commands, readStore: context.readStore, stores: context.stores, log: context.log };
     const spill = partOf('spill', () => uploadSpilledArtifacts(deps, context.overrides.spillRetryMs), { lease: 'spill' });
@@ -21,7 +23,7 @@ export const storage: Capability = {
     return {
       parts: api ? [spill, retention] : [],
       publicRouters: api
-        ? [storageConfigRouter({ ...context, projections: context.readModels, publicStorageEndpointsOnly: !context.config.allowPrivateStorageEndpoints })]
+        ? [storageConfigRouter({ ...context, projections: context.readModels, publicStorageEndpointsOnly: !context.config.allowPrivateStorageEndpoints, ...(context.overrides.verifyStorage ? { verifyStorage: context.overrides.verifyStorage } : {}) })]
         : [],
       // With S3 the links are presigned by the bucket's server: recordings never pass through this process.
       unauthenticatedRouters: api && context.objectStore.local ? [artifactsRouter(context.objectStore.store, context.signer, context.nowMs).routes()] : [],

@@ -6,7 +6,9 @@ import type { VcCredentialDeps } from '../commands/vc-credentials/vc-credential-
 import type { JoinCredentialDeps } from '../commands/vc-joins/join-credentials';
 import { vcJoinRouter } from '../http/internal/vc-join-router';
 import { legacyVcOAuthRouter } from '../http/vc-credentials/legacy-vc-oauth-router';
+import { legacyVcOAuthRouteDocs } from '../http/vc-credentials/legacy-vc-oauth-router-doc';
 import { v2VcCredentialsRouter } from '../http/vc-credentials/v2-vc-credentials-router';
+import { v2VcCredentialsRouteDocs } from '../http/vc-credentials/v2-vc-credentials-router-doc';
 import { vcCredentialViewProjection } from '../projections/vc-credential-view';
 import type { Capability } from './capability';
 import { defaultVcSettings } from './vc-settings';
@@ -22,6 +24,7 @@ import { defaultVcSettings } from './vc-settings';
 export const vcJoins: Capability = {
   name: 'vc-joins',
   projections: [vcCredentialViewProjection],
+  apiDocs: [legacyVcOAuthRouteDocs, v2VcCredentialsRouteDocs],
   build: (context) => {
     if (!context.roles.api) return { parts: [] };
     const settings = context.config.vc ?? defaultVcSettings;

@@ -1,6 +1,8 @@
 import { NodeWebhookHttp } from '../adapters/webhook-http/node-webhook-http';
 import { redeliveryRouter } from '../http/v2/redelivery-router';
+import { redeliveryRouteDocs } from '../http/v2/redelivery-router-doc';
 import { webhooksRouter } from '../http/v2/webhooks-router';
+import { webhooksRouteDocs } from '../http/v2/webhooks-router-doc';
 import { webhookAttemptViewProjection } from '../projections/webhooks/webhook-attempt-view';
 import { webhookEndpointViewProjection } from '../projections/webhooks/webhook-endpoint-view';
 import { webhookQueueViewProjection } from '../projections/webhooks/webhook-queue-view';
@@ -17,6 +19,7 @@ import { subscriberPart } from './subscriber-part';
 export const webhooks: Capability = {
   name: 'webhooks',
   projections: [webhookEndpointViewProjection, webhookAttemptViewProjection, webhookQueueViewProjection],
+  apiDocs: [redeliveryRouteDocs, webhooksRouteDocs],
   build: (context) => {
     const { overrides, log } = context;
     const delivery = partOf(

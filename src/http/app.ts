@@ -6,12 +6,15 @@ import type { AppState } from './app-context';
 import { authenticate } from './middleware/authenticate';
 import { allowedMethodsInEnvelope, errorEnvelope } from './middleware/error-envelope';
 import { limitRate } from './middleware/limit-rate';
+import { literalPathsFirst } from './middleware/literal-paths';
 import { logRequests } from './middleware/log-requests';
 import type { RateLimiter } from './middleware/rate-limiter';
 import type Router from '@koa/router';
 import type { ReadStore } from '../adapters/read-store/port';
 import type { CommandDeps } from '../commands/command-deps';
 import type { ReadModelProgress } from '../projections/read-model-progress';
+import type { OpenApiDocument } from './openapi/openapi-document';
+import { openApiRouter, refuseOtherMethods } from './openapi/openapi-router';
 
 export interface AppDeps {
   readonly log: Logger;
@@ -22,6 +25,10 @@ export interface AppDeps {
   readonly rebuildProjections: () => Promise<unknown>;
   /** the capabilities' routers of the public API, mounted after authentication and the rate limit */
   readonly publicRouters: readonly Router<AppState>[];
+  /** the OpenAPI document of those routers, served with its reference page where they are (not on a worker-only process) */
+  readonly apiDocument?: () => OpenApiDocument;
+  /** Routers of the public API that take no key (our SAML identity provider), mounted before authentication. */
+  readonly openRouters?: readonly Router<AppState>[];
   /** Routers outside the public API (internal bot API, artifact downloads), mounted before authentication. */
   readonly unauthenticatedRouters?: readonly Koa.Middleware<AppState, any>[];
   /** the per-team rate limit of writes, counted where every api instance counts */
@@ -46,6 +53,13 @@ const requestsWaitForTheLog =
     await next();
   };
 
+/** The routes answered without a key: health, and where the API is served its OpenAPI document and reference page. */
+export const serviceRouter = (deps: Pick<AppDeps, 'projections' | 'apiDocument'>): Router<AppState> =>
+  openApiRouter({
+    ...(deps.apiDocument ? { document: deps.apiDocument } : {}),
+    health: () => ({ status: 'ok', projections_position: deps.projections.position?.toString() ?? null }),
+  });
+
 export const buildApp = (deps: AppDeps): Koa<AppState> => {
   const app = new Koa<AppState>();
   app.proxy = false;
@@ -55,13 +69,8 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
     await deps.ready;
     await next();
   });
-  app.use(async (ctx, next) => {
-    if (ctx.path === '/health') {
-      ctx.body = { status: 'ok', projections_position: deps.projections.position?.toString() ?? null };
-      return;
-    }
-    await next();
-  });
+  const service = serviceRouter(deps);
+  app.use(service.routes()).use(refuseOtherMethods(service));
 
   if (deps.adminToken) {
     const admin = adminRouter({
@@ -74,6 +83,8 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
     });
     app.use(admin.routes()).use(allowedMethodsInEnvelope(admin));
   }
+  // Another method on an open route is its 405, not the authentication's 401.
+  for (const router of deps.openRouters ?? []) app.use(router.routes()).use(refuseOtherMethods(router));
   for (const router of deps.unauthenticatedRouters ?? []) app.use(router);
 
   const routers = deps.publicRouters;
@@ -81,6 +92,7 @@ export const buildApp = (deps: AppDeps): Koa<AppState> => {
     ...(deps.freshReads ? [requestsWaitForTheLog(deps.projections)] : []),
     authenticate(deps.readStore),
     limitRate(deps.readStore, deps.rateLimiter),
+    literalPathsFirst(routers),
     ...routers.map((router) => router.routes() as Koa.Middleware<AppState>),
     ...routers.map((router) => allowedMethodsInEnvelope(router)),
   ]);

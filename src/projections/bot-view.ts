@@ -10,7 +10,8 @@ import type { Projection } from './projection';
  * upload succeeds; failed: lost after retries; expired: deleted when the retention period ended; deleted:
  * the team deleted the bot's data.
  */
-export type ArtifactStatus = 'stored' | 'spilled' | 'failed' | 'expired' | 'deleted';
+export const ARTIFACT_STATUSES = ['stored', 'spilled', 'failed', 'expired', 'deleted'] as const;
+export type ArtifactStatus = (typeof ARTIFACT_STATUSES)[number];
 
 /** What has a link and content: an artifact still kept, in the bot's storage or held by the service. */
 export const isKept = (artifact: Pick<ArtifactView, 'status'>): boolean => artifact.status === 'stored' || artifact.status === 'spilled';

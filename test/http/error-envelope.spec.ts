@@ -43,6 +43,23 @@ describe('unsupported methods and bodiless error statuses leave in the error env
     assert.match(response.headers.get('allow') ?? '', /\bPOST\b/);
   });
 
+  it('answers another method on a path that is a route of its own with 405, not as a route reading it as an id (found by Schemathesis)', async () => {
+    for (const [method, path, allowed] of [
+      ['GET', '/v2/bots/batch', 'POST'],
+      ['PATCH', '/v2/bots/scheduled/batch', 'POST'],
+      ['DELETE', '/bots/bots_with_metadata', 'GET'],
+      ['DELETE', '/bots/meeting_data', 'GET'],
+      ['DELETE', '/bots/retranscribe', 'POST'],
+      ['GET', '/calendars/raw', 'POST'],
+    ] as const) {
+      const response = await withKey(method, path);
+      assertEnvelope(response, 405, 'FST_ERR_METHOD_NOT_ALLOWED');
+      assert.match(response.headers.get('allow') ?? '', new RegExp(`\\b${allowed}\\b`), `${method} ${path}`);
+    }
+    // The routes with a parameter still read what is not a route as an id.
+    assertEnvelope(await withKey('GET', '/v2/bots/not-a-uuid'), 400, 'FST_ERR_VALIDATION');
+  });
+
   it('answers a method no route implements on a path with no route as the usual 404 envelope', async () => {
     const response = await withKey('PROPFIND', '/v2/nowhere');
     assertEnvelope(response, 404, 'FST_ERR_NOT_FOUND');

@@ -429,6 +429,8 @@ describe('the official client @meeting-baas/sdk 6.0.5, through a proxy applying 
       const failed = proxy.calls.filter((c) => c.status >= 400 && !refusedOnPurpose(c));
       assert.deepEqual(failed.map((c) => `${c.method} ${c.ourTarget} ${c.status}`), [], 'no other call was refused');
       assert.ok(proxy.calls.every((c) => !c.ourTarget.includes('zoom')), 'every path went through the renames');
+      const broken = proxy.calls.flatMap((c) => (c.contractProblem === null ? [] : [c.contractProblem]));
+      assert.deepEqual(broken, [], "every answer the official client got keeps docs/openapi.json (the service's own, before the renames)");
     });
   });
 });

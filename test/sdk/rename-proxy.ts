@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openApiContract } from '../support/openapi-contract';
 import { OUR_KEY_HEADER, renameJson, renameTarget, SDK_KEY_HEADER } from './spec-renames';
 
 export interface ProxiedCall {
@@ -11,6 +12,8 @@ export interface ProxiedCall {
   readonly sentBody: unknown;
   readonly status: number;
   readonly answer: unknown;
+  /** how the service's own answer breaks docs/openapi.json (test/support/openapi-contract.ts), or null */
+  readonly contractProblem: string | null;
 }
 
 export interface RenameProxy {
@@ -36,7 +39,8 @@ const parsed = (text: string): unknown => {
 
 /**
  * A reverse proxy in front of the service that applies only the spec's renames (spec-renames.ts): what a
- * Meeting BaaS customer would put in front of us to use the official SDK unchanged. It records every call.
+ * Meeting BaaS customer would put in front of us to use the official SDK unchanged. It records every call,
+ * with how the service's answer breaks the OpenAPI document, if it does.
  */
 export const startRenameProxy = async (serviceUrl: string): Promise<RenameProxy> => {
   const calls: ProxiedCall[] = [];
@@ -54,7 +58,8 @@ export const startRenameProxy = async (serviceUrl: string): Promise<RenameProxy>
       const response = await fetch(`${serviceUrl}${ourTarget}`, { method: req.method, headers, body });
       const text = await response.text();
       const answer = renameJson(parsed(text), 'to-sdk');
-      calls.push({ method: req.method ?? 'GET', sdkTarget: req.url ?? '/', ourTarget, sentBody, status: response.status, answer });
+      const contractProblem = openApiContract().problemWithResponse(req.method ?? 'GET', ourTarget, response.status, response.headers.get('content-type'), parsed(text));
+      calls.push({ method: req.method ?? 'GET', sdkTarget: req.url ?? '/', ourTarget, sentBody, status: response.status, answer, contractProblem });
       res.writeHead(response.status, { 'content-type': response.headers.get('content-type') ?? 'application/json' });
       res.end(text === '' ? '' : typeof answer === 'string' ? text : JSON.stringify(answer));
     })().catch((err: Error) => {

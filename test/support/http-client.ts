@@ -1,3 +1,6 @@
+import type { Middleware } from 'openapi-fetch';
+import { createApiClient, type ApiClient } from '../../client';
+import { openApiContract } from './openapi-contract';
 import { ADMIN_TOKEN } from './test-service';
 
 export interface JsonResponse {
@@ -29,15 +32,73 @@ export const request = async (
   return { status: response.status, headers: response.headers, body: parsed };
 };
 
-/** A client bound to one team's API key. */
-export const apiClient = (baseUrl: string, apiKey: string) => ({
-  post: (path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    request(baseUrl, 'POST', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey, ...headers } }),
-  patch: (path: string, body?: unknown) => request(baseUrl, 'PATCH', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
-  get: (path: string) => request(baseUrl, 'GET', path, { headers: { 'x-service-api-key': apiKey } }),
-  put: (path: string, body?: unknown) => request(baseUrl, 'PUT', path, { ...(body === undefined ? {} : { body }), headers: { 'x-service-api-key': apiKey } }),
-  delete: (path: string) => request(baseUrl, 'DELETE', path, { headers: { 'x-service-api-key': apiKey } }),
-});
+/** Throws, naming what to describe where, when an answer breaks docs/openapi.json (test/support/openapi-contract.ts). */
+export const keepsTheDocument: Middleware = {
+  async onResponse({ request, response }) {
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: checked as it is
+    }
+    const problem = openApiContract().problemWithResponse(request.method, request.url, response.status, response.headers.get('content-type'), body);
+    if (problem !== null) throw new Error(problem);
+    return undefined;
+  },
+};
+
+/** `fetch` for the routes browsers and other systems call (pages, forms): throws, as the typed client does, when the answer breaks the document. */
+export const documentedFetch = async (url: string, init: RequestInit = {}): Promise<Response> => {
+  const response = await fetch(url, init);
+  const text = await response.clone().text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: checked as it is
+  }
+  const problem = openApiContract().problemWithResponse(init.method ?? 'GET', url, response.status, response.headers.get('content-type'), body);
+  if (problem !== null) throw new Error(problem);
+  return response;
+};
+
+/** The project's typed client (client/), checking every answer against the document: what tests and benches use. */
+export const typedApi = (baseUrl: string, apiKey?: string): ApiClient =>
+  createApiClient({ baseUrl, ...(apiKey === undefined ? {} : { apiKey }), middleware: [keepsTheDocument] });
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * A client bound to one team's API key, taking paths as written (`/v2/bots/${id}`), answering `{status,
+ * headers, body}`: the typed client underneath (client/index.ts), so every call of the tests goes through
+ * it and has its answer checked against docs/openapi.json.
+ */
+export const apiClient = (baseUrl: string, apiKey: string) => {
+  const api = typedApi(baseUrl, apiKey);
+  const call = async (method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse> => {
+    const request = api.request as (m: string, p: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const { data, error, response } = await request(method.toLowerCase(), path, { ...(body === undefined ? {} : { body }), headers, parseAs: 'text' });
+    // openapi-fetch reads the body: text on success, JSON (or text) on an error.
+    const raw = response.ok ? data : error;
+    let parsed: unknown = raw;
+    if (typeof raw === 'string') {
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        // not JSON: the test sees the raw text
+      }
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+  return {
+    post: (path: string, body?: unknown, headers: Record<string, string> = {}) => call('POST', path, body, headers),
+    patch: (path: string, body?: unknown) => call('PATCH', path, body),
+    get: (path: string) => call('GET', path),
+    put: (path: string, body?: unknown) => call('PUT', path, body),
+    delete: (path: string) => call('DELETE', path),
+  };
+};
 
 export const adminClient = (baseUrl: string) => ({
   post: (path: string, body?: unknown) =>

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openApiContract } from './openapi-contract';
 
 export interface ReceivedWebhook {
   readonly method: string;
@@ -24,6 +25,8 @@ let arrivals = 0;
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** bodies that break the document's `webhooks` (docs/openapi.json): waitFor throws on the first */
+  readonly contractProblems: string[] = [];
   private server: http.Server | null = null;
   private readonly hanging = new Set<http.ServerResponse>();
   private waiters: (() => void)[] = [];
@@ -57,6 +60,10 @@ export class WebhookReceiver {
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
         const received: ReceivedWebhook = { method: req.method ?? '', path: req.url ?? '', headers, raw, body, seq: this.received.length, globalSeq: arrivals++ };
         this.received.push(received);
+        if (typeof body === 'object' && body !== null && 'event' in body) {
+          const problem = openApiContract().problemWithWebhook(body);
+          if (problem !== null) this.contractProblems.push(problem);
+        }
         const answer = this.answer(received.seq, received);
         if (answer === 'hang') this.hanging.add(res);
         else res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
@@ -69,7 +76,9 @@ export class WebhookReceiver {
 
   /** Resolves once `ok(received)` holds; mocha's timeout bounds it. */
   async waitFor(ok: (received: readonly ReceivedWebhook[]) => boolean): Promise<readonly ReceivedWebhook[]> {
-    while (!ok(this.received)) {
+    for (;;) {
+      if (this.contractProblems.length > 0) throw new Error(this.contractProblems[0]);
+      if (ok(this.received)) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
         this.waiters.push(() => {

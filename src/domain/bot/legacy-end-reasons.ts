@@ -2,7 +2,8 @@
  * The spec's legacy recording end reasons, which say why a bot's recording ended: where a legacy user reads
  * them (the `complete` event, `meeting_data`'s bot record) they are derived from the bot's v2 end code.
  */
-export type LegacyEndReason = 'bot_removed' | 'no_attendees' | 'no_speaker' | 'recording_timeout' | 'api_request' | 'meeting_error';
+export const legacyEndReasons = ['bot_removed', 'no_attendees', 'no_speaker', 'recording_timeout', 'api_request', 'meeting_error'] as const;
+export type LegacyEndReason = (typeof legacyEndReasons)[number];
 
 const byEndCode: Readonly<Record<string, LegacyEndReason>> = {
   BOT_REMOVED: 'bot_removed',

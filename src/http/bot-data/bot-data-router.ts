@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import * as E from 'fp-ts/Either';
+import type * as t from 'io-ts';
 import type { KeyVault } from '../../adapters/key-vault/port';
 import type { ReadStore } from '../../adapters/read-store/port';
 import type { CommandDeps } from '../../commands/command-deps';
@@ -9,6 +10,7 @@ import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { orThrow } from '../api-error';
 import { callerOf, type AppContext, type AppState } from '../app-context';
 import { decodeDeleteDataQuery } from '../codecs/delete-data-query';
+import type { DataDeletion } from '../codecs/responses/v2-bot-responses';
 import { parseBotIdParam } from '../codecs/path-uuid';
 import { findBotOfCaller } from '../v2/bot-access';
 import { refusalToApiError } from '../v2/refusal-to-api-error';
@@ -25,7 +27,7 @@ export interface BotDataRouterDeps {
 }
 
 /** deleted: everything is gone; partiallyDeleted: the personal data is, some artifacts are still being erased. */
-type Outcome = 'deleted' | 'partiallyDeleted' | 'alreadyDeleted';
+type Outcome = t.TypeOf<typeof DataDeletion>;
 
 interface Deleted {
   readonly outcome: Outcome;

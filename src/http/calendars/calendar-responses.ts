@@ -2,8 +2,9 @@ import type { CalendarBotParam } from '../../domain/calendar/calendar-events';
 import { shownBotParam } from '../codecs/calendar-bot-param';
 import type { CalendarEventView } from '../../projections/calendars/calendar-event-view';
 import type { CalendarView } from '../../projections/calendars/calendar-view';
+import type { LegacyCalendar, V2Calendar } from '../codecs/responses/calendar-responses';
 
-const providerName = (platform: CalendarView['platform']): string => (platform === 'google' ? 'Google' : 'Microsoft');
+const providerName = (platform: CalendarView['platform']): 'Google' | 'Microsoft' => (platform === 'google' ? 'Google' : 'Microsoft');
 
 /** The live push channel, if any (the newest). */
 const channelOf = (view: CalendarView) => [...view.push_channels].sort((a, b) => (a.expires_at < b.expires_at ? 1 : -1))[0] ?? null;
@@ -12,7 +13,7 @@ const channelOf = (view: CalendarView) => [...view.push_channels].sort((a, b) =>
  * A calendar in the legacy shape (Meeting BaaS's `Calendar`, with the spec's `provider_id` for the
  * provider's calendar id), plus where it stands: platform, status, last sync and last error.
  */
-export const toLegacyCalendar = (view: CalendarView) => ({
+export const toLegacyCalendar = (view: CalendarView): LegacyCalendar => ({
   uuid: view.id,
   name: view.name,
   email: view.email,
@@ -24,7 +25,7 @@ export const toLegacyCalendar = (view: CalendarView) => ({
   last_error: view.last_error,
 });
 
-export const toV2Calendar = (view: CalendarView) => {
+export const toV2Calendar = (view: CalendarView): V2Calendar => {
   const channel = channelOf(view);
   return {
     calendar_id: view.id,

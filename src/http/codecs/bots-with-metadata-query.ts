@@ -32,7 +32,7 @@ export interface BotsWithMetadataQuery {
   readonly cursor?: string;
 }
 
-const PARAMETERS = [
+export const BOTS_WITH_METADATA_PARAMETERS = [
   'bot_name', 'created_after', 'created_before', 'ended_after', 'cursor', 'filter_by_extra', 'sort_by_extra', 'limit', 'meeting_url', 'speaker_name',
 ] as const;
 
@@ -78,7 +78,7 @@ const optional = <K extends string>(key: K, value: string | undefined): { [P in 
 
 export const decodeBotsWithMetadataQuery = (query: RawQuery): E.Either<ApiError, BotsWithMetadataQuery> =>
   pipe(
-    singleValues(query, PARAMETERS),
+    singleValues(query, BOTS_WITH_METADATA_PARAMETERS),
     E.chain((q) =>
       pipe(
         E.Do,

@@ -9,8 +9,9 @@ import { decodeCreateBotRequest, type CreateBotRequest } from './create-bot-requ
 import type { RequestedBotConfig } from '../../domain/bot/bot-config';
 import { botConfigFromLegacyRequest } from './legacy-bot-config';
 import { checkTranscriptionChoice } from './transcription-choice';
-import { decodeLegacyCreateBotRequest, SpeechToText, type LegacyCreateBotRequest } from './legacy-create-bot-request';
+import { decodeLegacyCreateBotRequest, legacyVcFields, SpeechToText, type LegacyCreateBotRequest } from './legacy-create-bot-request';
 import { botConfigFromV2Request, type Seal } from './v2-bot-config';
+import { explained } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 const INT32 = 2_147_483_647;
@@ -18,6 +19,7 @@ const INT32 = 2_147_483_647;
 /** `16khz`, `24khz`, `32khz` or `48khz`: the spec's form of the streaming frequency. */
 const Frequency = leaf<string>('streaming_audio_frequency', (u) =>
   typeof u === 'string' && /^(16|24|32|48)khz$/.test(u) ? E.right(u) : E.left('must be one of 16khz, 24khz, 32khz, 48khz'),
+  { type: 'string', enum: ['16khz', '24khz', '32khz', '48khz'] },
 );
 
 
@@ -37,18 +39,13 @@ const legacyFields = {
   transcription_custom_parameters: nullable(jsonObject),
   waiting_room_timeout: nullable(int(0, INT32)),
   webhook_url: nullable(TargetUrl),
-  vc_access_token_url: nullable(TargetUrl),
-  vc_obf_token: nullable(str(1, 8192)),
-  vc_obf_token_url: nullable(TargetUrl),
-  vc_obf_token_user_id: nullable(str(1, 255)),
-  vc_sdk_id: nullable(str(1, 255)),
-  vc_sdk_pwd: nullable(str(1, 1024)),
+  ...legacyVcFields,
   silence_timeout: nullable(int(0, INT32)),
   speech_to_text: nullable(SpeechToText),
 };
 
-const LegacyPostCodec = strictObject('bot_param', { bot_name: str(1, 255), ...legacyFields });
-const LegacyPatchCodec = strictObject('bot_param', { bot_name: nullable(str(1, 255)), ...legacyFields });
+export const LegacyPostCodec = strictObject('bot_param', { bot_name: str(1, 255), ...legacyFields });
+export const LegacyPatchCodec = strictObject('bot_param', { bot_name: nullable(str(1, 255)), ...legacyFields });
 
 /** Write-only fields, by path: sealed apart, never shown again (GET shows only that one is set). */
 const SECRET_PATHS: Readonly<Record<CalendarBotParam['generation'], readonly string[]>> = {

@@ -3,13 +3,19 @@ import type { CalendarPlatform } from '../../domain/calendar/calendar-events';
 import type { ApiError } from '../api-error';
 import { checkLength, decodeWith, email, leaf, nullable, str, strictObject, withDefault } from './codec-kit';
 import type { RawQuery } from './list-query';
-import { normaliseUuid } from './path-uuid';
+import { normaliseUuid, UUID_SCHEMA } from './path-uuid';
+import { schemaNoteOf } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 /** `Google` or `Microsoft`, the spec's capitalised provider names, in any case. */
 const Platform = leaf<CalendarPlatform>('platform', (u) => {
   const lower = typeof u === 'string' ? u.toLowerCase() : '';
   return lower === 'google' || lower === 'microsoft' ? E.right(lower) : E.left('must be equal to one of the allowed values: Google, Microsoft');
+}, {
+  type: 'string',
+  pattern: '^(?:[Gg][Oo][Oo][Gg][Ll][Ee]|[Mm][Ii][Cc][Rr][Oo][Ss][Oo][Ff][Tt])$',
+  description: 'Google or Microsoft, in any case.',
+  examples: ['Google'],
 });
 
 const credentials = {
@@ -33,9 +39,9 @@ export interface ConnectCalendarRequest extends CalendarCredentialsRequest {
   readonly webhook_url: string | null;
 }
 
-const RawCalendarsCodec = strictObject('RawCalendars', credentials);
-const LegacyConnectCodec = strictObject('CreateCalendar', { ...credentials, raw_calendar_id: nullable(str(1, 1024)), webhook_url: nullable(TargetUrl) });
-const V2ConnectCodec = strictObject('CreateCalendar', { ...credentials, raw_calendar_id: nullable(str(1, 1024)) });
+export const RawCalendarsCodec = strictObject('RawCalendars', credentials);
+export const LegacyConnectCodec = strictObject('CreateCalendar', { ...credentials, raw_calendar_id: nullable(str(1, 1024)), webhook_url: nullable(TargetUrl) });
+export const V2ConnectCodec = strictObject('CreateCalendar', { ...credentials, raw_calendar_id: nullable(str(1, 1024)) });
 
 export const decodeRawCalendarsRequest = (body: unknown): E.Either<ApiError, CalendarCredentialsRequest> => decodeWith(RawCalendarsCodec, 'body', body);
 
@@ -50,7 +56,7 @@ const single = (u: unknown): E.Either<string, string> => (typeof u === 'string' 
 const Uuid = leaf<string>('uuid', (u) => E.chain((s: string) => {
   const uuid = normaliseUuid(s);
   return uuid === null ? E.left('must match format "uuid"') : E.right(uuid);
-})(single(u)));
+})(single(u)), UUID_SCHEMA);
 
 /**
  * `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with `Z` or an offset, or without a zone (the service's times are UTC,
@@ -61,21 +67,32 @@ const Instant = leaf<number>('date-time', (u) => E.chain((s: string) => {
   const match = DATE_TIME.exec(s);
   const ms = match ? Date.parse(`${match[1]}${match[2] ?? 'Z'}`) : Number.NaN;
   return Number.isNaN(ms) ? E.left('must be an ISO 8601 date-time such as 2025-03-03T09:00:00Z') : E.right(ms);
-})(single(u)));
+})(single(u)), {
+  type: 'string',
+  pattern: DATE_TIME.source,
+  description: 'An ISO 8601 date-time; without a zone it is UTC.',
+  examples: ['2025-03-03T09:00:00Z'],
+});
 
 const QueryEmail = leaf<string>('email', (u) => E.chain((s: string) => {
   const decoded = email.decode(s);
   return E.isRight(decoded) ? E.right(decoded.right.toLowerCase()) : E.left('must match format "email"');
-})(single(u)));
+})(single(u)), () => schemaNoteOf(email)!);
 
-const Cursor = leaf<string>('cursor', (u) => E.chain((s: string) => checkLength(s, 1, 512))(single(u)));
+const Cursor = leaf<string>('cursor', (u) => E.chain((s: string) => checkLength(s, 1, 512))(single(u)), {
+  type: 'string',
+  minLength: 1,
+  maxLength: 512,
+  description: 'The `next` of the previous page.',
+});
 const STATUSES = ['upcoming', 'past', 'all'] as const;
 type EventStatus = (typeof STATUSES)[number];
 const Status = leaf<EventStatus>('status', (u) =>
   E.chain((s: string) => ((STATUSES as readonly string[]).includes(s) ? E.right(s as EventStatus) : E.left(`must be equal to one of the allowed values: ${STATUSES.join(', ')}`)))(single(u)),
+  { type: 'string', enum: [...STATUSES] },
 );
 
-const EventsQueryCodec = strictObject('ListCalendarEvents', {
+export const EventsQueryCodec = strictObject('ListCalendarEvents', {
   calendar_id: Uuid,
   attendee_email: withDefault(QueryEmail, () => undefined),
   organizer_email: withDefault(QueryEmail, () => undefined),

@@ -10,7 +10,7 @@ const ChatMessage = leaf<string>('chat message', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   if (u.length > 0 && u.trim() === '') return E.left('must NOT be whitespace only');
   return checkLength(u, 1, MAX_CHAT_MESSAGE_LENGTH);
-});
+}, { type: 'string', minLength: 1, maxLength: MAX_CHAT_MESSAGE_LENGTH, description: 'Sent as given; not whitespace only.', examples: ['Hello from the notetaker'] });
 
 export const ChatMessageRequest = strictObject('ChatMessageRequest', { message: ChatMessage });
 export type ChatMessageRequest = t.TypeOf<typeof ChatMessageRequest>;

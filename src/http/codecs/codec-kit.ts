@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { type ApiError, validationError } from '../api-error';
+import { described, type SchemaNote } from './schema-notes';
 
 /**
  * io-ts building blocks whose failures carry a sentence in ajv's words ("must NOT have more than 255
@@ -9,8 +10,12 @@ import { type ApiError, validationError } from '../api-error';
  */
 type Check<A> = (u: unknown) => E.Either<string, A>;
 
-export const leaf = <A>(name: string, check: Check<A>): t.Type<A, unknown, unknown> =>
-  new t.Type<A, unknown, unknown>(
+/**
+ * `schema` is the leaf's rules as the OpenAPI document states them (src/http/openapi): a leaf without one
+ * cannot appear in a documented request, and the document's test says so.
+ */
+export const leaf = <A>(name: string, check: Check<A>, schema?: SchemaNote): t.Type<A, unknown, unknown> => {
+  const codec = new t.Type<A, unknown, unknown>(
     name,
     (u): u is A => E.isRight(check(u)),
     (u, c) => {
@@ -19,6 +24,8 @@ export const leaf = <A>(name: string, check: Check<A>): t.Type<A, unknown, unkno
     },
     t.identity,
   );
+  return schema === undefined ? codec : described(codec, schema);
+};
 
 /** Lengths count code points, as ajv does: an emoji is one character to the caller, not two. */
 export const lengthOf = (s: string): number => {
@@ -35,9 +42,13 @@ export const checkLength = (s: string, min: number, max: number): E.Either<strin
 };
 
 export const str = (min: number, max: number) =>
-  leaf<string>(`string(${min}..${max})`, (u) => (typeof u === 'string' ? checkLength(u, min, max) : E.left('must be string')));
+  leaf<string>(`string(${min}..${max})`, (u) => (typeof u === 'string' ? checkLength(u, min, max) : E.left('must be string')), {
+    type: 'string',
+    minLength: min,
+    maxLength: max,
+  });
 
-export const bool = leaf<boolean>('boolean', (u) => (typeof u === 'boolean' ? E.right(u) : E.left('must be boolean')));
+export const bool = leaf<boolean>('boolean', (u) => (typeof u === 'boolean' ? E.right(u) : E.left('must be boolean')), { type: 'boolean' });
 
 export const int = (min: number, max: number) =>
   leaf<number>(`integer(${min}..${max})`, (u) => {
@@ -45,18 +56,22 @@ export const int = (min: number, max: number) =>
     if (u < min) return E.left(`must be an integer >= ${min}`);
     if (u > max) return E.left(`must be an integer <= ${max}`);
     return E.right(u + 0); // -0 becomes 0
-  });
+  }, { type: 'integer', minimum: min, maximum: max });
 
 export const oneOf = <V extends string | number>(values: readonly V[]) =>
   leaf<V>(values.join('|'), (u) =>
     values.includes(u as V) ? E.right(u as V) : E.left(`must be equal to one of the allowed values: ${values.join(', ')}`),
+    { type: typeof values[0] === 'number' ? 'integer' : 'string', enum: [...values] },
   );
 
 export const isPlainObject = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /** Free-form JSON object (`extra`, `custom_params`): any keys, but an object, never an array. */
-export const jsonObject = leaf<Record<string, unknown>>('object', (u) => (isPlainObject(u) ? E.right(u) : E.left('must be object')));
+export const jsonObject = leaf<Record<string, unknown>>('object', (u) => (isPlainObject(u) ? E.right(u) : E.left('must be object')), {
+  type: 'object',
+  additionalProperties: true,
+});
 
 const urlWithScheme = (u: unknown, schemes: readonly string[], max: number): E.Either<string, string> => {
   const wanted = `must be a URL with scheme ${schemes.map((s) => s.replace(':', '')).join(' or ')}`;
@@ -70,37 +85,64 @@ const urlWithScheme = (u: unknown, schemes: readonly string[], max: number): E.E
   }
 };
 
-export const httpsUrl = leaf<string>('https-url', (u) => urlWithScheme(u, ['https:'], 2048));
-export const wsUrl = leaf<string>('ws-url', (u) => urlWithScheme(u, ['ws:', 'wss:'], 2048));
+export const httpsUrl = leaf<string>('https-url', (u) => urlWithScheme(u, ['https:'], 2048), {
+  type: 'string',
+  format: 'uri',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]://[^/?#]',
+  maxLength: 2048,
+});
+export const wsUrl = leaf<string>('ws-url', (u) => urlWithScheme(u, ['ws:', 'wss:'], 2048), {
+  type: 'string',
+  format: 'uri',
+  pattern: '^[Ww][Ss][Ss]?://[^/?#]',
+  maxLength: 2048,
+});
 
-/** Deliberately simple: one @, no spaces, a dotted domain; the mail server is the real judge. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const email = leaf<string>('email', (u) =>
-  typeof u === 'string' && u.length <= 254 && EMAIL.test(u) ? E.right(u) : E.left('must match format "email"'),
+/**
+ * JSON Schema's `email` (RFC 5321's ASCII address): a dot-atom of at most 64 characters before the @, a
+ * dotted domain of letters, digits and hyphens after it, each label at most 63. Not stricter than that: the mail server (and the
+ * platform an account signs in to) is the real judge.
+ */
+const EMAIL = /^(?=[^@]{1,64}@)[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
+export const email = leaf<string>(
+  'email',
+  (u) => (typeof u === 'string' && u.length <= 254 && EMAIL.test(u) ? E.right(u) : E.left('must match format "email"')),
+  { type: 'string', format: 'email', pattern: EMAIL.source, maxLength: 254 },
 );
 
 /** Arrays check their size first, then each item under its index in the path. */
-export const arrayOf = <A>(item: t.Type<A, unknown, unknown>, min: number, max: number) => {
-  const items = t.array(item);
-  return new t.Type<A[], unknown, unknown>(
-    `array(${min}..${max})`,
-    items.is,
-    (u, c) => {
-      if (!Array.isArray(u)) return t.failure(u, c, 'must be array');
-      if (u.length < min) return t.failure(u, c, `must NOT have fewer than ${min} items`);
-      if (u.length > max) return t.failure(u, c, `must NOT have more than ${max} items`);
-      return items.validate(u, c);
-    },
-    t.identity,
-  );
-};
+export class ArrayOf<A> extends t.Type<A[], unknown, unknown> {
+  constructor(
+    readonly item: t.Type<A, unknown, unknown>,
+    readonly min: number,
+    readonly max: number,
+  ) {
+    const items = t.array(item);
+    super(
+      `array(${min}..${max})`,
+      items.is,
+      (u, c) => {
+        if (!Array.isArray(u)) return t.failure(u, c, 'must be array');
+        if (u.length < min) return t.failure(u, c, `must NOT have fewer than ${min} items`);
+        if (u.length > max) return t.failure(u, c, `must NOT have more than ${max} items`);
+        return items.validate(u, c);
+      },
+      t.identity,
+    );
+  }
+}
+
+export const arrayOf = <A>(item: t.Type<A, unknown, unknown>, min: number, max: number): ArrayOf<A> => new ArrayOf(item, min, max);
 
 /**
  * Absent or null reads as the default (a fresh value each time, so no caller shares a mutable array).
  * Its own class so that `strictObject` can tell optional fields from required ones.
  */
-class Defaulted<A, D> extends t.Type<A | D, unknown, unknown> {
-  constructor(codec: t.Type<A, unknown, unknown>, fallback: () => D) {
+export class Defaulted<A, D> extends t.Type<A | D, unknown, unknown> {
+  constructor(
+    readonly codec: t.Type<A, unknown, unknown>,
+    readonly fallback: () => D,
+  ) {
     super(
       codec.name,
       (u): u is A | D => codec.is(u),
@@ -124,22 +166,51 @@ const failAt = <A>(c: t.Context, key: string, value: unknown, message: string) =
  * An object with a fixed set of fields: anything else is refused under its own name, so a typo such as
  * `silence_timout` fails loudly instead of being ignored.
  */
-export const strictObject = <P extends t.Props>(name: string, props: P) => {
-  const inner = t.type(props);
-  return new t.Type<t.TypeOf<typeof inner>, unknown, unknown>(
-    name,
-    (u): u is t.TypeOf<typeof inner> => isPlainObject(u) && Object.keys(u).every((k) => own(props, k)) && inner.is(u),
-    (u, c) => {
-      if (!isPlainObject(u)) return t.failure(u, c, 'must be object');
-      const unknownKey = Object.keys(u).find((k) => !own(props, k));
-      if (unknownKey !== undefined) return failAt(c, unknownKey, u[unknownKey], 'is not an allowed property');
-      const missing = Object.keys(props).find((k) => !(props[k] instanceof Defaulted) && u[k] === undefined);
-      if (missing !== undefined) return failAt(c, missing, undefined, 'is required');
-      return inner.validate(u, c);
-    },
-    t.identity,
-  );
-};
+export class StrictObject<P extends t.Props> extends t.Type<t.TypeOf<t.TypeC<P>>, unknown, unknown> {
+  constructor(
+    name: string,
+    readonly props: P,
+    /** what the object as a whole means, and the rules between its fields (the OpenAPI document states it) */
+    readonly description?: string,
+  ) {
+    const inner = t.type(props);
+    super(
+      name,
+      (u): u is t.TypeOf<typeof inner> => isPlainObject(u) && Object.keys(u).every((k) => own(props, k)) && inner.is(u),
+      (u, c) => {
+        if (!isPlainObject(u)) return t.failure(u, c, 'must be object');
+        const unknownKey = Object.keys(u).find((k) => !own(props, k));
+        if (unknownKey !== undefined) return failAt(c, unknownKey, u[unknownKey], 'is not an allowed property');
+        const missing = Object.keys(props).find((k) => !isOptional(props[k]!) && u[k] === undefined);
+        if (missing !== undefined) return failAt(c, missing, undefined, 'is required');
+        return inner.validate(u, c);
+      },
+      t.identity,
+    );
+  }
+}
+
+/**
+ * A value given either as text or as an object (the official client sends either): the value's JSON type
+ * picks the codec, so a refusal names what is wrong in the shape the caller chose.
+ */
+export class TextOrObject<A> extends t.Type<A, unknown, unknown> {
+  constructor(
+    name: string,
+    readonly text: t.Type<A, unknown, unknown>,
+    readonly object: t.Type<A, unknown, unknown>,
+  ) {
+    super(name, (u): u is A => text.is(u) || object.is(u), (u, c) => (typeof u === 'string' ? text.validate(u, c) : object.validate(u, c)), t.identity);
+  }
+}
+
+export const textOrObject = <A>(name: string, text: t.Type<A, unknown, unknown>, object: t.Type<A, unknown, unknown>): TextOrObject<A> =>
+  new TextOrObject(name, text, object);
+
+/** A field that may be left out (it reads as its default). */
+export const isOptional = (codec: t.Mixed): boolean => codec instanceof Defaulted;
+
+export const strictObject = <P extends t.Props>(name: string, props: P, description?: string): StrictObject<P> => new StrictObject(name, props, description);
 
 /** The first failure as a 400 naming its path under `location` (`body`, `querystring`, `params`). */
 export const firstError = (location: string, errors: t.Errors): ApiError => {

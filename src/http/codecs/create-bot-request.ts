@@ -37,6 +37,15 @@ export const meetingUrl = (sandboxHosts: boolean) =>
     if (platformOfMeetingUrl(url, { sandboxHosts }) === null) return invalid(`host ${parsed.hostname} is not a vc, tm or mt meeting host`);
     if (parsed.pathname === '/' && parsed.search === '') return invalid('must name a meeting, not only the host');
     return E.right(url);
+  }, {
+    type: 'string',
+    format: 'uri',
+    maxLength: MAX_MEETING_URL_LENGTH,
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]://',
+    description:
+      'An https link to a meeting: vc (Zoom), tm (Microsoft Teams) or mt (Google Meet), with no user info, naming a meeting ' +
+      '(not only the host). The platform is read from the host. Refused with INVALID_MEETING_URL in the message.',
+    examples: ['https://meet.google.com/abc-defg-hij'],
   });
 
 /** NFC so that a decomposed "Zoë" is the same name (and passes the same tm rules) as a composed one. */
@@ -45,13 +54,21 @@ export const BotName = leaf<string>('bot_name', (u) => {
   const name = u.normalize('NFC');
   if (name.length > 0 && name.trim() === '') return E.left('must NOT be whitespace only');
   return checkLength(name, 1, MAX_BOT_NAME_LENGTH);
+}, {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_BOT_NAME_LENGTH,
+  description:
+    'Not whitespace only; compared in Unicode NFC. For tm meetings at most 50 characters: letters, digits, spaces and \' ’ . _ @ - · ・, ' +
+    'no consecutive spaces or periods, not starting or ending with a period.',
+  examples: ['Notetaker'],
 });
 
 /** Nothing can be posted for an empty or blank message, so it reads as "no entry message". */
 export const EntryMessage = leaf<string | null>('entry_message', (u) => {
   if (typeof u !== 'string') return E.left('must be string');
   return E.map((s: string) => (s.trim() === '' ? null : s))(checkLength(u, 0, MAX_ENTRY_MESSAGE_LENGTH));
-});
+}, { type: 'string', maxLength: MAX_ENTRY_MESSAGE_LENGTH, description: 'Posted in the meeting chat once the bot is in; blank means none.' });
 
 const bodyCodec = (sandboxHosts: boolean) =>
   strictObject('CreateBotRequest', {
@@ -83,6 +100,9 @@ export type CreateBotRequest = Readonly<DecodedBody & { platform: Platform }>;
 
 // Built once per mode: the codec is a pure value, so requests share it.
 const codecs = { sandbox: bodyCodec(true), production: bodyCodec(false) };
+
+/** The request as the OpenAPI document describes it (a production service: no sandbox hosts). */
+export const CreateBotRequestCodec = codecs.production;
 
 /** Rules that relate two fields, checked once each field is valid on its own. */
 const crossFieldProblem = (r: CreateBotRequest): ApiError | null => {

@@ -3,12 +3,13 @@ import * as t from 'io-ts';
 import { joinAtProblem } from '../../domain/bot/schedule-timing';
 import { platformOfMeetingUrl, type Platform } from '../../domain/meeting-url';
 import { type ApiError, renamedInError, validationError } from '../api-error';
-import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES } from './bot-configs';
-import { bool, decodeWith, httpsUrl, int, jsonObject, leaf, nullable, oneOf, str, strictObject, unlessProblem, withDefault, wsUrl } from './codec-kit';
+import { DEFAULT_TRANSCRIPTION_PROVIDER, MAX_TIMEOUT_SECONDS, RECORDING_MODES, TOKEN_URL_CONTRACT } from './bot-configs';
+import { bool, checkLength, decodeWith, httpsUrl, int, jsonObject, leaf, nullable, oneOf, str, strictObject, textOrObject, unlessProblem, withDefault, wsUrl } from './codec-kit';
 import { BotName, EntryMessage, meetingUrl } from './create-bot-request';
 import { legacyUnavailableOptionRefusal } from './legacy-unavailable-options';
 import { checkTranscriptionChoice, type TranscriptionChoice } from './transcription-choice';
 import { tmGuestNameProblem } from './tm-guest-name';
+import { explained } from './schema-notes';
 import { TargetUrl } from './webhook-requests';
 
 /**
@@ -22,7 +23,7 @@ const seconds = (fallback: number) => withDefault(int(0, MAX_TIMEOUT_SECONDS), (
 
 /** `waiting_room_timeout` null: not given (600 s, or the legacy OBF reference's 200 s for a bot with an OBF source). */
 const AutomaticLeave = strictObject('automatic_leave', {
-  waiting_room_timeout: nullable(int(0, MAX_TIMEOUT_SECONDS)),
+  waiting_room_timeout: nullable(explained(int(0, MAX_TIMEOUT_SECONDS), { description: 'Seconds; not given: 600, or 200 for a vc bot with an OBF source.' })),
   noone_joined_timeout: seconds(600),
   silence_timeout: seconds(600),
 });
@@ -35,28 +36,60 @@ const SpeechToTextObject = strictObject('speech_to_text', {
   api_key: nullable(str(1, 1024)),
 });
 
-/** `{provider?, api_key?}` (Default unless named), or the provider's name alone (the official client sends either). */
-export const SpeechToText = new t.Type<t.TypeOf<typeof SpeechToTextObject>, unknown, unknown>(
-  'speech_to_text',
-  SpeechToTextObject.is,
-  (u, c) => (typeof u === 'string' ? E.map((provider: string) => ({ provider, api_key: null }))(str(1, 100).validate(u, c)) : SpeechToTextObject.validate(u, c)),
-  t.identity,
+const ONE_OBF_SOURCE = 'vc only; at most one of `vc_obf_token`, `vc_obf_token_url`, `vc_obf_token_user_id` (400 naming the second). With one, `waiting_room_timeout` defaults to 200 s.';
+const SDK_PAIR = 'Given with the other or not at all: `SET_VC_ID_AND_PWD_TOGETHER` (400).';
+
+/** The legacy vc fields, as POST /bots and a legacy calendar's `bot_param` take them. */
+export const legacyVcFields = {
+  vc_obf_token: nullable(explained(str(1, 8192), { description: `${ONE_OBF_SOURCE} An OBF token as it is, for the first join only (write-only).`, writeOnly: true })),
+  vc_obf_token_url: nullable(explained(TargetUrl, { description: `${ONE_OBF_SOURCE} Where the service fetches the OBF token. ${TOKEN_URL_CONTRACT}` })),
+  vc_obf_token_user_id: nullable(
+    explained(str(1, 255), { description: `${ONE_OBF_SOURCE} The vc user id of an OAuth connection of the team (POST /vc_oauth_connections): its OBF token, fetched at each join.` }),
+  ),
+  vc_sdk_id: nullable(explained(str(1, 255), { description: `vc only: the bot's own Meeting SDK key, which signs its join. ${SDK_PAIR}` })),
+  vc_sdk_pwd: nullable(explained(str(1, 1024), { description: `vc only: the secret of \`vc_sdk_id\` (write-only). ${SDK_PAIR}`, writeOnly: true })),
+  /** the ZAK token URL (v2's vc_config.zak_token_url), as the official client and the calendar's bot_param name it */
+  vc_access_token_url: nullable(
+    explained(TargetUrl, { description: `vc only, never with an OBF source: where the service fetches a ZAK (the bot starts the meeting as its host). ${TOKEN_URL_CONTRACT}` }),
+  ),
+};
+
+/** The provider's name alone: that provider, with its key from the team's settings. */
+const ProviderName = leaf<t.TypeOf<typeof SpeechToTextObject>>(
+  'speech_to_text_provider',
+  (u) => E.map((provider: string) => ({ provider, api_key: null }))(typeof u === 'string' ? checkLength(u, 1, 100) : E.left('must be string')),
+  { type: 'string', minLength: 1, maxLength: 100, description: 'The provider\'s name alone, as `{"provider": <name>}`.' },
 );
+
+/** `{provider?, api_key?}` (Default unless named), or the provider's name alone (the official client sends either). */
+export const SpeechToText = textOrObject('speech_to_text', ProviderName, SpeechToTextObject);
 
 /** The legacy form of a streaming frequency, as the calendar `bot_param` writes it too. */
 export const LEGACY_AUDIO_FREQUENCIES = ['16khz', '24khz', '32khz', '48khz'] as const;
 export type LegacyAudioFrequency = (typeof LEGACY_AUDIO_FREQUENCIES)[number];
 
 /** Meeting BaaS's `streaming`: the sockets the bot streams the meeting's audio to and plays back from. */
-const Streaming = strictObject('streaming', {
-  input: nullable(wsUrl),
-  output: nullable(wsUrl),
-  audio_frequency: nullable(oneOf(LEGACY_AUDIO_FREQUENCIES)),
-});
+const Streaming = strictObject(
+  'streaming',
+  {
+    input: nullable(wsUrl),
+    output: nullable(wsUrl),
+    audio_frequency: nullable(oneOf(LEGACY_AUDIO_FREQUENCIES)),
+  },
+  "The sockets the bot streams the meeting's audio to (`input`) and plays back from (`output`); `audio_frequency` (16khz unless said) needs one of them.",
+);
 
 /** Unix seconds (the official client's `start_time`), a whole or fractional number. */
-const UnixSeconds = leaf<number>('unix_seconds', (u) =>
-  typeof u === 'number' && Number.isFinite(u) && u >= 0 ? E.right(u) : E.left('must be a number of seconds since 1970-01-01T00:00:00Z, >= 0'),
+const UnixSeconds = leaf<number>(
+  'unix_seconds',
+  (u) => (typeof u === 'number' && Number.isFinite(u) && u >= 0 ? E.right(u) : E.left('must be a number of seconds since 1970-01-01T00:00:00Z, >= 0')),
+  {
+    type: 'number',
+    minimum: 0,
+    description:
+      'When the bot joins, in seconds since 1970-01-01T00:00:00Z: a time ahead of now makes it a scheduled bot (at most a year ahead, ' +
+      'within the team\'s limit of waiting bots: 409 `FST_ERR_TEAM_LIMIT_REACHED`); not ahead of now, it joins at once.',
+  },
 );
 
 const bodyCodec = (sandboxHosts: boolean) =>
@@ -70,24 +103,23 @@ const bodyCodec = (sandboxHosts: boolean) =>
     automatic_leave: withDefault(AutomaticLeave, defaultAutomaticLeave),
     webhook_url: nullable(TargetUrl),
     extra: nullable(jsonObject),
-    vc_obf_token: nullable(str(1, 8192)),
-    vc_obf_token_url: nullable(TargetUrl),
-    vc_obf_token_user_id: nullable(str(1, 255)),
-    vc_sdk_id: nullable(str(1, 255)),
-    vc_sdk_pwd: nullable(str(1, 1024)),
-    /** the ZAK token URL (v2's vc_config.zak_token_url), as the official client and the calendar's bot_param name it */
-    vc_access_token_url: nullable(TargetUrl),
+    ...legacyVcFields,
     deduplication_key: nullable(str(1, 255)),
     start_time: nullable(UnixSeconds),
     streaming: nullable(Streaming),
-    transcription_custom_parameters: nullable(jsonObject),
+    transcription_custom_parameters: nullable(
+      explained(jsonObject, { description: "The transcription provider's custom parameters, checked by that provider; needs `speech_to_text`." }),
+    ),
     /** deprecated upstream in favour of start_time, and of no effect there: accepted, of no effect here */
-    reserved: nullable(bool),
+    reserved: nullable(explained(bool, { description: 'Accepted and of no effect (deprecated in favour of `start_time`).' })),
   });
 
 export type LegacyCreateBotRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCodec>> & { platform: Platform }>;
 
 const codecs = { sandbox: bodyCodec(true), production: bodyCodec(false) };
+
+/** The request as the OpenAPI document describes it. */
+export const LegacyCreateBotRequestCodec = codecs.production;
 
 export const LEGACY_OBF_SOURCES = ['vc_obf_token', 'vc_obf_token_url', 'vc_obf_token_user_id'] as const;
 const VC_FIELDS = [...LEGACY_OBF_SOURCES, 'vc_sdk_id', 'vc_sdk_pwd', 'vc_access_token_url'] as const;

@@ -29,6 +29,14 @@ export const queryBoolean = (name: string, value: string | undefined, fallback: 
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?$/;
 
+/** A query date-time as the OpenAPI document states it (the calendar also checks it is a real date). */
+export const QUERY_DATE_TIME_SCHEMA = {
+  type: 'string',
+  pattern: DATE_TIME.source,
+  maxLength: MAX_QUERY_VALUE_LENGTH,
+  description: 'An ISO 8601 date-time such as 2025-03-03T09:00:00; UTC when no zone is given.',
+} as const;
+
 export type Rounding = 'up' | 'down';
 
 /**

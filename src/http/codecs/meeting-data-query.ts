@@ -10,10 +10,12 @@ export interface MeetingDataQuery {
   readonly include_transcripts: boolean;
 }
 
+export const MEETING_DATA_PARAMETERS = ['bot_id', 'include_transcripts'] as const;
+
 /** `GET /bots/meeting_data?bot_id=<uuid>&include_transcripts=true|false` (default true). */
 export const decodeMeetingDataQuery = (query: RawQuery): E.Either<ApiError, MeetingDataQuery> =>
   pipe(
-    singleValues(query, ['bot_id', 'include_transcripts']),
+    singleValues(query, MEETING_DATA_PARAMETERS),
     E.chain((q) => {
       if (q.bot_id === undefined) return E.left(validationError('querystring/bot_id', 'is required'));
       const botId = normaliseUuid(q.bot_id);

@@ -6,6 +6,13 @@ const VERSIONED = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[
 const NIL = '00000000-0000-0000-0000-000000000000';
 const MAX = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
+/** The same forms as a JSON Schema pattern (no flags there: both cases spelled out), for the OpenAPI document. */
+export const UUID_PATTERN =
+  '^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|0{8}-0{4}-0{4}-0{4}-0{12}|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$';
+
+/** A UUID as the API takes it (any case; answered lower-case). */
+export const UUID_SCHEMA = { type: 'string', format: 'uuid', pattern: UUID_PATTERN } as const;
+
 /** The canonical (lower-case) spelling, or null when the text is not one of the accepted forms. */
 export const normaliseUuid = (raw: unknown): string | null => {
   if (typeof raw !== 'string') return null;

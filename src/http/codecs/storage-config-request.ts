@@ -27,6 +27,12 @@ const endpoint = (publicEndpointsOnly: boolean) =>
       return E.left('must NOT point at this machine or a private network');
     }
     return E.right({ uri: u, parsed });
+  }, {
+    type: 'string',
+    format: 'uri',
+    maxLength: MAX_ENDPOINT_LENGTH,
+    description: "The S3-compatible server, as a URI with its scheme: https, and not this machine's or a private network's address.",
+    examples: ['https://s3.eu-west-1.amazonaws.com'],
   });
 
 const bucket = str(1, 255);
@@ -51,6 +57,9 @@ const bodyCodec = (publicEndpointsOnly: boolean) =>
     service_access_key_id: keyId,
     service_secret_access_key: secret,
   });
+
+/** The request as the OpenAPI document describes it: public https endpoints only. */
+export const StorageConfigRequestCodec = bodyCodec(true);
 
 /** The validated request; `endpoint` is kept as given (`uri`) and as the client will use it (`parsed`). */
 export type StorageConfigRequest = Readonly<t.TypeOf<ReturnType<typeof bodyCodec>>>;

@@ -35,7 +35,7 @@ export const checkTranscriptionChoice = (
   return E.right({ provider, api_key: choice.api_key, custom_params: choice.custom_params });
 };
 
-const RetranscribeRequest = strictObject('RetranscribeRequest', {
+export const RetranscribeRequest = strictObject('RetranscribeRequest', {
   transcription: nullable(
     strictObject('transcription', {
       provider: nullable(str(1, 100)),
@@ -55,7 +55,7 @@ const LegacySpeechToText = t.union([
   strictObject('speech_to_text', { provider: nullable(str(1, 100)), api_key: nullable(str(1, 1024)) }),
 ]);
 
-const LegacyRetranscribeRequest = strictObject('LegacyRetranscribeRequest', {
+export const LegacyRetranscribeRequest = strictObject('LegacyRetranscribeRequest', {
   bot_uuid: uuid,
   speech_to_text: nullable(LegacySpeechToText),
 });

@@ -17,19 +17,27 @@ export const TargetUrl = leaf<string>('url', (u) => {
   } catch {
     return E.left('must be a valid URL');
   }
+}, {
+  type: 'string',
+  format: 'uri',
+  minLength: 1,
+  maxLength: MAX_URL_LENGTH,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: 'A public https address (plain http and private addresses only where the service allows them for development).',
+  examples: ['https://example.com/hooks'],
 });
 
 /** Event kinds an endpoint subscribes to, each once; absent, null or empty: every kind, present and future. */
 const EventTypes = arrayOf(oneOf(webhookEventTypes), 0, webhookEventTypes.length);
 const Description = nullable(str(0, 500));
 
-const CreateWebhookCodec = strictObject('CreateWebhook', {
+export const CreateWebhookCodec = strictObject('CreateWebhook', {
   url: TargetUrl,
   events: withDefault(EventTypes, (): string[] => []),
   description: Description,
 });
 
-const UpdateWebhookCodec = strictObject('UpdateWebhook', {
+export const UpdateWebhookCodec = strictObject('UpdateWebhook', {
   url: withDefault(TargetUrl, () => undefined),
   events: withDefault(EventTypes, () => undefined),
   description: withDefault(str(0, 500), () => undefined),
@@ -74,7 +82,7 @@ export const decodeUpdateWebhook = (body: unknown): E.Either<ApiError, UpdateWeb
   })(decodeWith(UpdateWebhookCodec, 'body', body ?? {}));
 };
 
-const RetryCallbackCodec = strictObject('RetryCallback', {
+export const RetryCallbackCodec = strictObject('RetryCallback', {
   url: withDefault(TargetUrl, () => undefined),
   method: withDefault(oneOf(['POST', 'PUT'] as const), () => undefined),
   secret: withDefault(str(1, 256), () => undefined),

@@ -4,9 +4,10 @@ import { extraTextPath, foldForSearch } from '../../projections/legacy-bot-searc
 import { LEGACY_BOTS, type LegacyBotView } from '../../projections/legacy-bot-view';
 import { validationError } from '../api-error';
 import type { BotsWithMetadataQuery } from '../codecs/bots-with-metadata-query';
+import type { LegacyListItem } from '../codecs/responses/legacy-bot-responses';
 
 /** The spec's legacy list item. */
-export const toLegacyListItem = (bot: LegacyBotView) => ({
+export const toLegacyListItem = (bot: LegacyBotView): LegacyListItem => ({
   access_count: bot.access_count,
   bot_name: bot.bot_name,
   created_at: bot.created_at,

@@ -3,6 +3,7 @@ import { legacyEndReason } from '../../domain/bot/legacy-end-reasons';
 import { legacyErrorString } from '../../domain/bot/legacy-error-strings';
 import type { LegacyBotView } from '../../projections/legacy-bot-view';
 import type { ArtifactLinks } from '../v2/bot-details';
+import type { MeetingData } from '../codecs/responses/legacy-bot-responses';
 
 /** One transcript segment of the legacy shape (legacy-transcripts.ts). */
 export interface LegacyTranscript {
@@ -93,7 +94,7 @@ const botRecord = (bot: LegacyBotView) => {
  * recording is audio only. A file the bot does not have is `""` (the official client's type: a string, empty
  * when there is no file); `duration` is 0 until the bot ends.
  */
-export const toMeetingData = async (bot: LegacyBotView, links: ArtifactLinks, options: { readonly includeTranscripts: boolean }) => {
+export const toMeetingData = async (bot: LegacyBotView, links: ArtifactLinks, options: { readonly includeTranscripts: boolean }): Promise<MeetingData> => {
   const keys = [bot.recording?.key ?? null, bot.participants_file].filter((key): key is string => key !== null);
   const minted = keys.length === 0 ? new Map() : await links.linksFor(bot.id, keys);
   const link = (key: string | null): string => (key === null ? '' : (minted.get(key)?.url ?? ''));

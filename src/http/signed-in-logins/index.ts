@@ -5,6 +5,9 @@ import { loginsRouter } from './logins-router';
 import { mtSsoRouter, type MtSsoRouterDeps } from './mt-sso-router';
 import { signInRouter, type SignInRouterDeps } from './sign-in-router';
 import { workspacesRouter } from './workspaces-router';
+import { loginsRouteDocs } from './logins-router-doc';
+import { mtSsoRouteDocs } from './mt-sso-router-doc';
+import { workspacesRouteDocs } from './workspaces-router-doc';
 
 /** The public API of signed-in bots (Full Access keys): tm and mt workspaces and logins. */
 export const signedInLoginApiRouters = (deps: SignedInLoginRouterDeps) => [
@@ -14,9 +17,11 @@ export const signedInLoginApiRouters = (deps: SignedInLoginRouterDeps) => [
   loginsRouter(deps, 'mt'),
 ];
 
-/** Outside the API key: our SAML identity provider (Google and bots' browsers) and the bots' sign-in calls (bot token). */
-export const signedInLoginUnauthenticatedRouters = (deps: SignInRouterDeps & MtSsoRouterDeps): Koa.Middleware<AppState, any>[] => {
-  const sso = mtSsoRouter(deps);
-  const signIn = signInRouter(deps);
-  return [sso.routes(), sso.allowedMethods(), signIn.routes()];
-};
+/** The description of those routers and of our identity provider (the capability's `apiDocs`). */
+export const signedInLoginRouteDocs = [workspacesRouteDocs('tm'), loginsRouteDocs('tm'), workspacesRouteDocs('mt'), loginsRouteDocs('mt'), mtSsoRouteDocs];
+
+/** Public without the API key: our SAML identity provider, which Google and the bots' browsers call. */
+export const signedInLoginOpenRouters = (deps: MtSsoRouterDeps) => [mtSsoRouter(deps)];
+
+/** The bots' sign-in calls (their own token): not the public API. */
+export const signedInLoginUnauthenticatedRouters = (deps: SignInRouterDeps): Koa.Middleware<AppState, any>[] => [signInRouter(deps).routes()];

@@ -58,7 +58,11 @@ export const mtSsoRouter = (deps: MtSsoRouterDeps): Router<AppState> => {
     ctx.body = idpMetadataXml(endpointsOf(workspace), workspace.certificate_pem!);
   });
 
-  router.get('/signed-out', (ctx) => html(ctx, 200, signedOutPage()));
+  // Like every page of the identity provider, only a workspace's: any other path is no identity provider of ours.
+  router.get('/signed-out', async (ctx) => {
+    if (!(await workspaceOf(ctx))) return html(ctx, 404, refusalPage('Unknown workspace', 'No mt workspace has this identity provider.'));
+    html(ctx, 200, signedOutPage());
+  });
 
   /** Google's request, read and checked: null after answering the refusal itself. */
   const authnRequestOf = async (ctx: Koa.Context, workspace: WorkspaceView, binding: 'redirect' | 'post', fields: Record<string, string>): Promise<AuthnRequest | null> => {

@@ -1,10 +1,11 @@
 import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import type { BotView } from '../../projections/bot-view';
+import type { BotDetails, BotSummary, ScheduledBot } from '../codecs/responses/v2-bot-responses';
 
 export type { ArtifactLinks };
 
 /** The list item of GET /v2/bots; internal fields (team, dispatch) stay inside. */
-export const toBotSummary = (view: BotView) => ({
+export const toBotSummary = (view: BotView): BotSummary => ({
   bot_id: view.bot_id,
   status: view.status,
   meeting_url: view.meeting_url,
@@ -19,7 +20,7 @@ export const toBotSummary = (view: BotView) => ({
 });
 
 /** What GET /v2/bots/{bot_id} shows: the summary plus the message, the history and the artifacts. */
-export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
+export const toBotDetails = async (view: BotView, links: ArtifactLinks): Promise<BotDetails> => {
   const minted = await links.linksFor(view.bot_id, view.artifacts.map((a) => a.key));
   return {
     ...toBotSummary(view),
@@ -37,7 +38,7 @@ export const toBotDetails = async (view: BotView, links: ArtifactLinks) => {
 };
 
 /** A scheduled bot as GET /v2/bots/scheduled shows it: its time and where it stands. */
-export const toScheduledBot = (view: BotView) => ({
+export const toScheduledBot = (view: BotView): ScheduledBot => ({
   bot_id: view.bot_id,
   status: view.status,
   join_at: view.join_at,

@@ -1,8 +1,11 @@
 import type { ArtifactLinks } from '../../adapters/artifact-links/port';
 import { isKept, type ArtifactView, type BotView } from '../../projections/bot-view';
 import { validationError } from '../api-error';
-import type { ListQuery } from '../codecs/list-query';
+import type { ListQuery, PageSizes } from '../codecs/list-query';
 import { decodeCursor, encodeCursor } from './list-cursor';
+
+/** The official client's page sizes. */
+export const SCREENSHOT_PAGES: PageSizes = { default: 50, max: 250 };
 
 export interface Screenshot {
   /** its place among the bot's screenshots, oldest first, from 1 */

@@ -1,7 +1,8 @@
 import type { BotView } from '../../projections/bot-view';
 
 /** The official client's transcription states. */
-export type TranscriptionStatus = 'queued' | 'processing' | 'done' | 'error' | 'not-applicable' | 'not-started';
+export const TRANSCRIPTION_STATUSES = ['queued', 'processing', 'done', 'error', 'not-applicable', 'not-started'] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
 
 /**
  * Where the bot's transcription stands: none asked for (not-applicable), not due before the bot has completed

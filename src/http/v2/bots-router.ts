@@ -23,7 +23,7 @@ import { batchRoute, oneBotRoute } from './bot-creation-routes';
 import { findBotOfCaller } from './bot-access';
 import { createBotFromBody } from './bots-from-requests';
 import { toBotDetails, toBotSummary, type ArtifactLinks } from './bot-details';
-import { screenshotsPage } from './bot-screenshots';
+import { SCREENSHOT_PAGES, screenshotsPage } from './bot-screenshots';
 import { toBotStatus } from './bot-status';
 import { refusalToApiError } from './refusal-to-api-error';
 import { transcriptionOrderFor } from './transcription-order';
@@ -45,8 +45,6 @@ export interface BotsRouterDeps {
 }
 
 const ok = (data: unknown) => ({ success: true, data });
-
-const SCREENSHOT_PAGES = { default: 50, max: 250 };
 
 /** Read-your-writes: a write answers once the read models show it (bounded wait). */
 const visible = async (deps: BotsRouterDeps, position: bigint | null) => {

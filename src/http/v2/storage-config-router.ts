@@ -12,6 +12,7 @@ import { ApiError, notFound, orThrow } from '../api-error';
 import { callerOf, type AppState } from '../app-context';
 import { decodeStorageConfigRequest, type StorageConfigRequest } from '../codecs/storage-config-request';
 import { readJsonBody } from '../read-json-body';
+import type { StorageConfig } from '../codecs/responses/storage-config-responses';
 import { refusalToApiError } from './refusal-to-api-error';
 
 export interface StorageConfigRouterDeps {
@@ -21,6 +22,8 @@ export interface StorageConfigRouterDeps {
   readonly secretBox: SecretBox;
   /** customer endpoints must be https and public, unless ALLOW_PRIVATE_STORAGE_ENDPOINTS (development) lets any endpoint do */
   readonly publicStorageEndpointsOnly: boolean;
+  /** how a configuration's buckets and keys are tried before it is stored (tests: a stand-in that reaches no network) */
+  readonly verifyStorage?: typeof verifyStorageAccess;
 }
 
 const ok = (data: unknown) => ({ success: true, data });
@@ -31,7 +34,7 @@ const verificationFailed = (reason: string) =>
 const noConfiguration = () => notFound('FST_ERR_STORAGE_CONFIG_NOT_FOUND', 'Storage configuration not found', 'No storage configuration exists: artifacts are stored by the service');
 
 /** The spec's response: every request field but the secrets, then the resource's own fields. */
-const toResponse = (view: StorageConfigView) => ({
+const toResponse = (view: StorageConfigView): StorageConfig => ({
   artifacts_bucket: view.artifacts_bucket,
   audio_chunks_bucket: view.audio_chunks_bucket,
   logs_bucket: view.logs_bucket,
@@ -76,7 +79,7 @@ export const storageConfigRouter = (deps: StorageConfigRouterDeps): Router<AppSt
   router.put('/', async (ctx) => {
     const caller = callerOf(ctx);
     const request = orThrow(decodeStorageConfigRequest(await readJsonBody(ctx), { publicEndpointsOnly: deps.publicStorageEndpointsOnly }));
-    const verification = await verifyStorageAccess(
+    const verification = await (deps.verifyStorage ?? verifyStorageAccess)(
       {
         endpoint: request.endpoint.parsed,
         region: request.region,

@@ -6,6 +6,7 @@ import { newEndpointSecret } from '../../adapters/webhook-signing/standard-webho
 import { nowIso, type CommandDeps } from '../../commands/command-deps';
 import { handleWebhookEndpointCommand } from '../../commands/webhook-commands';
 import type { WebhookEndpointCommand } from '../../domain/webhooks/webhook-endpoint-decider';
+import type { WebhookEventType } from '../../domain/webhooks/webhook-event-types';
 import type { ReadModelProgress } from '../../projections/read-model-progress';
 import { WEBHOOK_ATTEMPTS, type WebhookAttemptView } from '../../projections/webhooks/webhook-attempt-view';
 import { WEBHOOK_ENDPOINTS, type WebhookEndpointView } from '../../projections/webhooks/webhook-endpoint-view';
@@ -15,6 +16,7 @@ import { decodeListQuery } from '../codecs/list-query';
 import { parseUuidParam } from '../codecs/path-uuid';
 import { decodeCreateWebhook, decodeUpdateWebhook } from '../codecs/webhook-requests';
 import { readJsonBody } from '../read-json-body';
+import type { WebhookDelivery, WebhookEndpoint } from '../codecs/responses/webhook-endpoint-responses';
 import { withinTeamLimit } from '../team-limit-guard';
 import { newestFirstPage } from './newest-first-page';
 import { checkWebhookTarget, type WebhookTargets } from './webhook-targets';
@@ -32,10 +34,10 @@ const ok = (data: unknown) => ({ success: true, data });
 const webhookNotFound = () => notFound('FST_ERR_WEBHOOK_NOT_FOUND', 'Webhook endpoint not found');
 
 /** An endpoint as the API shows it: never its secret. `events: null` means every kind, present and future. */
-const toWebhook = (view: WebhookEndpointView) => ({
+const toWebhook = (view: WebhookEndpointView): WebhookEndpoint => ({
   webhook_id: view.id,
   url: view.url,
-  events: view.events.length === 0 ? null : view.events,
+  events: view.events.length === 0 ? null : (view.events as readonly WebhookEventType[]),
   description: view.description,
   enabled: view.enabled,
   disabled_reason: view.disabled_reason,
@@ -45,7 +47,7 @@ const toWebhook = (view: WebhookEndpointView) => ({
   failing_since: view.failing_since,
 });
 
-const toDelivery = (attempt: WebhookAttemptView) => ({
+const toDelivery = (attempt: WebhookAttemptView): WebhookDelivery => ({
   message_id: attempt.webhook_id,
   event_type: attempt.event_type,
   bot_id: attempt.bot_id,

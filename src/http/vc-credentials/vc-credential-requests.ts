@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
 import { validationError, type ApiError } from '../api-error';
-import { decodeWith, isPlainObject, nullable, str, strictObject } from '../codecs/codec-kit';
+import { decodeWith, isPlainObject, nullable, oneOf, str, strictObject } from '../codecs/codec-kit';
 
 /** Lengths: a client id and an SDK key are short; secrets and codes get room for any form the platform uses. */
 const CLIENT_ID = str(1, 255);
@@ -10,7 +11,7 @@ const CODE = str(1, 2048);
 const REDIRECT_URI = str(1, 2048);
 
 /** The spec's legacy request (`POST /vc_oauth_connections`), every field required. */
-const LegacyConnect = strictObject('VcOAuthConnectionRequest', {
+export const LegacyConnect = strictObject('VcOAuthConnectionRequest', {
   authorization_code: CODE,
   redirect_uri: REDIRECT_URI,
   vc_client_id: CLIENT_ID,
@@ -18,7 +19,7 @@ const LegacyConnect = strictObject('VcOAuthConnectionRequest', {
 });
 
 const OAuthCredentialRequest = strictObject('VcOAuthCredentialRequest', {
-  type: str(1, 10),
+  type: oneOf(['oauth'] as const),
   authorization_code: CODE,
   redirect_uri: REDIRECT_URI,
   client_id: CLIENT_ID,
@@ -26,11 +27,14 @@ const OAuthCredentialRequest = strictObject('VcOAuthCredentialRequest', {
 });
 
 const SdkCredentialRequest = strictObject('VcSdkCredentialRequest', {
-  type: str(1, 10),
+  type: oneOf(['sdk'] as const),
   sdk_id: CLIENT_ID,
   sdk_secret: SECRET,
   name: nullable(str(1, 100)),
 });
+
+/** What `POST /v2/vc-credentials` takes, as the OpenAPI document states it: one of the two, by `type`. */
+export const V2CredentialRequest = t.union([OAuthCredentialRequest, SdkCredentialRequest]);
 
 export interface OAuthConnect {
   readonly type: 'oauth';

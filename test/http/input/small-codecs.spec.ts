@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as E from 'fp-ts/Either';
 import type { ApiError } from '../../../src/http/api-error';
 import { decodeChatMessageRequest } from '../../../src/http/codecs/chat-message-request';
+import { decodeWith, email } from '../../../src/http/codecs/codec-kit';
 import { DEFAULT_LIST_LIMIT, decodeListQuery, type RawQuery } from '../../../src/http/codecs/list-query';
 import { parseBotIdParam, parseUuidParam } from '../../../src/http/codecs/path-uuid';
 
@@ -104,4 +105,24 @@ describe('decodeListQuery', () => {
     const query = Object.assign(Object.create(null) as Record<string, string>, { limit: '5' });
     assert.deepEqual(decodeListQuery(query), E.right({ limit: 5 }));
   });
+});
+
+describe('email (JSON Schema\'s format, as the document says)', () => {
+  const decode = (u: unknown) => decodeWith(email, 'body/email', u);
+  const good = ['notes@acme.example', 'First.Last+pool@sub.example.co.uk', "o'brien@example.com", 'a@b.cd', 'x_y-z@xn--bcher-kva.example', `${'a'.repeat(64)}@b.cd`, `x@${'a'.repeat(63)}.com`];
+  for (const value of good) it(`accepts ${value}`, () => assert.deepEqual(decode(value), E.right(value)));
+  const bad: Array<[string, string]> = [
+    ['control characters', 'þ¢@v\u0087.\b°o'],
+    ['a backspace in the local part', 'no\bte@acme.example'],
+    ['non-ASCII letters (idn-email, not email)', 'josé@example.com'],
+    ['a space', 'a b@example.com'],
+    ['two @', 'a@b@example.com'],
+    ['no dot in the domain', 'notes@localhost'],
+    ['a domain label ending in a hyphen', 'notes@acme-.example'],
+    ['a leading dot', '.notes@acme.example'],
+    ['more than 254 characters', `${'a'.repeat(60)}@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(11)}`],
+    ['a local part of more than 64 characters (RFC 5321)', `${'a'.repeat(65)}@b.cd`],
+    ['a domain label of more than 63 characters', `x@${'a'.repeat(64)}.com`],
+  ];
+  for (const [name, value] of bad) it(`refuses ${name}`, () => assert.equal(leftOf(decode(value)).details, 'body/email must match format "email"'));
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { CredentialSealer, KeyDestroyedError } from '../../../src/adapters/key-vault/credential-sealer';
 import { openKeyVault } from '../../../src/adapters/key-vault';
 import type { Sealed } from '../../../src/domain/codec-helpers';
-import { adminClient, apiClient, createTeam, MEETING } from '../../support/http-client';
+import { adminClient, apiClient, createTeam, documentedFetch, MEETING } from '../../support/http-client';
 import { startTestService, type TestService } from '../../support/test-service';
 
 const LOGIN_FIELDS = [
@@ -179,7 +179,7 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.equal(ws.sso.entity_id, `${t.url}/v2/mt-sso/${ws.workspace_id}`);
     assert.match(ws.sso.certificate, /^-----BEGIN CERTIFICATE-----/);
     assert.equal(ws.sso.acs_url, 'https://www.google.com/a/example.com/acs');
-    const metadata = await fetch(ws.sso.metadata_url);
+    const metadata = await documentedFetch(ws.sso.metadata_url);
     assert.equal(metadata.status, 200);
     const xml = await metadata.text();
     assert.ok(xml.includes(ws.sso.sign_in_page_url) && xml.includes('IDPSSODescriptor'), xml.slice(0, 200));
@@ -198,6 +198,32 @@ describe('tm and mt workspaces and logins through the API', () => {
     assert.equal((await api.delete(`/v2/mt-logins/${login.body.data.credential_id}`)).status, 200);
     assert.equal((await api.delete(`/v2/mt-workspaces/${ws.workspace_id}`)).status, 200);
     await assert.rejects(openFromTheLog(keyId, signingKey.private_key), KeyDestroyedError, 'the private key went with the workspace');
+  });
+
+  it('the identity provider answers no key, in the media types the document gives (pages; the envelope for a body it cannot read)', async () => {
+    const ws = (await api.post('/v2/mt-workspaces', { domain: 'example.org' })).body.data;
+    const base = `${t.url}/v2/mt-sso`;
+    const page = async (url: string, init: RequestInit = {}) => {
+      const answer = await documentedFetch(url, init);
+      return { status: answer.status, type: answer.headers.get('content-type') ?? '', text: await answer.text() };
+    };
+    const metadata = await page(`${base}/${ws.workspace_id}/metadata`);
+    assert.deepEqual([metadata.status, metadata.type], [200, 'application/samlmetadata+xml']);
+    const unknown = await page(`${base}/00000000-0000-4000-8000-000000000000/metadata`);
+    assert.deepEqual([unknown.status, unknown.type], [404, 'text/html; charset=utf-8']);
+    assert.equal((await page(`${base}/not-an-id/sso?SAMLRequest=x`)).status, 404);
+    assert.equal((await page(`${base}/${ws.workspace_id}/sso`)).status, 400, 'no SAMLRequest: a page saying why');
+    assert.match((await page(`${base}/${ws.workspace_id}/signed-out`)).text, /Signed out/);
+    assert.equal((await page(`${base}/%C2%84/signed-out`)).status, 404, 'no workspace, no identity provider: not even its signed-out page');
+    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const tooLarge = await page(`${base}/${ws.workspace_id}/sso`, { ...form, body: `SAMLRequest=${'a'.repeat(300 * 1024)}` });
+    assert.equal(tooLarge.status, 413);
+    assert.equal(JSON.parse(tooLarge.text).code, 'FST_ERR_CTP_BODY_TOO_LARGE');
+    const notUtf8 = await page(`${base}/${ws.workspace_id}/sso`, { ...form, body: Buffer.from([0x53, 0x3d, 0xff, 0xfe]) });
+    assert.deepEqual([notUtf8.status, JSON.parse(notUtf8.text).code], [400, 'FST_ERR_VALIDATION']);
+    const put = await fetch(`${base}/${ws.workspace_id}/sso`, { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.deepEqual(put.headers.get('allow')?.split(', ').sort(), ['GET', 'HEAD', 'POST']);
   });
 
   it('utilization of an empty pool is all zeros', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
 import { SAML } from '@node-saml/node-saml';
 import { eventually } from '../../support/eventually';
-import { apiClient, createTeam, MEETING, request } from '../../support/http-client';
+import { apiClient, createTeam, documentedFetch, MEETING, request } from '../../support/http-client';
 import { ScriptedLauncher, type ScriptedLaunch } from '../../support/scripted-launcher';
 import { startTestService, type TestService } from '../../support/test-service';
 
@@ -145,12 +145,12 @@ describe('signed-in bots: sessions leased from pools, released on every end, fai
       assert.equal(answer.outcome, 'sign_in');
       assert.equal(answer.email, 'bot@example.com');
       const url = await google(ws.sso.certificate).getAuthorizeUrlAsync('https://meet.google.com/abc-defg-hij', undefined, {});
-      const page = await fetch(url);
+      const page = await documentedFetch(url);
       assert.equal(page.status, 200);
       const form = await page.text();
       assert.ok(form.includes('name="bot_credential"'));
       const post = (credential: string) =>
-        fetch(ws.sso.sign_in_page_url, {
+        documentedFetch(ws.sso.sign_in_page_url, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ SAMLRequest: field(form, 'SAMLRequest')!, RelayState: field(form, 'RelayState')!, binding: 'redirect', bot_credential: credential }),
@@ -182,7 +182,7 @@ describe('signed-in bots: sessions leased from pools, released on every end, fai
       const googleForm = await sp.getAuthorizeFormAsync('https://meet.google.com/abc-defg-hij');
       // node-saml deflates its request in the POST binding too; the binding (SAML Bindings 3.5.4) sends the XML base64-encoded as it is
       const xml = inflateRawSync(Buffer.from(field(googleForm, 'SAMLRequest')!, 'base64'));
-      const posted = await fetch(ws.sso.sign_in_page_url, {
+      const posted = await documentedFetch(ws.sso.sign_in_page_url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ SAMLRequest: xml.toString('base64'), RelayState: field(googleForm, 'RelayState')! }),
@@ -190,7 +190,7 @@ describe('signed-in bots: sessions leased from pools, released on every end, fai
       assert.equal(posted.status, 200);
       const botForm = await posted.text();
       assert.equal(field(botForm, 'binding'), 'post');
-      const signed = await fetch(ws.sso.sign_in_page_url, {
+      const signed = await documentedFetch(ws.sso.sign_in_page_url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ SAMLRequest: field(botForm, 'SAMLRequest')!, RelayState: field(botForm, 'RelayState')!, binding: 'post', bot_credential: answer.sso_ticket }),
@@ -203,16 +203,16 @@ describe('signed-in bots: sessions leased from pools, released on every end, fai
 
     it('refuses requests that are not Google’s for the domain, and tickets of ended bots', async () => {
       const foreign = new SAML({ entryPoint: ws.sso.sign_in_page_url, issuer: 'https://evil.example/sp', callbackUrl: 'https://evil.example/acs', idpCert: ws.sso.certificate, disableRequestedAuthnContext: true });
-      const refused = await fetch(await foreign.getAuthorizeUrlAsync('', undefined, {}));
+      const refused = await documentedFetch(await foreign.getAuthorizeUrlAsync('', undefined, {}));
       assert.equal(refused.status, 400);
       assert.match(await refused.text(), /not from Google for example.com/);
-      assert.equal((await fetch(`${ws.sso.sign_in_page_url}?SAMLRequest=garbage`)).status, 400);
+      assert.equal((await documentedFetch(`${ws.sso.sign_in_page_url}?SAMLRequest=garbage`)).status, 400);
       const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'Notetaker', mt_config: { email_group: 'mt@example.com' } });
       const launch = await launcher.waitForLaunch(created.body.data.bot_id);
       const ticket = (await signInOf(launch).start()).body.sso_ticket;
       await signInOf(launch).end();
-      const form = await (await fetch(await google(ws.sso.certificate).getAuthorizeUrlAsync('', undefined, {}))).text();
-      const late = await fetch(ws.sso.sign_in_page_url, {
+      const form = await (await documentedFetch(await google(ws.sso.certificate).getAuthorizeUrlAsync('', undefined, {}))).text();
+      const late = await documentedFetch(ws.sso.sign_in_page_url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ SAMLRequest: field(form, 'SAMLRequest')!, binding: 'redirect', bot_credential: ticket }),
