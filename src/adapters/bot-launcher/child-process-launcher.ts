@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type Logger from 'bunyan';
-import { SERVICE_MODE_VARIABLE, type BotJob, type BotLaunch } from '../../../contract/bot-contract';
+import { SERVICE_MODE_VARIABLE, type BotJob, type BotLaunch, type Platform } from '../../../contract/bot-contract';
 import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
 import { botProcessEnvironment } from '../../../contract/host/environment';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
@@ -11,6 +11,8 @@ import type { BotExit, BotLauncher, LaunchedBot } from './port';
 
 const REPOSITORY = path.resolve(__dirname, '../../..');
 const BOT_MAIN = path.join(REPOSITORY, 'bot-runtime/main.ts');
+/** The scripted stand-in (development and tests): the same launch and internal API, no browser. */
+const SCRIPTED_BOT_MAIN = path.join(REPOSITORY, 'bot-runtime/scripted/main.ts');
 const STDERR_TAIL_BYTES = 4096;
 
 export interface ChildProcessLauncherOptions {
@@ -18,6 +20,8 @@ export interface ChildProcessLauncherOptions {
   readonly sandboxReplicas?: string | undefined;
   /** BOT_TEST_CA_PEM (development and tests): a file of the service's holding a certificate authority of local HTTPS/WSS servers */
   readonly botTestCaPem?: string | undefined;
+  /** SCRIPTED_BOTS (development and tests): bots of these platforms run the scripted stand-in instead of Chromium */
+  readonly scriptedBots?: readonly Platform[] | undefined;
 }
 
 /** Its text goes to the bot with the job, since the bot user cannot read the service's files. */
@@ -50,7 +54,8 @@ export class ChildProcessLauncher implements BotLauncher {
     const owner = this.identity.kind === 'bot_user' ? this.identity.user : null;
     const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetbot-'));
     if (owner) fs.chownSync(privateDir, owner.uid, owner.gid);
-    const child = spawn(process.execPath, ['--import', 'tsx', BOT_MAIN], {
+    const scripted = this.options.scriptedBots?.includes(job.platform) ?? false;
+    const child = spawn(process.execPath, ['--import', 'tsx', scripted ? SCRIPTED_BOT_MAIN : BOT_MAIN], {
       cwd: REPOSITORY,
       env: {
         ...botProcessEnvironment(privateDir, process.env, {
@@ -90,7 +95,7 @@ export class ChildProcessLauncher implements BotLauncher {
         done({ code, signal, stderrTail });
       });
     });
-    this.log.info({ bot_id: job.bot_id, pid: child.pid, uid: owner?.uid ?? process.getuid?.() }, 'bot process started');
+    this.log.info({ bot_id: job.bot_id, pid: child.pid, uid: owner?.uid ?? process.getuid?.(), scripted }, 'bot process started');
     return { pid: child.pid, exited, kill: (signal) => void child.kill(signal) };
   }
 }
@@ -106,6 +111,7 @@ export const childProcessLauncherFor = (
     readonly botSameUser?: boolean | undefined;
     readonly sandboxReplicas?: string | undefined;
     readonly botTestCaPem?: string | undefined;
+    readonly scriptedBots?: readonly Platform[] | undefined;
   },
   slots: number,
 ): ChildProcessLauncher => {
@@ -116,5 +122,5 @@ export const childProcessLauncherFor = (
     log.warn('BOT_SAME_USER=1 (development only): bots run as the service\'s own user and could read DATA_DIR and the service secret; never use it in production');
   }
   if (identity.kind === 'bot_user') log.info({ bot_user: identity.user.name, uid: identity.user.uid }, 'bots run as their own user');
-  return new ChildProcessLauncher(log, identity, { sandboxReplicas: settings.sandboxReplicas, botTestCaPem: settings.botTestCaPem });
+  return new ChildProcessLauncher(log, identity, { sandboxReplicas: settings.sandboxReplicas, botTestCaPem: settings.botTestCaPem, scriptedBots: settings.scriptedBots });
 };
