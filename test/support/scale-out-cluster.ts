@@ -69,13 +69,24 @@ export class Cluster {
     };
   }
 
-  /** One more api instance, added to the load balancer once it answers. */
+  /**
+   * One more api instance, added to the load balancer once it answers. An instance killed later stays in
+   * the rotation, as behind a balancer without health checks, until the running ones are counted again.
+   */
   async addApi(): Promise<ServiceProcess> {
     const api = new ServiceProcess(await freePort(), this.env('api', `api-${this.apis.length + 1}`));
     this.apis.push(api);
     await api.start();
-    this.proxy.setUpstreams(this.apis.map((a) => a.url));
+    this.proxy.setUpstreams(this.apis.filter((a) => a.running).map((a) => a.url));
     return api;
+  }
+
+  /** Kills the newest api instances (the first holds the leases) or starts more, until `n` run behind the load balancer. */
+  async scaleApisTo(n: number): Promise<void> {
+    const running = () => this.apis.filter((a) => a.running);
+    for (let live = running(); live.length > n; live = running()) await live.at(-1)!.kill();
+    while (running().length < n) await this.addApi();
+    this.proxy.setUpstreams(running().map((a) => a.url));
   }
 
   async addWorker(): Promise<ServiceProcess> {

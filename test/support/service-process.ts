@@ -27,6 +27,11 @@ export class ServiceProcess {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** Started, and not exited since. */
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   async start(): Promise<void> {
     this.output = '';
     this.child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/main.ts')], {
