@@ -54,6 +54,10 @@ describe('SCRIPTED_BOTS (tests: bots of some platforms run a scripted stand-in, 
 
   it('refuses what is not a platform, and any value in production', () => {
     assert.throws(() => configFromEnv({ SCRIPTED_BOTS: 'zoom' }), /SCRIPTED_BOTS must list platforms \(vc, tm, mt\)/);
+    // Only a list of platforms turns it on: a flag's value, a blank or an empty item is refused, not guessed.
+    for (const unclear of ['1', 'true', 'all', ' ', 'vc,', 'vc,,tm']) {
+      assert.throws(() => configFromEnv({ SCRIPTED_BOTS: unclear }), /SCRIPTED_BOTS must list platforms/, JSON.stringify(unclear));
+    }
     assert.throws(() => configFromEnv({ SCRIPTED_BOTS: 'vc', NODE_ENV: 'production' }), /^Error: SCRIPTED_BOTS: development conveniences cannot be set with NODE_ENV=production/);
   });
 });
