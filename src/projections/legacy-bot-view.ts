@@ -208,6 +208,7 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
       return key === null ? null : { ...touched, transcript_file: key };
     }
     case 'TranscriptionRequested':
+    case 'TranscriptionJobSubmitted':
     case 'TranscriptionFailed':
       return null;
   }

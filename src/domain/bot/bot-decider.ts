@@ -113,6 +113,11 @@ export type BotCommand =
       readonly retranscribe: boolean;
       readonly now: string;
     }
+  /**
+   * A hosted provider accepted the running transcription's job. The first job recorded is the request's: the
+   * same one again records nothing, another is refused (whoever asks waits for the recorded one instead).
+   */
+  | { readonly type: 'RecordTranscriptionJob'; readonly request_id: string; readonly provider: string; readonly job_id: string; readonly now: string }
   /** The running transcription's artifacts are stored; a transcription that has already ended records nothing. */
   | {
       readonly type: 'CompleteTranscription';
@@ -191,6 +196,8 @@ export type BotState =
       readonly transcriptionRequests: readonly string[];
       /** the request id of the transcription under way */
       readonly transcriptionRunning: string | null;
+      /** the provider's job of the transcription under way, once recorded */
+      readonly transcriptionJob: string | null;
     };
 
 const initialState = (): BotState => ({ kind: 'absent' });
@@ -440,6 +447,19 @@ const decide = (command: BotCommand, state: BotState) => {
     case 'RequestTranscription':
       return requestTranscription(state, command);
 
+    case 'RecordTranscriptionJob': {
+      if (state.transcriptionRunning !== command.request_id || state.transcriptionJob === command.job_id) return noEvents;
+      if (state.transcriptionJob !== null) {
+        return E.left<BotRejection, readonly BotEvent[]>({
+          code: 'INVALID_TRANSITION',
+          message: `The transcription ${command.request_id} already has job ${state.transcriptionJob} at the provider`,
+          status: state.status,
+        });
+      }
+      const { request_id, provider, job_id, now } = command;
+      return emit({ type: 'TranscriptionJobSubmitted', data: { bot_id, request_id, provider, job_id, at: now } });
+    }
+
     case 'CompleteTranscription': {
       if (state.transcriptionRunning !== command.request_id) return noEvents;
       const { request_id, provider, artifacts, utterances, now } = command;
@@ -488,6 +508,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   recordingKey: null,
   transcriptionRequests: [],
   transcriptionRunning: null,
+  transcriptionJob: null,
 });
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
@@ -542,10 +563,12 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotFailed':
       return { ...state, status: failedStatus(state.status, event.data.error_code), schedule: null };
     case 'TranscriptionRequested':
-      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
+      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id, transcriptionJob: null };
+    case 'TranscriptionJobSubmitted':
+      return { ...state, transcriptionJob: event.data.job_id };
     case 'TranscriptionCompleted':
     case 'TranscriptionFailed':
-      return { ...state, transcriptionRunning: null };
+      return { ...state, transcriptionRunning: null, transcriptionJob: null };
   }
 };
 
