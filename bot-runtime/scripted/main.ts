@@ -7,8 +7,8 @@
  *
  * Its script: `joining_call`, then `in_call_recording` at once; every chat message it is asked to post is
  * answered ok and kept; a leave ends it `completed API_REQUEST` after it stored `chat_messages.json` (the
- * messages it posted) and reported the seconds it "recorded". SIGTERM ends it `failed SIGTERM`, as the
- * real bot. The end of standard input (its service died) changes nothing: like the real bot it carries on
+ * messages it posted) and a recording (a second of silence, `recording.wav`: something for a transcription
+ * to fetch) and reported the seconds it "recorded". SIGTERM ends it `failed SIGTERM`, as the real bot. The end of standard input (its service died) changes nothing: like the real bot it carries on
  * with whichever instance answers.
  */
 import type { ControlRequest, ControlResult, EndReport, LiveStatus } from '../../contract/bot-contract';
@@ -53,9 +53,13 @@ const main = async (): Promise<number> => {
   const recordedSeconds = (Date.now() - recordingSince) / 1000;
   // The leave's answer is delivered before the end: the service records the acknowledgement first.
   await control.stop();
-  const chat = Buffer.from(JSON.stringify(posted));
-  await makeUploader(job).upload('chat_messages.json', chat, 'application/json', 'chat_messages');
-  await reporter.report({ kind: 'artifact', artifact_type: 'chat_messages', key: 'chat_messages.json', content_type: 'application/json', size_bytes: chat.length, at: now() });
+  const uploader = makeUploader(job);
+  const store = async (artifact_type: string, key: string, content_type: string, bytes: Buffer) => {
+    await uploader.upload(key, bytes, content_type, artifact_type);
+    await reporter.report({ kind: 'artifact', artifact_type, key, content_type, size_bytes: bytes.length, at: now() });
+  };
+  await store('chat_messages', 'chat_messages.json', 'application/json', Buffer.from(JSON.stringify(posted)));
+  await store('recording', 'recording.wav', 'audio/wav', secondOfSilence());
   const report: EndReport = {
     kind: 'end',
     outcome: ending.outcome,
@@ -67,6 +71,25 @@ const main = async (): Promise<number> => {
   };
   await reporter.report(report);
   return 0;
+};
+
+/** One second of silence as a WAV file: 8 kHz, 8-bit unsigned mono PCM (128 is silence). */
+const secondOfSilence = (): Buffer => {
+  const rate = 8000;
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + rate, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16); // the fmt chunk's size
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate, 28); // bytes a second
+  header.writeUInt16LE(1, 32); // bytes a frame
+  header.writeUInt16LE(8, 34); // bits a sample
+  header.write('data', 36);
+  header.writeUInt32LE(rate, 40);
+  return Buffer.concat([header, Buffer.alloc(rate, 128)]);
 };
 
 main().then(

@@ -17,7 +17,7 @@ describe('SCRIPTED_BOTS: a scripted stand-in bot, started by the service like th
   });
   after(() => t?.stop());
 
-  it('records, posts the chat it is asked to, leaves on request and stores what it posted', async () => {
+  it('records, posts the chat it is asked to, leaves on request and stores what it posted and a stand-in recording', async () => {
     const created = await api.post('/v2/bots', { meeting_url: 'https://vc.localhost:8443/j/123456789', bot_name: 'Stand-in' });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const botId = created.body.data.bot_id as string;
@@ -30,6 +30,11 @@ describe('SCRIPTED_BOTS: a scripted stand-in bot, started by the service like th
     assert.equal(`${ended.status} ${ended.error_code}`, 'completed API_REQUEST');
     const posted = await artifactJson(ended, 'chat_messages');
     assert.deepEqual(posted.map((m: { text: string }) => m.text), ['hello stand-in']);
-    assert.deepEqual(ended.artifacts.map((a: { artifact_type: string }) => a.artifact_type), ['chat_messages'], 'no browser: nothing recorded');
+    assert.deepEqual(ended.artifacts.map((a: { artifact_type: string }) => a.artifact_type).sort(), ['chat_messages', 'recording']);
+    // No browser, no meeting: its recording is a second of silence, a real WAV file for a transcription to fetch.
+    const recording = Buffer.from(await (await fetch(ended.artifacts.find((a: { artifact_type: string }) => a.artifact_type === 'recording').url)).arrayBuffer());
+    assert.equal(recording.subarray(0, 4).toString(), 'RIFF');
+    assert.equal(recording.subarray(8, 12).toString(), 'WAVE');
+    assert.equal(recording.length, 44 + 8000);
   });
 });

@@ -17,9 +17,10 @@ const killedWithWorker = (run: ScaleOutRun, botId: string) => workerOf(run, botI
  * What must hold when the service runs as many processes and some die (issue 19): two api instances and
  * two workers, each its own process (`src/main.ts`), on one PostgreSQL and one S3 bucket, behind a
  * round-robin load balancer; bots call the API through it. A dozen bots (scripted stand-ins that speak the
- * real internal API, `SCRIPTED_BOTS`, so that no browser is needed; four scheduled a few seconds ahead)
- * with two webhook endpoints; the api instance holding the webhook lease (its delivery hanging at one
- * receiver) and the worker running most bots are SIGKILLed with their processes mid-run. The database's
+ * real internal API, `SCRIPTED_BOTS`, so that no browser is needed; four scheduled a few seconds ahead;
+ * one transcribed by Gladia's fake) with two webhook endpoints; the api instance holding the webhook and
+ * transcriber leases (a delivery hanging at one receiver, a transcription job held working at the
+ * provider) and the worker running most bots are SIGKILLed with their processes mid-run. The database's
  * own record of every lease and checkpoint write (triggers) and the log are what is checked, not the
  * test's timers.
  */
@@ -136,7 +137,9 @@ describe('scale-out: two api instances and two workers behind a load balancer, o
         it('one message per status change and end of each bot is queued for each endpoint, none twice', () => {
           for (const { id: endpointId } of run.endpoints) {
             for (const bot of run.bots) {
-              const expected = ofType(botStream(run, bot.id), 'StatusChanged', 'BotCompleted', 'BotFailed').map((e) => messageIdOfEvent(e.id));
+              // A transcribed bot's bot.completed waits for its transcript: it is sent at the transcription's end.
+              const end = bot.transcribed ? ['TranscriptionCompleted', 'TranscriptionFailed'] : ['BotCompleted', 'BotFailed'];
+              const expected = ofType(botStream(run, bot.id), 'StatusChanged', ...end).map((e) => messageIdOfEvent(e.id));
               assert.deepEqual(queuedFor(run, endpointId, bot.id), expected, bot.name);
             }
           }
@@ -237,6 +240,21 @@ describe('scale-out: two api instances and two workers behind a load balancer, o
         });
       });
 
+      it("one provider job for the transcription, recorded before it was waited for, and waited for by the killed holder's successor", () => {
+        const bot = run.bots.find((b) => b.transcribed)!;
+        const stream = botStream(run, bot.id);
+        assert.equal(ofType(stream, 'TranscriptionRequested').length, 1);
+        const { created, looksBeforeKill, looksAfterKill } = run.providerJobs;
+        assert.equal(created.length, 1, `jobs created at the provider: ${created.join(', ')}`);
+        assert.deepEqual(ofType(stream, 'TranscriptionJobSubmitted').map((e) => e.data.job_id), created, 'the job recorded once');
+        assert.ok(looksBeforeKill.length > 0 && looksBeforeKill.every((id) => id === created[0]), 'the killed holder was waiting for it');
+        assert.ok(looksAfterKill.length > 0 && looksAfterKill.every((id) => id === created[0]), 'its successor waited for the same job');
+        const transcriber = holdingsOf(run.leaseWrites).get('transcriber')!;
+        assert.ok(transcriber.some((h) => h.owners.has(run.killed.apiOwner) && h.releasedAtSeq === null), 'the transcriber was the killed instance\'s');
+        assert.deepEqual(ofType(stream, 'TranscriptionCompleted', 'TranscriptionFailed').map((e) => e.type), ['TranscriptionCompleted']);
+        assert.ok(run.finalViews.get(bot.id).artifacts.some((a: { artifact_type: string }) => a.artifact_type === 'transcription'), 'its transcript is linked');
+      });
+
       it('chat and leave through the load balancer reach the bots, before the kill and after', () => {
         assert.ok(run.chats.some((c) => c.phase === 'before') && run.chats.some((c) => c.phase === 'after'));
         assert.ok(run.leaves.some((c) => c.phase === 'before') && run.leaves.some((c) => c.phase === 'after'));
@@ -257,7 +275,8 @@ describe('scale-out: two api instances and two workers behind a load balancer, o
           const settled = ofType(ofBot, 'TokensCharged', 'TokensReleased');
           assert.equal(settled.length, 1, `${bot.name} settled ${settled.map((e) => e.type).join(', ')}`);
           const end = ofType(botStream(run, bot.id), 'BotCompleted', 'BotFailed')[0]!;
-          const due = chargeForOutcome({ error_code: (end.data.end_reason ?? end.data.error_code) as string, usage: end.data.usage as never }, { transcription: false });
+          const transcription = ofType(botStream(run, bot.id), 'TranscriptionCompleted').length > 0;
+          const due = chargeForOutcome({ error_code: (end.data.end_reason ?? end.data.error_code) as string, usage: end.data.usage as never }, { transcription });
           const charged = settled[0]!.type === 'TokensCharged' ? (settled[0]!.data.amount as number) : 0;
           assert.equal(charged, due, `${bot.name} charged what its end says`);
           if (killedWithWorker(run, bot.id)) assert.equal(charged, 0, `${bot.name}: nothing for a crash`);

@@ -19,6 +19,8 @@ import { sharedFerretdb } from './ferretdb';
 import { Cluster } from './scale-out-cluster';
 import type { ServiceProcess } from './service-process';
 import { WebhookReceiver } from './webhook-receiver';
+import type { ScriptedWord } from '../fakes/transcription/fake-provider-kit';
+import { GladiaFake } from '../fakes/transcription/gladia-fake';
 
 export const LEASE_TTL_SECONDS = 3;
 
@@ -38,6 +40,17 @@ export interface ScaleOutBot {
   readonly name: string;
   /** scheduled bots: their join_at */
   readonly joinAt?: string;
+  /** the one bot with transcription (Gladia's fake), which leaves before the kill */
+  readonly transcribed?: boolean;
+}
+
+/** What the transcription provider (Gladia's fake) saw of the transcribed bot's request. */
+export interface ProviderJobs {
+  /** the jobs created (POST /v2/pre-recorded), by id */
+  readonly created: readonly string[];
+  /** looks at each job (GET /v2/pre-recorded/{id}) before the kill, and after */
+  readonly looksBeforeKill: readonly string[];
+  readonly looksAfterKill: readonly string[];
 }
 
 export interface ApiAnswer {
@@ -93,6 +106,7 @@ export interface ScaleOutRun {
   /** the chat_messages.json each bot stored, downloaded through its link */
   readonly posted: ReadonlyMap<string, readonly string[]>;
   readonly rateProbe: RateProbe;
+  readonly providerJobs: ProviderJobs;
   readonly ttlMs: number;
   stop(): Promise<void>;
 }
@@ -166,6 +180,8 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
   await installLeaseAudit(databaseUrl);
   const mongo = options.mongo ? { url: (await sharedFerretdb()).url, database: (await sharedFerretdb()).databaseName('scale_out') } : null;
   const receivers = [await new WebhookReceiver().start(), await new WebhookReceiver().start()];
+  const gladia = await new GladiaFake(GLADIA_KEY).start();
+  gladia.setScript({ words: HEARD, pendingLooks: 0 });
   const dropMongo = async () => {
     if (!mongo) return;
     const client = new MongoClient(mongo.url);
@@ -173,6 +189,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
   };
   const stopAround = async () => {
     for (const r of receivers) await r.stop();
+    await gladia.stop();
     await dropMongo();
   };
   const cluster = await Cluster.start({
@@ -184,7 +201,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
     botSlots: 12,
     leaseTtlSeconds: LEASE_TTL_SECONDS,
     scriptedBots: 'vc,tm,mt',
-    env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: '1' },
+    env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: '1', GLADIA_API_URL: gladia.url },
   }).catch(async (error: unknown) => {
     await stopAround();
     throw error;
@@ -196,7 +213,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
     await stopAround();
   };
   try {
-    return await drive({ options, databaseUrl, receivers, cluster, sampling, stop });
+    return await drive({ options, databaseUrl, receivers, gladia, cluster, sampling, stop });
   } catch (error) {
     // What each process said, for whoever reads the failure (the processes log warnings and errors only).
     for (const p of [...cluster.apis, ...cluster.workers]) process.stderr.write(`--- ${cluster.idOf(p)}\n${p.logText().slice(-6000)}\n`);
@@ -232,16 +249,27 @@ const probeRateLimit = async (lb: string, instances: readonly ServiceProcess[], 
   return { perSecond, answers };
 };
 
+const GLADIA_KEY = 'scale-out-gladia-key';
+/** What Gladia's fake "hears" in every recording. */
+const HEARD: ScriptedWord[] = [
+  { word: 'Hello', start: 0.1, end: 0.4, speaker: 0 },
+  { word: 'everyone.', start: 0.45, end: 0.9, speaker: 0 },
+];
+const jobsCreated = (gladia: GladiaFake): string[] => gladia.answers.filter((a) => a.url === '/v2/pre-recorded' && a.status === 201).map((a) => (a.body as { id: string }).id);
+const jobLooks = (gladia: GladiaFake): string[] =>
+  gladia.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v2/pre-recorded/')).map((r) => decodeURIComponent(r.url.slice('/v2/pre-recorded/'.length)));
+
 interface Stage {
   readonly options: ScaleOutOptions;
   readonly databaseUrl: string;
   readonly receivers: readonly WebhookReceiver[];
+  readonly gladia: GladiaFake;
   readonly cluster: Cluster;
   readonly sampling: ReturnType<typeof startSampling>;
   readonly stop: () => Promise<void>;
 }
 
-const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop }: Stage): Promise<ScaleOutRun> => {
+const drive = async ({ options, databaseUrl, receivers, gladia, cluster, sampling, stop }: Stage): Promise<ScaleOutRun> => {
   const lb = cluster.proxy.url;
   const [api1, api2] = cluster.apis as [ServiceProcess, ServiceProcess];
   const team = (await adminClient(lb).post('/admin/teams', { name: 'scale-out', tokens: 1000, rate_limit_per_second: 1000 })).body.data as { team_id: string; api_key: string };
@@ -269,7 +297,12 @@ const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop 
   // Scripted stand-ins on the three platforms (SCRIPTED_BOTS), each in a meeting of its own.
   const meetingUrl = (i: number) =>
     [`https://zoom.us/j/${9_100_000_000 + i}`, `https://teams.microsoft.com/l/meetup-join/scale-out-${i}`, `https://meet.google.com/sca-lout-${String(i).padStart(3, '0')}`][i % 3]!;
-  for (let i = 0; i < options.botsNow; i++) await create('now', '/v2/bots', { meeting_url: meetingUrl(i), bot_name: `Now ${i}` });
+  // The first bot is transcribed (Gladia's fake, which fetches its recording from the bucket).
+  const transcription = { transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: GLADIA_KEY } };
+  for (let i = 0; i < options.botsNow; i++) {
+    const transcribed = i === 0;
+    await create('now', '/v2/bots', { meeting_url: meetingUrl(i), bot_name: `Now ${i}`, ...(transcribed ? transcription : {}) }, transcribed ? { transcribed } : {});
+  }
   const rateProbe = await probeRateLimit(lb, [api1, api2], cluster);
   const firstJoinMs = Date.now() + 15_000;
   for (let i = 0; i < options.scheduledBots; i++) {
@@ -308,17 +341,21 @@ const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop 
   const doomed = count('worker-1') >= count('worker-2') ? cluster.workers[0]! : cluster.workers[1]!;
   const doomedId = cluster.idOf(doomed);
   const survivorId = doomedId === 'worker-1' ? 'worker-2' : 'worker-1';
-  // Before the kill: one bot leaves (elsewhere, unless the doomed worker runs them all), its webhooks hang.
-  const runningOn = (worker: string) => immediate.filter((b) => placed.get(b.id) === worker);
-  const leavingBefore = [runningOn(survivorId)[0] ?? runningOn(doomedId)[0]!];
+  // Before the kill two bots leave: the transcribed one (its job is held working at the provider) and one
+  // more (elsewhere, unless the doomed worker runs them all), whose webhooks hang at the first receiver
+  // (the transcribed bot's bot.completed waits for its transcript).
+  const runningOn = (worker: string) => immediate.filter((b) => placed.get(b.id) === worker && !b.transcribed);
+  const transcribed = immediate.find((b) => b.transcribed)!;
+  const leavingBefore = [transcribed, runningOn(survivorId)[0] ?? runningOn(doomedId)[0]!];
   const leftBefore = new Set(leavingBefore.map((b) => b.id));
 
-  // The first receiver stops answering: the deliveries of these leaves' events hang in the sender.
   const [hanging] = receivers as [WebhookReceiver, WebhookReceiver];
   hanging.answerWith(() => 'hang');
+  gladia.holdJobs = true;
   await Promise.all(leavingBefore.map((b) => leave(b, 'before')));
   await waitUntil('the bots asked to leave before the kill to end', () => statusesOf([...leftBefore]), (s) => s.every((x) => ENDED.has(x)), 120_000);
   await waitUntil('a delivery to hang at the first receiver', async () => hanging.hangingCount, (n) => n > 0, 60_000, 100);
+  await waitUntil('the transcription job to be looked at, working', async () => jobLooks(gladia).length, (n) => n > 0, 60_000, 100);
   const holder = await cluster.holderOf('webhook-delivery');
   if (!holder) throw new Error('nobody holds webhook-delivery');
   const hangingAtKill = hanging.hangingCount;
@@ -326,7 +363,9 @@ const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop 
   // The kill: the sender of those deliveries, and a worker with its bots, as a lost machine would go.
   await holder.api.killWithItsProcesses();
   const killedProcesses = (await doomed.killWithItsProcesses()).length;
+  const looksBeforeKill = jobLooks(gladia);
   hanging.answerWith(() => 200);
+  gladia.holdJobs = false;
 
   const onDoomed = (id: string) => placed.get(id) === doomedId;
   await waitUntil(
@@ -352,10 +391,11 @@ const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop 
     const delivered = new Set(log.filter((e) => e.type === 'WebhookDelivered').map((e) => `${e.streamName} ${e.data.message_id}`));
     return log.filter((e) => e.type === 'WebhookMessageQueued' && !delivered.has(`${e.streamName} ${e.data.message_id}`)).length;
   };
+  const transcribedEnd = (log: readonly RecordedEvent[]) => log.some((e) => e.streamName === `bot-${transcribed.id}` && (e.type === 'TranscriptionCompleted' || e.type === 'TranscriptionFailed'));
   await waitUntil(
-    'every bot settled and every webhook delivered',
+    'every bot settled, the transcription ended and every webhook delivered',
     () => readLog(databaseUrl),
-    (log) => bots.every((b) => settled(log).has(b.id)) && undelivered(log) === 0,
+    (log) => bots.every((b) => settled(log).has(b.id)) && transcribedEnd(log) && undelivered(log) === 0,
     120_000,
     500,
   );
@@ -389,6 +429,7 @@ const drive = async ({ options, databaseUrl, receivers, cluster, sampling, stop 
     finalViews,
     posted,
     rateProbe,
+    providerJobs: { created: jobsCreated(gladia), looksBeforeKill, looksAfterKill: jobLooks(gladia).slice(looksBeforeKill.length) },
     ttlMs: LEASE_TTL_SECONDS * 1000,
     stop,
   };
