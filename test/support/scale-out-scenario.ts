@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { openEventStore } from '../../src/adapters/event-store';
 import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { openReadStore } from '../../src/adapters/read-store';
 import { PROJECTIONS_CHECKPOINT } from '../../src/subscribers/projection-runner';
 import { checkpointWrites, installLeaseAudit, leaseWrites, type CheckpointWrite, type LeaseWrite } from './lease-audit';
 import { adminClient, apiClient } from './http-client';
 import { freshPostgresDatabase } from './postgres';
+import { readLog } from './read-log';
 import { bucketName, sharedRadosgw } from './radosgw';
 import { sharedFerretdb } from './ferretdb';
 import { Cluster } from './scale-out-cluster';
@@ -121,20 +121,6 @@ export const waitUntil = async <T>(what: string, read: () => Promise<T>, ok: (va
     if (ok(value)) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}; last seen: ${JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? String(v) : v))?.slice(0, 2000)}`);
     await sleep(everyMs);
-  }
-};
-
-const readLog = async (databaseUrl: string): Promise<RecordedEvent[]> => {
-  const store = await openEventStore({ databaseUrl, sqlitePath: '' });
-  try {
-    const all: RecordedEvent[] = [];
-    for (;;) {
-      const page = await store.readAll({ ...(all.length === 0 ? {} : { fromPosition: all.at(-1)!.position }), maxCount: 2000 });
-      if (page.length === 0) return all;
-      all.push(...page);
-    }
-  } finally {
-    await store.close();
   }
 };
 
