@@ -20,8 +20,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openEventStore } from '../src/adapters/event-store';
@@ -33,13 +31,9 @@ import { startPostgres } from '../test/support/postgres';
 import { RoundRobinProxy } from '../test/support/round-robin-proxy';
 import { Cluster } from '../test/support/scale-out-cluster';
 import { freePort, ServiceProcess } from '../test/support/service-process';
+import { intFromEnv } from './lib/env';
 import { runLoad, type LoadResult } from './lib/load';
-
-const intFromEnv = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got ${process.env[name]}`);
-  return value;
-};
+import { startReceiver } from './lib/receiver';
 
 const REQUESTS = intFromEnv('BENCH_SCALE_REQUESTS', 500);
 const MESSAGES = intFromEnv('BENCH_SCALE_MESSAGES', 200);
@@ -70,35 +64,6 @@ const createBots = async (lb: string): Promise<LoadResult> => {
   return result;
 };
 
-interface Receiver {
-  readonly url: string;
-  /** arrival (performance.now) of each bot's first message */
-  readonly arrivals: Map<string, number>;
-  whenAll(n: number): Promise<void>;
-  close(): void;
-}
-
-const startReceiver = async (): Promise<Receiver> => {
-  const arrivals = new Map<string, number>();
-  let waiting: { n: number; resolve: () => void } | null = null;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { bot_id: string } };
-      if (!arrivals.has(body.data.bot_id)) arrivals.set(body.data.bot_id, performance.now());
-      res.writeHead(200).end();
-      if (waiting && arrivals.size >= waiting.n) waiting.resolve();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    arrivals,
-    whenAll: (n) => (arrivals.size >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }))),
-    close: () => server.close(),
-  };
-};
 
 /** A bot's creation and failure appended as the service appends them: one `bot.failed` message per endpoint. */
 const appendBotEnd = async (log: EventStore, teamId: string): Promise<string> => {
