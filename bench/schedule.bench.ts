@@ -24,12 +24,7 @@ import { defaultBotConfig } from '../src/domain/bot/bot-config';
 import { SCHEDULED_BOT_LEAD_MS } from '../src/domain/bot/schedule-timing';
 import { startService, type RunningService } from '../src/service';
 import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
-
-const intFromEnv = (name: string, fallback: number): number => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got ${process.env[name]}`);
-  return value;
-};
+import { intFromEnv } from './lib/env';
 
 const SCHEDULED = intFromEnv('BENCH_SCHEDULED', 1000);
 const BATCH_ROUNDS = intFromEnv('BENCH_BATCH_ROUNDS', 5);

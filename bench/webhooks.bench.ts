@@ -11,7 +11,6 @@ import { createApiClient } from '../client';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import bunyan from 'bunyan';
@@ -21,6 +20,7 @@ import { defaultDeliveryWorkerOptions } from '../src/subscribers/deliver-webhook
 import { startService, type RunningService } from '../src/service';
 import { freePort } from '../test/support/free-port';
 import { BENCH_ADMIN_TOKEN, benchServiceConfig } from './lib/bench-service-config';
+import { startReceiver, type Receiver } from './lib/receiver';
 
 const MESSAGES = Number(process.env.BENCH_WEBHOOKS ?? 2000);
 /** events per second of the paced runs, which measure latency below saturation */
@@ -30,37 +30,6 @@ const ADMIN = BENCH_ADMIN_TOKEN;
 const quietLog = bunyan.createLogger({ name: 'bench', level: 'fatal' });
 
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-interface Receiver {
-  readonly url: string;
-  /** arrival time (performance.now) by bot id */
-  readonly arrivals: Map<string, number>;
-  whenAll(n: number): Promise<void>;
-  close(): void;
-}
-
-/** A bare receiver: reads the body, notes when it arrived, answers 200. */
-const startReceiver = async (): Promise<Receiver> => {
-  const arrivals = new Map<string, number>();
-  let waiting: { n: number; resolve: () => void } | null = null;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { bot_id: string } };
-      if (!arrivals.has(body.data.bot_id)) arrivals.set(body.data.bot_id, performance.now());
-      res.writeHead(200).end();
-      if (waiting && arrivals.size >= waiting.n) waiting.resolve();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    arrivals,
-    whenAll: (n) => (arrivals.size >= n ? Promise.resolve() : new Promise((resolve) => (waiting = { n, resolve }))),
-    close: () => server.close(),
-  };
-};
 
 interface Figures {
   readonly perSecond: number;

@@ -4,6 +4,7 @@ import { parseIngestKey, parseObjectStoreUrl } from './adapters/object-store/s3-
 import { defaultServiceSecretFile } from './adapters/signing/load-service-keys';
 import { artifactSizeLimitsFrom, MIB, type ArtifactSizeLimits } from './http/internal/upload-limits';
 import type { Role } from './roles';
+import type { Platform } from './domain/meeting-url';
 import { vcSettingsFromEnv, type VcSettings } from './capabilities/vc-settings';
 
 export interface ServiceConfig {
@@ -57,6 +58,11 @@ export interface ServiceConfig {
   readonly allowPrivateWebhookTargets?: boolean;
   /** Development convenience (BOT_TEST_CA_PEM): a PEM file of a certificate authority bots also trust for their own connections. */
   readonly botTestCaPem?: string | undefined;
+  /**
+   * Development and tests (SCRIPTED_BOTS=vc,tm,mt): bots of these platforms run a scripted stand-in
+   * (bot-runtime/scripted/) that speaks the real internal API but opens no browser and joins no meeting.
+   */
+  readonly scriptedBots?: readonly Platform[];
   /** The largest upload a bot may make, per artifact kind (ARTIFACT_SIZE_LIMITS_MB); unset kinds keep their default. */
   readonly artifactSizeLimits?: Partial<ArtifactSizeLimits>;
   /** Uploads are refused while DATA_DIR has less free space than this (MIN_FREE_DISK_MB), so the event log keeps room. */
@@ -154,6 +160,16 @@ const checkRole = (role: Role, botSlots: number | undefined, publicUrl: string |
   }
 };
 
+const PLATFORMS: readonly Platform[] = ['vc', 'tm', 'mt'];
+
+const scriptedBotsFrom = (value: string | undefined): readonly Platform[] | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const named = value.split(',').map((p) => p.trim());
+  const unknown = named.filter((p) => !(PLATFORMS as readonly string[]).includes(p));
+  if (unknown.length > 0) throw new Error(`SCRIPTED_BOTS must list platforms (vc, tm, mt), comma-separated, got "${value}"`);
+  return named as Platform[];
+};
+
 const MIN_LEASE_TTL_MS = 500;
 
 const leaseTimingFrom = (value: string | undefined): ServiceConfig['leaseTiming'] => {
@@ -192,6 +208,7 @@ export const conveniencesOn = (config: ServiceConfig): string[] => [
   ...(config.allowPrivateStorageEndpoints ? ['ALLOW_PRIVATE_STORAGE_ENDPOINTS'] : []),
   ...(config.botTestCaPem ? ['BOT_TEST_CA_PEM'] : []),
   ...(config.botSameUser ? ['BOT_SAME_USER'] : []),
+  ...(config.scriptedBots && config.scriptedBots.length > 0 ? ['SCRIPTED_BOTS'] : []),
 ];
 
 /** NODE_ENV=production says this is no developer's machine: a development convenience there is a mistake. */
@@ -236,6 +253,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       sandboxReplicas: sandboxReplicasFrom(env.SANDBOX_REPLICAS),
       allowPrivateWebhookTargets: flag('ALLOW_PRIVATE_WEBHOOK_TARGETS', env.ALLOW_PRIVATE_WEBHOOK_TARGETS),
       botTestCaPem: env.BOT_TEST_CA_PEM || undefined,
+      scriptedBots: scriptedBotsFrom(env.SCRIPTED_BOTS),
       botUser: env.BOT_USER || undefined,
       botSameUser: flag('BOT_SAME_USER', env.BOT_SAME_USER),
       artifactSizeLimits: artifactSizeLimitsFrom(env.ARTIFACT_SIZE_LIMITS_MB),

@@ -9,6 +9,7 @@ import { calendarChannelViewProjection } from '../projections/calendars/calendar
 import { calendarEventViewProjection } from '../projections/calendars/calendar-event-view';
 import { calendarViewProjection } from '../projections/calendars/calendar-view';
 import { partOf } from '../subscribers/background/background-part';
+import { nextRoundInLog } from '../subscribers/calendars/next-round-in-log';
 import { scheduleCalendarBots } from '../subscribers/schedule-calendar-bots';
 import { CalendarSyncWorker } from '../subscribers/sync-calendars';
 import type { Capability } from './capability';
@@ -48,10 +49,12 @@ export const calendars: Capability = {
       },
       { lease: 'calendar-sync' },
     );
-    // The API waits for a round only where this process runs the sync; elsewhere the recorded request wakes its holder.
+    // Where this process runs the sync, the API wakes it and waits for its round; elsewhere the recorded
+    // request wakes the holder, and the API waits for the end of its round in the log.
     const calendarSync = {
       wake: (calendarId: string) => sync.current?.wake(calendarId),
-      nextRound: async (calendarId: string, timeoutMs: number) => sync.current?.nextRound(calendarId, timeoutMs),
+      nextRound: async (calendarId: string, timeoutMs: number) =>
+        sync.current ? sync.current.nextRound(calendarId, timeoutMs) : nextRoundInLog({ commands: context.commands, log }, context.readModels.position, calendarId, timeoutMs),
     };
     const api = context.roles.api;
     return {

@@ -232,6 +232,7 @@ const evolve = (doc: LegacyBotView | null, event: DomainEvent, sequence: number 
       return key === null ? null : { ...touched, transcript_file: key };
     }
     case 'TranscriptionRequested':
+    case 'TranscriptionJobSubmitted':
     case 'TranscriptionFailed':
     case 'BotArtifactsErased':
       return null;

@@ -37,6 +37,8 @@ const MIN_QUEUEING_ESTIMATE_MS = 30;
 /** A try that starts this soon after the team's previous one ended runs back to back with it. */
 const BACK_TO_BACK_MS = 20;
 const RETRY_MAX_MS = 30_000;
+/** The most a lone scheduled bot is queued ahead of its queueing time: the estimate of a queueing is capped here. */
+export const MAX_QUEUEING_ESTIMATE_MS = 1000;
 
 /**
  * Queues scheduled bots at their time. Its due times come from events only: at start it reads the bots
@@ -203,7 +205,7 @@ export class BotScheduler {
 
   /** A moving average, kept a quarter high: starting a burst a bit early costs nothing, late is what shows. */
   private measure(durationMs: number): void {
-    this.queueingMs = Math.min(1000, Math.max(MIN_QUEUEING_ESTIMATE_MS, 0.9 * this.queueingMs + 0.1 * durationMs * 1.25));
+    this.queueingMs = Math.min(MAX_QUEUEING_ESTIMATE_MS, Math.max(MIN_QUEUEING_ESTIMATE_MS, 0.9 * this.queueingMs + 0.1 * durationMs * 1.25));
   }
 
   private settle(botId: string, outcome: QueueOutcome): void {

@@ -23,7 +23,7 @@ import {
   rawTranscriptionDocument,
   TRANSCRIPTION,
 } from '../domain/transcription/transcript-artifacts';
-import { transcriptionInputsOf, type KeptArtifact } from '../domain/transcription/transcription-inputs';
+import { providerJobOf, transcriptionInputsOf, type KeptArtifact } from '../domain/transcription/transcription-inputs';
 import { FairQueue, type FairQueueOptions } from './fair-queue';
 import type { Subscriber } from './subscriber-runner';
 
@@ -51,8 +51,9 @@ class NoTranscript extends Error {}
  * out: the provider runs on the recording, the speakers come from the bot's speaker timeline, and the raw
  * and diarized transcripts go to the bot's storage (its team's bucket or the service's store, as fixed at
  * its creation). Progress is the bot's own stream: a request that has ended is never run again, and one a
- * restart interrupted (no end recorded) runs again from the start. A failure ends the transcription with
- * TRANSCRIPTION_FAILED; the bot stays completed.
+ * restart or a takeover interrupted (no end recorded) runs again from the start, except that a hosted
+ * provider's job recorded for it (TranscriptionJobSubmitted) is waited for rather than created again. A
+ * failure ends the transcription with TRANSCRIPTION_FAILED; the bot stays completed.
  *
  * Requests wait in a FairQueue: teams take turns and each runs one transcription at a time, so a team's
  * hundred recordings do not queue another team's one behind them. The subscriber's checkpoint stays before
@@ -119,7 +120,15 @@ export const transcribeRecordings = (deps: TranscriberDeps): Subscriber & { stop
     }
     const turns = await speakerTurns(config, request.bot_id, inputs.participants);
 
-    const transcript = await provider.transcribe({ audio, ...options, signal: stopping.signal });
+    // A job an earlier owner created is waited for; a new one is recorded before it is waited for, so
+    // that whoever carries the request on after this owner dies does the same (no second provider job).
+    const transcript = await provider.transcribe({
+      audio,
+      ...options,
+      signal: stopping.signal,
+      job: providerJobOf(history, request.request_id),
+      onJobCreated: (jobId) => record(request.bot_id, { type: 'RecordTranscriptionJob', request_id: request.request_id, provider: name, job_id: jobId, now: now() }),
+    });
     const endMs = Date.parse(inputs.ended_at ?? now());
     const result = attributeSpeakers({
       words: transcript.words,

@@ -52,6 +52,23 @@ describe('SANDBOX_REPLICAS (tests: bots reach the sandbox replicas under the rea
   });
 });
 
+describe('SCRIPTED_BOTS (tests: bots of some platforms run a scripted stand-in, no browser)', () => {
+  it('is off unless set, and lists platforms', () => {
+    assert.equal(configFromEnv({}).scriptedBots, undefined);
+    assert.deepEqual(configFromEnv({ SCRIPTED_BOTS: 'vc, tm' }).scriptedBots, ['vc', 'tm']);
+    assert.deepEqual(conveniencesOn(configFromEnv({ SCRIPTED_BOTS: 'mt' })), ['SCRIPTED_BOTS']);
+  });
+
+  it('refuses what is not a platform, and any value in production', () => {
+    assert.throws(() => configFromEnv({ SCRIPTED_BOTS: 'zoom' }), /SCRIPTED_BOTS must list platforms \(vc, tm, mt\)/);
+    // Only a list of platforms turns it on: a flag's value, a blank or an empty item is refused, not guessed.
+    for (const unclear of ['1', 'true', 'all', ' ', 'vc,', 'vc,,tm']) {
+      assert.throws(() => configFromEnv({ SCRIPTED_BOTS: unclear }), /SCRIPTED_BOTS must list platforms/, JSON.stringify(unclear));
+    }
+    assert.throws(() => configFromEnv({ SCRIPTED_BOTS: 'vc', NODE_ENV: 'production' }), /^Error: SCRIPTED_BOTS: development conveniences cannot be set with NODE_ENV=production/);
+  });
+});
+
 describe('safe whatever NODE_ENV says: development conveniences only when set, never in production', () => {
   const safe = (config: ServiceConfig) => {
     assert.equal(config.sandboxHosts, false, 'no sandbox meeting URLs');

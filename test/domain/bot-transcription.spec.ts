@@ -1,7 +1,9 @@
 /** The bot's transcription rules (bot-decider.ts), given/when/then. */
+import assert from 'node:assert/strict';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { botDecider, type BotCommand } from '../../src/domain/bot/bot-decider';
 import { BotEvent, INITIAL_TRANSCRIPTION } from '../../src/domain/bot/bot-events';
+import { providerJobOf } from '../../src/domain/transcription/transcription-inputs';
 import { at, deciderSpec } from './given-when-then';
 
 const spec = deciderSpec(botDecider, BotEvent);
@@ -76,6 +78,43 @@ describe('bot transcription rules', () => {
 
     it('given a running bot, when a transcription is requested, then it is refused: there is no recording yet', () =>
       spec.given(running(true)).when(request(INITIAL_TRANSCRIPTION, false)).thenRejects({ code: 'BOT_STATUS', status: 'in_call_recording' }));
+  });
+
+  describe("its provider's job", () => {
+    const underWay = [...completedWithRecording(true), requested(INITIAL_TRANSCRIPTION, false)];
+    const recordJob = (request_id: string, job_id: string): BotCommand => ({ type: 'RecordTranscriptionJob', request_id, provider: 'Gladia', job_id, now: LATER });
+    const jobRecorded = (request_id: string, job_id: string): BotEvent => ({ type: 'TranscriptionJobSubmitted', data: { bot_id: BOT, request_id, provider: 'Gladia', job_id, at: LATER } });
+
+    it('given it runs, when the provider accepted its job, then the job is recorded', () =>
+      spec.given(underWay).when(recordJob(INITIAL_TRANSCRIPTION, 'job-1')).then([jobRecorded(INITIAL_TRANSCRIPTION, 'job-1')]));
+
+    it('given its job was recorded, when the same job is recorded again (a retried append), then nothing', () =>
+      spec.given([...underWay, jobRecorded(INITIAL_TRANSCRIPTION, 'job-1')]).when(recordJob(INITIAL_TRANSCRIPTION, 'job-1')).thenNothing());
+
+    it('given its job was recorded, when another job is recorded (a second owner), then it is refused: the first is the one waited for', () =>
+      spec
+        .given([...underWay, jobRecorded(INITIAL_TRANSCRIPTION, 'job-1')])
+        .when(recordJob(INITIAL_TRANSCRIPTION, 'job-2'))
+        .thenRejects({ code: 'INVALID_TRANSITION', message: `The transcription ${INITIAL_TRANSCRIPTION} already has job job-1 at the provider` }));
+
+    it('given it has ended, or another request runs, when a job is recorded for it, then nothing', () => {
+      spec.given([...underWay, failedTranscription(INITIAL_TRANSCRIPTION)]).when(recordJob(INITIAL_TRANSCRIPTION, 'job-1')).thenNothing();
+      spec.given(underWay).when(recordJob('r-9', 'job-1')).thenNothing();
+    });
+
+    it('given the first ended with a job, when a re-transcribe records its own, then it is recorded: each request has its job', () =>
+      spec
+        .given([...underWay, jobRecorded(INITIAL_TRANSCRIPTION, 'job-1'), failedTranscription(INITIAL_TRANSCRIPTION), requested('r-1', true)])
+        .when(recordJob('r-1', 'job-2'))
+        .then([jobRecorded('r-1', 'job-2')]));
+
+    it("a request's job is what transcribing it waits for: none before it is recorded, that one after, none for another request", () => {
+      assert.equal(providerJobOf(underWay, INITIAL_TRANSCRIPTION), null);
+      const withJob = [...underWay, jobRecorded(INITIAL_TRANSCRIPTION, 'job-1')];
+      assert.equal(providerJobOf(withJob, INITIAL_TRANSCRIPTION), 'job-1');
+      assert.equal(providerJobOf(withJob, 'r-1'), null);
+      assert.equal(providerJobOf([...withJob, failedTranscription(INITIAL_TRANSCRIPTION), requested('r-1', true), jobRecorded('r-1', 'job-2')], 'r-1'), 'job-2');
+    });
   });
 
   describe('its end', () => {

@@ -301,9 +301,10 @@ describe('transcription survives a restart (progress is the bot’s stream)', fu
 
   const start = (launcher: ScriptedLauncher, dataDir?: string) => serviceWithGladia(gladia, launcher, dataDir);
 
-  it('a transcription cut off by a stop runs again after the restart, once; a later restart runs nothing again', async () => {
+  it("a transcription cut off by a stop goes on after the restart with the provider's job it had (none created again); a later restart runs nothing again", async () => {
     // the job stays "processing" until the service is stopped
-    gladia.setScript({ words: WORDS, pendingLooks: 1_000_000 });
+    gladia.setScript({ words: WORDS, pendingLooks: 1 });
+    gladia.holdJobs = true;
     const launcher = new ScriptedLauncher();
     t = await start(launcher);
     const team = await createTeam(t.url, { tokens: 100 });
@@ -329,21 +330,24 @@ describe('transcription survives a restart (progress is the bot’s stream)', fu
     await t.service.stop();
     assert.equal(rx.events().includes('bot.completed'), false, 'bot.completed waits for the transcript');
 
-    gladia.setScript({ words: WORDS, pendingLooks: 1 });
+    gladia.holdJobs = false;
+    const looksBefore = gladia.requests.filter((r) => r.method === 'GET').length;
     t = await start(new ScriptedLauncher(), dataDir!);
     api = apiClient(t.url, team.api_key);
     await rx.waitFor((r) => r.some((x) => x.body.event === 'bot.completed'));
-    assert.equal(jobsCreated(), 2, 'run again from the start after the restart');
+    assert.equal(jobsCreated(), 1, 'the job created before the stop is waited for, not created again');
+    const job = (gladia.answers.find((a) => a.url === '/v2/pre-recorded')!.body as { id: string }).id;
+    assert.ok(gladia.requests.filter((r) => r.method === 'GET').slice(looksBefore).every((r) => r.url === `/v2/pre-recorded/${job}`), 'the restarted service looked at that job');
     assert.equal((await api.get(`/v2/bots/${botId}`)).body.data.transcription.error_message, null);
     const types = async () => ((await api.get(`/v2/bots/${botId}/events`)).body.data.events as { type: string }[]).map((e) => e.type).filter((type) => type.startsWith('Transcription'));
-    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionCompleted']);
+    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionJobSubmitted', 'TranscriptionCompleted']);
 
     await t.service.stop();
     t = await start(new ScriptedLauncher(), dataDir!);
     api = apiClient(t.url, team.api_key);
     await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(jobsCreated(), 2, 'an ended transcription is never run again');
-    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionCompleted']);
+    assert.equal(jobsCreated(), 1, 'an ended transcription is never run again');
+    assert.deepEqual(await types(), ['TranscriptionRequested', 'TranscriptionJobSubmitted', 'TranscriptionCompleted']);
     assert.equal(rx.events().filter((e) => e === 'bot.completed').length, 1);
   });
 });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { descendantsOf } from './processes';
 import { ADMIN_TOKEN } from './test-service';
 
 export { freePort } from './free-port';
@@ -24,6 +25,11 @@ export class ServiceProcess {
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Started, and not exited since. */
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   async start(): Promise<void> {
@@ -64,6 +70,32 @@ export class ServiceProcess {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  /**
+   * Ends it and every process it started (its bots, their browsers) at once, as the loss of its machine
+   * would: the bots run in process groups of their own, so they would outlive a kill of the service alone.
+   */
+  async killWithItsProcesses(): Promise<number[]> {
+    const child = this.child;
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return [];
+    const signal = (pid: number, name: NodeJS.Signals) => {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // gone meanwhile
+      }
+    };
+    // Frozen first, so that none of them starts another process while the tree is read.
+    const frozen = new Set<number>([child.pid]);
+    signal(child.pid, 'SIGSTOP');
+    for (let found = descendantsOf(child.pid); found.some((pid) => !frozen.has(pid)); found = descendantsOf(child.pid)) {
+      for (const pid of found) if (!frozen.has(pid)) (frozen.add(pid), signal(pid, 'SIGSTOP'));
+    }
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    for (const pid of frozen) signal(pid, 'SIGKILL');
+    await exited;
+    return [...frozen].filter((pid) => pid !== child.pid);
   }
 
   logText(): string {

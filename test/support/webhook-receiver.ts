@@ -41,6 +41,11 @@ export class WebhookReceiver {
     return (this.server!.address() as AddressInfo).port;
   }
 
+  /** Requests it holds unanswered ('hang') now. */
+  get hangingCount(): number {
+    return [...this.hanging].filter((res) => !res.destroyed && !res.socket?.destroyed).length;
+  }
+
   answerWith(answer: (index: number, request: ReceivedWebhook) => Answer): void {
     this.answer = answer;
   }

@@ -20,8 +20,11 @@ import type { BotExit } from './port';
 const STDERR_TAIL_BYTES = 4096;
 
 export interface BotProcessSettings {
-  /** the compiled runtime's main file */
+  /** the compiled runtime's main file (or the scripted stand-in's source, with `nodeArguments` to load it) */
   readonly main: string;
+  readonly nodeArguments?: readonly string[];
+  /** where it starts; its private folder unless given */
+  readonly cwd?: string;
   /** whom it runs as; null: the service's own user (BOT_SAME_USER, development) */
   readonly owner: BotUser | null;
   /** passed to the bot as SANDBOX_REPLICAS (development and tests) */
@@ -47,8 +50,8 @@ export const startBotProcess = (settings: BotProcessSettings, warm: boolean): Bo
   const { owner } = settings;
   const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetbot-'));
   if (owner) fs.chownSync(privateDir, owner.uid, owner.gid);
-  const child = spawn(process.execPath, [settings.main], {
-    cwd: privateDir,
+  const child = spawn(process.execPath, [...(settings.nodeArguments ?? []), settings.main], {
+    cwd: settings.cwd ?? privateDir,
     env: {
       ...botProcessEnvironment(privateDir, process.env, {
         NODE_ENV: process.env.NODE_ENV,

@@ -1,12 +1,17 @@
 import * as fs from 'node:fs';
+import path from 'node:path';
 import type Logger from 'bunyan';
-import type { BotJob, BotLaunch } from '../../../contract/bot-contract';
+import type { BotJob, BotLaunch, Platform } from '../../../contract/bot-contract';
 import { botUserName, lookUpUser } from '../../../contract/host/bot-user';
 import { botIdentityFor, type BotIdentity } from './bot-identity';
 import { startBotProcess, type BotProcess } from './bot-process';
 import { compiledBotRuntime } from './compiled-runtime';
 import type { BotLauncher, LaunchedBot } from './port';
 import { WarmPool } from './warm-pool';
+
+const REPOSITORY = path.resolve(__dirname, '../../..');
+/** The scripted stand-in (development and tests): the same launch and internal API, no browser; run from its source. */
+const SCRIPTED_BOT_MAIN = path.join(REPOSITORY, 'bot-runtime/scripted/main.ts');
 
 export interface ChildProcessLauncherOptions {
   /** passed to bots as SANDBOX_REPLICAS (development and tests: the real platform hosts go to that sandbox) */
@@ -15,6 +20,8 @@ export interface ChildProcessLauncherOptions {
   readonly botTestCaPem?: string | undefined;
   /** BOT_POOL_SIZE: bot processes kept started, with their Chromium, before their job */
   readonly poolSize?: number | undefined;
+  /** SCRIPTED_BOTS (development and tests): bots of these platforms run the scripted stand-in instead of Chromium */
+  readonly scriptedBots?: readonly Platform[] | undefined;
 }
 
 /** Its text goes to the bot with the job, since the bot user cannot read the service's files. */
@@ -78,14 +85,16 @@ export class ChildProcessLauncher implements BotLauncher {
 
   async launch(job: BotJob, connection: { serviceUrl: string; botToken: string }): Promise<LaunchedBot> {
     if (this.identity.kind === 'refused') throw new Error(`bots cannot run on this machine: ${this.identity.reason}`);
-    const warm = this.pool?.take() ?? null;
-    const bot = warm ?? this.startProcess(await compiledBotRuntime(), false);
+    const scripted = this.options.scriptedBots?.includes(job.platform) ?? false;
+    // the scripted stand-in needs no browser: never one of the pool's processes
+    const warm = scripted ? null : (this.pool?.take() ?? null);
+    const bot = warm ?? (scripted ? this.startScripted() : this.startProcess(await compiledBotRuntime(), false));
     const launch: BotLaunch = { job, service_url: connection.serviceUrl, token: connection.botToken, test_ca_pem: testCaPem(this.options.botTestCaPem, this.log) };
     bot.send(launch);
     void bot.exited.then((exit) => {
       if (exit.code === null && exit.signal === null) this.log.error({ bot_id: job.bot_id, err: exit.stderrTail }, 'bot process could not start');
     });
-    this.log.info({ bot_id: job.bot_id, pid: bot.pid, uid: this.owner?.uid ?? process.getuid?.(), from_pool: warm !== null, warm_ready: warm?.isReady ?? false }, 'bot process started');
+    this.log.info({ bot_id: job.bot_id, pid: bot.pid, uid: this.owner?.uid ?? process.getuid?.(), from_pool: warm !== null, scripted, warm_ready: warm?.isReady ?? false }, 'bot process started');
     return { pid: bot.pid, exited: bot.exited, kill: (signal) => bot.kill(signal) };
   }
 
@@ -104,6 +113,10 @@ export class ChildProcessLauncher implements BotLauncher {
     if (warm) this.log.debug({ pid: bot.pid }, 'warm bot process started');
     return bot;
   }
+
+  private startScripted(): BotProcess {
+    return startBotProcess({ main: SCRIPTED_BOT_MAIN, nodeArguments: ['--import', 'tsx'], cwd: REPOSITORY, owner: this.owner, sandboxReplicas: this.options.sandboxReplicas }, false);
+  }
 }
 
 /**
@@ -119,6 +132,7 @@ export const childProcessLauncherFor = (
     readonly sandboxReplicas?: string | undefined;
     readonly botTestCaPem?: string | undefined;
     readonly botPoolSize?: number | undefined;
+    readonly scriptedBots?: readonly Platform[] | undefined;
   },
   slots: number,
 ): ChildProcessLauncher => {
@@ -133,6 +147,7 @@ export const childProcessLauncherFor = (
     sandboxReplicas: settings.sandboxReplicas,
     botTestCaPem: settings.botTestCaPem,
     poolSize: slots > 0 ? (settings.botPoolSize ?? defaultBotPoolSize(slots)) : 0,
+    scriptedBots: settings.scriptedBots,
   });
 };
 

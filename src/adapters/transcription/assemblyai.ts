@@ -1,11 +1,12 @@
 /**
  * AssemblyAI v2 (research B.3): `POST /v2/transcript` with `{audio_url, speaker_labels: true}` answers
- * the transcript `queued`; `GET /v2/transcript/{id}` until `completed` or `error`. Header
- * `Authorization: <key>` (no scheme). Times are integer milliseconds; speakers are letters "A", "B".
+ * the transcript `queued` (unless the request already has its job); `GET /v2/transcript/{id}` until
+ * `completed` or `error`. Header `Authorization: <key>` (no scheme). Times are integer milliseconds;
+ * speakers are letters "A", "B".
  */
 import * as t from 'io-ts';
 import type { RecognizedWord } from '../../domain/transcription/transcript';
-import { hostedJob, optional, wordsInTimeOrder, type HostedClientOptions } from './hosted-provider-kit';
+import { hostedJob, jobToWaitFor, optional, wordsInTimeOrder, type HostedClientOptions } from './hosted-provider-kit';
 import { hostedProblems } from './options-problems';
 import { decodeAnswer, defaultPollPolicy, jobDone, jobPending, pollJob } from './poll-job';
 import { defaultHttpPolicy, ProviderHttp, stringField } from './provider-http';
@@ -43,21 +44,23 @@ export class AssemblyAiProvider implements TranscriptionProvider {
     const { audioUrl, apiKey } = hostedJob(this, request);
     const headers = { authorization: apiKey };
     const body = { speaker_labels: true, ...(request.language ? { language_code: request.language } : {}), ...request.customParams, audio_url: audioUrl };
-    const created = decodeAnswer(this.name, Transcript, await this.http.json({ method: 'POST', path: '/v2/transcript', headers, body, signal: request.signal, secret: apiKey }), 'the created transcript');
-    const path = `/v2/transcript/${encodeURIComponent(created.id)}`;
+    const jobId = await jobToWaitFor(request, async () =>
+      decodeAnswer(this.name, Transcript, await this.http.json({ method: 'POST', path: '/v2/transcript', headers, body, signal: request.signal, secret: apiKey }), 'the created transcript').id,
+    );
+    const path = `/v2/transcript/${encodeURIComponent(jobId)}`;
     const { transcript, raw } = await pollJob(
       this.name,
-      created.id,
+      jobId,
       async () => {
         const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal, secret: apiKey });
         const transcript = decodeAnswer(this.name, Transcript, raw, 'the transcript');
-        if (transcript.status === 'error') throw new TranscriptionFailed(this.name, `transcript ${created.id} failed: ${transcript.error ?? 'no reason given'}`);
+        if (transcript.status === 'error') throw new TranscriptionFailed(this.name, `transcript ${jobId} failed: ${transcript.error ?? 'no reason given'}`);
         return transcript.status === 'completed' ? jobDone({ transcript, raw }) : jobPending(transcript.status);
       },
       this.options.poll ?? defaultPollPolicy,
       request.signal,
     );
-    return { provider: this.name, jobIds: [created.id], raw, ...normalise(transcript, request.language ?? null) };
+    return { provider: this.name, jobIds: [jobId], raw, ...normalise(transcript, request.language ?? null) };
   }
 }
 

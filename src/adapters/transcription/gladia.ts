@@ -1,12 +1,12 @@
 /**
- * Gladia v2 pre-recorded (research B.1): `POST /v2/pre-recorded` with the audio's signed URL, then
- * `GET /v2/pre-recorded/{id}` until `done` or `error`. Header `x-gladia-key`. Times in seconds; an
- * integer `speaker` on each utterance when `diarization` is on.
+ * Gladia v2 pre-recorded (research B.1): `POST /v2/pre-recorded` with the audio's signed URL (unless the
+ * request already has its job), then `GET /v2/pre-recorded/{id}` until `done` or `error`. Header
+ * `x-gladia-key`. Times in seconds; an integer `speaker` on each utterance when `diarization` is on.
  */
 import * as t from 'io-ts';
 import type { RecognizedWord } from '../../domain/transcription/transcript';
 import { hostedProblems } from './options-problems';
-import { hostedJob, optional, wordsInTimeOrder, type HostedClientOptions } from './hosted-provider-kit';
+import { hostedJob, jobToWaitFor, optional, wordsInTimeOrder, type HostedClientOptions } from './hosted-provider-kit';
 import { decodeAnswer, defaultPollPolicy, jobDone, jobPending, pollJob } from './poll-job';
 import { defaultHttpPolicy, ProviderHttp, stringField } from './provider-http';
 import { TranscriptionFailed, type ProviderTranscript, type TranscriptionOptions, type TranscriptionProvider, type TranscriptionRequest } from './port';
@@ -59,21 +59,23 @@ export class GladiaProvider implements TranscriptionProvider {
       ...request.customParams,
       audio_url: audioUrl,
     };
-    const created = decodeAnswer(this.name, Created, await this.http.json({ method: 'POST', path: '/v2/pre-recorded', headers, body, signal: request.signal, secret: apiKey }), 'the created job');
-    const path = `/v2/pre-recorded/${encodeURIComponent(created.id)}`;
+    const jobId = await jobToWaitFor(request, async () =>
+      decodeAnswer(this.name, Created, await this.http.json({ method: 'POST', path: '/v2/pre-recorded', headers, body, signal: request.signal, secret: apiKey }), 'the created job').id,
+    );
+    const path = `/v2/pre-recorded/${encodeURIComponent(jobId)}`;
     const { job, raw } = await pollJob(
       this.name,
-      created.id,
+      jobId,
       async () => {
         const raw = await this.http.json({ method: 'GET', path, headers, signal: request.signal, secret: apiKey });
         const job = decodeAnswer(this.name, Job, raw, 'the job');
-        if (job.status === 'error') throw new TranscriptionFailed(this.name, `job ${created.id} failed with error code ${job.error_code ?? 'none'}`, job.error_code ?? null);
+        if (job.status === 'error') throw new TranscriptionFailed(this.name, `job ${jobId} failed with error code ${job.error_code ?? 'none'}`, job.error_code ?? null);
         return job.status === 'done' ? jobDone({ job, raw }) : jobPending(job.status);
       },
       this.options.poll ?? defaultPollPolicy,
       request.signal,
     );
-    return { provider: this.name, jobIds: [created.id], raw, ...normalise(job, request.language ?? null) };
+    return { provider: this.name, jobIds: [jobId], raw, ...normalise(job, request.language ?? null) };
   }
 }
 

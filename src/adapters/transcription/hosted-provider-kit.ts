@@ -21,6 +21,17 @@ export const hostedJob = (provider: TranscriptionProvider, request: Transcriptio
   return { audioUrl: request.audio.url, apiKey: request.apiKey! };
 };
 
+/**
+ * The job to wait for: the one the request already has, or a new one `create` asks the provider for,
+ * told to the caller (who records it) before anyone waits for it.
+ */
+export const jobToWaitFor = async (request: TranscriptionRequest, create: () => Promise<string>): Promise<string> => {
+  if (request.job) return request.job;
+  const created = await create();
+  await request.onJobCreated?.(created);
+  return created;
+};
+
 /** A field a provider may leave out or set to null. */
 export const optional = <C extends t.Mixed>(codec: C) => t.union([codec, t.undefined, t.null]);
 

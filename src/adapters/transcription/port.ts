@@ -23,6 +23,14 @@ export interface TranscriptionOptions {
 export interface TranscriptionRequest extends TranscriptionOptions {
   readonly audio: AudioSource;
   readonly signal?: AbortSignal;
+  /**
+   * A provider that runs jobs (Gladia, AssemblyAI): the job this request already has there, created by an
+   * earlier owner of the request; it is waited for, never created again. Providers that answer in the same
+   * request (Deepgram, the offline engine) have no job to come back to and ignore it.
+   */
+  readonly job?: string | null;
+  /** Told the id of a job the provider just accepted, before it is waited for: the caller records it. */
+  readonly onJobCreated?: (jobId: string) => Promise<void>;
 }
 
 /** One provider's answer: verbatim, and normalised to our units. */

@@ -112,6 +112,11 @@ export type BotCommand =
       readonly retranscribe: boolean;
       readonly now: string;
     }
+  /**
+   * A hosted provider accepted the running transcription's job. The first job recorded is the request's: the
+   * same one again records nothing, another is refused (whoever asks waits for the recorded one instead).
+   */
+  | { readonly type: 'RecordTranscriptionJob'; readonly request_id: string; readonly provider: string; readonly job_id: string; readonly now: string }
   /** The running transcription's artifacts are stored; a transcription that has already ended records nothing. */
   | {
       readonly type: 'CompleteTranscription';

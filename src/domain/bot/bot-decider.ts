@@ -261,6 +261,19 @@ const decide = (command: BotCommand, state: BotState) => {
     case 'RequestTranscription':
       return requestTranscription(state, command);
 
+    case 'RecordTranscriptionJob': {
+      if (state.transcriptionRunning !== command.request_id || state.transcriptionJob === command.job_id) return noEvents;
+      if (state.transcriptionJob !== null) {
+        return E.left<BotRejection, readonly BotEvent[]>({
+          code: 'INVALID_TRANSITION',
+          message: `The transcription ${command.request_id} already has job ${state.transcriptionJob} at the provider`,
+          status: state.status,
+        });
+      }
+      const { request_id, provider, job_id, now } = command;
+      return emit({ type: 'TranscriptionJobSubmitted', data: { bot_id, request_id, provider, job_id, at: now } });
+    }
+
     case 'CompleteTranscription': {
       if (state.transcriptionRunning !== command.request_id) return noEvents;
       const { request_id, provider, artifacts, utterances, now } = command;
@@ -315,6 +328,7 @@ const newBot = (data: { readonly bot_id: string; readonly team_id: string; reado
   transcriptionRunning: null,
   dataDeleted: false,
   artifactsErased: false,
+  transcriptionJob: null,
 });
 
 const evolve = (state: BotState, event: BotEvent): BotState => {
@@ -369,10 +383,12 @@ const evolve = (state: BotState, event: BotEvent): BotState => {
     case 'BotFailed':
       return { ...state, status: failedStatus(state.status, event.data.error_code), schedule: null };
     case 'TranscriptionRequested':
-      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id };
+      return { ...state, transcriptionRequests: [...state.transcriptionRequests, event.data.request_id], transcriptionRunning: event.data.request_id, transcriptionJob: null };
+    case 'TranscriptionJobSubmitted':
+      return { ...state, transcriptionJob: event.data.job_id };
     case 'TranscriptionCompleted':
     case 'TranscriptionFailed':
-      return { ...state, transcriptionRunning: null };
+      return { ...state, transcriptionRunning: null, transcriptionJob: null };
     case 'BotDataDeleted':
       return { ...state, dataDeleted: true };
     case 'BotArtifactsErased':

@@ -217,6 +217,19 @@ export const TranscriptionRequested = eventCodec('TranscriptionRequested', {
   at: IsoInstant,
 });
 
+/**
+ * A hosted provider accepted the request's job (`job_id`: the provider's own id), recorded before the
+ * transcriber waits for it, so that whoever carries the request on after its owner died (a standby taking
+ * the lease over, the service after a restart) waits for this job instead of asking for a second one.
+ */
+export const TranscriptionJobSubmitted = eventCodec('TranscriptionJobSubmitted', {
+  bot_id: t.string,
+  request_id: t.string,
+  provider: t.string,
+  job_id: t.string,
+  at: IsoInstant,
+});
+
 /** The transcript artifacts are stored (ArtifactStored, just before this event); `utterances`: how many. */
 export const TranscriptionCompleted = eventCodec('TranscriptionCompleted', {
   bot_id: t.string,
@@ -253,7 +266,7 @@ export const BotArtifactsErased = eventCodec('BotArtifactsErased', { bot_id: t.s
 export const BotEvent = t.union([
   BotCreated, BotScheduled, BotScheduleChanged, BotDispatched, BotReassigned, StatusChanged, CallEnded, BotLeaveRequested,
   ChatMessageSent, ArtifactStored, ParticipantsReported, BotCompleted, BotFailed, ArtifactSpilled, ArtifactUploadFailed,
-  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionCompleted, TranscriptionFailed, BotDataDeleted, BotArtifactsErased,
+  ArtifactsExpired, BotDataAccessed, TranscriptionRequested, TranscriptionJobSubmitted, TranscriptionCompleted, TranscriptionFailed, BotDataDeleted, BotArtifactsErased,
   ChatMessageRequested, ChatMessageFailed, BotLeaveAcknowledged,
 ]);
 export type BotEvent = t.TypeOf<typeof BotEvent>;

@@ -45,6 +45,8 @@ export type BotState =
       readonly transcriptionRequests: readonly string[];
       /** the request id of the transcription under way */
       readonly transcriptionRunning: string | null;
+      /** the provider's job of the transcription under way, once recorded */
+      readonly transcriptionJob: string | null;
       /** the team deleted the bot's data (BotDataDeleted), and its artifacts are erased (BotArtifactsErased) */
       readonly dataDeleted: boolean;
       readonly artifactsErased: boolean;

@@ -1,7 +1,7 @@
 /**
  * What transcribing a bot's recording needs from the bot's history: its recording and participants
- * artifacts where they are kept, and the recorder's clock (when it started, its pauses) to put the
- * speaker timeline on the recording's time.
+ * artifacts where they are kept, the recorder's clock (when it started, its pauses) to put the
+ * speaker timeline on the recording's time, and the provider's job a request already has.
  */
 import type { BotEvent } from '../bot/bot-events';
 import type { RecordingClock } from './speaker-timeline';
@@ -73,3 +73,7 @@ export const transcriptionInputsOf = (events: readonly BotEvent[]): Transcriptio
     ended_at: endedAt,
   };
 };
+
+/** The hosted provider's job recorded for a transcription request (an earlier owner's), or null: none yet. */
+export const providerJobOf = (events: readonly BotEvent[], requestId: string): string | null =>
+  events.find((e): e is Extract<BotEvent, { type: 'TranscriptionJobSubmitted' }> => e.type === 'TranscriptionJobSubmitted' && e.data.request_id === requestId)?.data.job_id ?? null;

@@ -128,6 +128,38 @@ export const hostedProviderContract = (subject: HostedContractSubject): void => 
         assert.equal(looks.length, 4, 'three looks while it works, one when done');
       });
 
+      it('tells the caller the job it created before it waits for it, so that the caller can record it', async () => {
+        fake.setScript({ words: script, pendingLooks: 1 });
+        const before = fake.requests.length;
+        const told: { jobId: string; requestsSoFar: string[] }[] = [];
+        const result = await provider.transcribe(
+          request({ onJobCreated: async (jobId) => void told.push({ jobId, requestsSoFar: fake.requests.slice(before).map((r) => r.method) }) }),
+        );
+        assert.deepEqual(told, [{ jobId: result.jobIds[0], requestsSoFar: ['POST'] }], 'told once, after the creation and before any look');
+      });
+
+      it('waits for the job a request already has (an earlier owner created it) and creates none', async () => {
+        fake.setScript({ words: script, pendingLooks: 0 });
+        const stop = new AbortController();
+        let created = '';
+        // The earlier owner: creates the job, then stops while the provider still works on it.
+        fake.holdJobs = true;
+        try {
+          await failure(provider.transcribe(request({ signal: stop.signal, onJobCreated: async (jobId) => void ((created = jobId), setTimeout(() => stop.abort(), 50)) })));
+        } finally {
+          fake.holdJobs = false;
+        }
+        const before = fake.requests.length;
+        const told: string[] = [];
+        const result = await provider.transcribe(request({ job: created, onJobCreated: async (jobId) => void told.push(jobId) }));
+        const after = fake.requests.slice(before);
+        assert.deepEqual(after.map((r) => r.method), ['GET'], 'one look at the job, done: no second creation');
+        assert.ok(after[0]!.url.includes(created));
+        assert.deepEqual(result.jobIds, [created]);
+        assert.deepEqual(told, [], 'nothing new to record');
+        assert.equal(result.words.length, script.length);
+      });
+
       it('gives up on a job that never ends, saying so', async () => {
         fake.setScript({ words: script, pendingLooks: 1_000_000 });
         const slow = subject.provider({ baseUrl: fake.url, http: quickPolicies.http, poll: { intervalMs: 20, timeoutMs: 300 } });

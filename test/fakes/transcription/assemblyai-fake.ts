@@ -47,7 +47,7 @@ export class AssemblyAiFake extends FakeProviderServer {
     const job = this.jobs.get(id);
     if (!job) return sendJson(res, 404, { error: 'Transcript lookup error, transcript id not found' });
     job.looks++;
-    if (job.looks <= job.script.pendingLooks) return sendJson(res, 200, this.transcriptOf(job, job.looks === 1 ? 'queued' : 'processing'));
+    if (this.stillWorking(job.script, job.looks)) return sendJson(res, 200, this.transcriptOf(job, job.looks === 1 ? 'queued' : 'processing'));
     const audio = await job.audio;
     if (!audio.ok) {
       const error = `Download error, unable to download ${job.params.audio_url}. Please make sure the file exists and is accessible from the internet.`;

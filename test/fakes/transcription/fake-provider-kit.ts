@@ -92,6 +92,8 @@ export abstract class FakeProviderServer {
   readonly answers: RecordedAnswer[] = [];
   readonly audioFetches: AudioFetch[] = [];
   script: FakeScript = defaultScript;
+  /** While set, every job looked at is still working, whatever its script: a test holds jobs in flight. */
+  holdJobs = false;
   private server: Server | null = null;
   private answered = 0;
   url = '';
@@ -106,6 +108,11 @@ export abstract class FakeProviderServer {
     this.script = { ...defaultScript, ...script };
     this.answered = 0;
     return this;
+  }
+
+  /** Whether a job looked at for the `looks`-th time is still working. */
+  protected stillWorking(script: FakeScript, looks: number): boolean {
+    return this.holdJobs || looks <= script.pendingLooks;
   }
 
   /** Fetches the audio and remembers how it went. */

@@ -73,7 +73,7 @@ export class GladiaFake extends FakeProviderServer {
     if (!job) return this.error(res, 404, path, `No pre-recorded job with id ${id}`);
     job.looks++;
     const base = { id, request_id: `G-${id.slice(0, 8)}`, version: 2, created_at: job.created_at, kind: 'pre-recorded', custom_metadata: job.params.custom_metadata ?? null, post_session_metadata: {} };
-    if (job.looks <= job.script.pendingLooks) return sendJson(res, 200, { ...base, status: job.looks === 1 ? 'queued' : 'processing', completed_at: null, error_code: null, file: null, request_params: job.params, result: null });
+    if (this.stillWorking(job.script, job.looks)) return sendJson(res, 200, { ...base, status: job.looks === 1 ? 'queued' : 'processing', completed_at: null, error_code: null, file: null, request_params: job.params, result: null });
     const audio = await job.audio;
     const completed_at = new Date().toISOString();
     // a file it could not download fails the job as a bad request; a scripted failure as its own error
