@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import * as E from 'fp-ts/Either';
 import { privateFolder } from './adapters/disk/private-files';
 import { openEventStore } from './adapters/event-store';
-import { openReadStore } from './adapters/read-store';
+import { openReadStore, readModelsFile, readStoreKind, type ReadStoreKind } from './adapters/read-store';
 import type { CommandDeps } from './commands/command-deps';
 import { describeTeam } from './commands/describe-team';
 import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/team-commands';
@@ -13,6 +13,13 @@ import { ApiError } from './http/api-error';
 import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
 import { allProjections } from './capabilities';
 import { rebuildProjections } from './subscribers/rebuild-projections';
+
+/** What a rebuild from here changed, by read store. */
+const rebuiltWhere: Record<ReadStoreKind, string> = {
+  mongodb: '',
+  sqlite: ' (DATA_DIR/read-models.sqlite3; with the service stopped: a running service rebuilds its own through POST /admin/rebuild-projections)',
+  memory: ' (the memory read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
+};
 
 const usage = `usage: npm run admin -- <command> [options]
   create-team --name <name> [--tokens <n>] [--daily-bot-cap <n>] [--rate-limit <per second>]
@@ -97,13 +104,12 @@ const main = async () => {
       case 'show-team':
         return print((await describeTeam(deps, team())) ?? fail('team not found'));
       case 'rebuild-projections': {
-        const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+        const readStoreConfig = { mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, embedded: config.readStore, sqlitePath: readModelsFile(config.dataDir) };
+        const kind = readStoreKind(readStoreConfig);
+        const readStore = await openReadStore(readStoreConfig);
         const report = await rebuildProjections(eventStore, readStore, allProjections);
         await readStore.close();
-        return print({
-          ...report,
-          read_store: config.mongoUrl ? 'mongodb' : 'memory (the embedded read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
-        });
+        return print({ ...report, read_store: `${kind}${rebuiltWhere[kind]}` });
       }
       default:
         fail(`unknown command ${command}\n${usage}`);

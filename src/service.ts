@@ -22,7 +22,7 @@ import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { eventStoreKind, openEventStore } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
-import { openReadStore } from './adapters/read-store';
+import { openReadStore, readModelsFile, readStoreKind } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
 import type { CommandDeps } from './commands/command-deps';
 import type { DataAccessTally } from './commands/data-access-tally';
@@ -111,7 +111,11 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   const roles = rolesOf(config.role ?? 'all', config.botSlots ?? defaultBotSlots());
   const launcher = overrides.launcher ?? childProcessLauncherFor(log, config, roles.worker ? config.botSlots ?? defaultBotSlots() : 0);
   const eventStore = await openEventStore({ eventstoreUrl: config.eventstoreUrl, databaseUrl: config.databaseUrl, sqlitePath: path.join(config.dataDir, 'events.sqlite3') });
-  const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  const readStoreConfig = { mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, embedded: config.readStore, sqlitePath: readModelsFile(config.dataDir) };
+  const readStore = await openReadStore(readStoreConfig).catch(async (error) => {
+    await eventStore.close();
+    throw error;
+  });
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
   const checkpoints = await openCheckpointStore(checkpointStoreConfig);
@@ -209,7 +213,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       role: config.role ?? 'all',
       owner,
       event_store: eventStoreKind(config),
-      read_store: config.mongoUrl ? 'mongodb' : 'memory',
+      read_store: readStoreKind(readStoreConfig),
       checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
       object_store: objectStore.local ? 'folder' : 's3',
       leases: parts.heldLeases(),

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { privateSqliteFile } from '../disk/private-files';
+import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
+import { compileCount, compileFind, orderTerms, type SqlValue } from './sqlite-query';
+
+/** Positions as 20 zero-padded digits (every unsigned 64-bit number), so that text order is numeric order. */
+const POSITION_DIGITS = 20;
+const padPosition = (position: bigint): string => {
+  if (position < 0n) throw new Error(`a position is never negative, got ${position}`);
+  return position.toString().padStart(POSITION_DIGITS, '0');
+};
+
+const TABLE_PREFIX = 'rm_';
+const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+const tableOf = (collection: string): string => quoteIdentifier(`${TABLE_PREFIX}${collection}`);
+
+/** Pages of the database kept in memory (negative: KiB), the working set of the read models: 64 MiB. */
+const CACHE_KIB = 64 * 1024;
+
+/** Undefined fields are dropped, as the MongoDB implementation drops them. */
+const toJson = (doc: ReadDocument): string => JSON.stringify(doc);
+
+/**
+ * The embedded read store: one SQLite file (DATA_DIR/read-models.sqlite3), one table per collection of
+ * JSON documents, queried through expressions that order and match as MongoDB does (sqlite-query.ts). It
+ * outlives a restart, so the service resumes from its checkpoint instead of folding the whole log again,
+ * and memory holds SQLite's page cache (the working set), not every document.
+ *
+ * Commits are not synced (WAL, synchronous=NORMAL): a crash of the process loses nothing, a power cut may
+ * lose the last commits, never half of one. The read models are derived from the log, and a projection's
+ * rows and its checkpoint commit together (`atomically`), so whatever was lost is folded again from the
+ * checkpoint at the next start.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly tables = new Set<string>();
+  /** one `atomically` at a time: SQLite has one transaction per connection */
+  private transactionTail: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string) {
+    if (path !== ':memory:') privateSqliteFile(path);
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`cache_size = -${CACHE_KIB}`);
+    this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL) WITHOUT ROWID');
+    const names = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${TABLE_PREFIX}%'`).pluck().all() as string[];
+    for (const name of names) this.tables.add(name.slice(TABLE_PREFIX.length));
+  }
+
+  async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
+    this.ensureTable(collection);
+    const info = this.statement(
+      `INSERT INTO ${tableOf(collection)} (id, position, doc) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc WHERE excluded.position > position`,
+    ).run(doc.id, padPosition(position), toJson(doc));
+    return info.changes > 0;
+  }
+
+  async get<D extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<D> | null> {
+    if (!this.tables.has(collection)) return null;
+    const row = this.statement(`SELECT position, doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as { position: string; doc: string } | undefined;
+    return row === undefined ? null : { doc: JSON.parse(row.doc) as D, position: BigInt(row.position) };
+  }
+
+  async find<D extends ReadDocument>(collection: string, query: FindQuery): Promise<readonly D[]> {
+    const { tail, params } = compileFind(query);
+    if (!this.tables.has(collection)) return [];
+    const rows = this.statement(`SELECT doc FROM ${tableOf(collection)}${tail}`).pluck().all(...params) as string[];
+    return rows.map((doc) => JSON.parse(doc) as D);
+  }
+
+  async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
+    if (!this.tables.has(collection)) return 0;
+    const { tail, params } = compileCount(where);
+    return this.statement(`SELECT count(*) FROM ${tableOf(collection)}${tail}`).pluck().get(...params) as number;
+  }
+
+  /** Each index on the same expressions the queries order by, so that a team's page is read in order. */
+  async ensureIndexes(collection: string, indexes: readonly (readonly SortKey[])[]): Promise<void> {
+    this.ensureTable(collection);
+    for (const keys of indexes) {
+      if (keys.length === 0) continue;
+      const name = `ix_${createHash('sha256').update(`${collection}\u0000${JSON.stringify(keys)}`).digest('hex').slice(0, 16)}`;
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${quoteIdentifier(name)} ON ${tableOf(collection)} (${keys.flatMap(orderTerms).join(', ')})`);
+    }
+  }
+
+  async loadCheckpoint(name: string): Promise<bigint | null> {
+    const position = this.statement('SELECT position FROM checkpoints WHERE name = ?').pluck().get(name) as string | undefined;
+    return position === undefined ? null : BigInt(position);
+  }
+
+  async saveCheckpoint(name: string, position: bigint): Promise<void> {
+    this.statement(
+      'INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position WHERE excluded.position > position',
+    ).run(name, padPosition(position));
+  }
+
+  /**
+   * Everything `work` writes commits at once, or not at all: a projection's rows with its checkpoint. Other
+   * calls made meanwhile (reads of the HTTP API) see the writes already made, as they would in memory.
+   */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    const run = async (): Promise<T> => {
+      // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work();
+        this.db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw error;
+      }
+    };
+    const result = this.transactionTail.then(run, run);
+    this.transactionTail = result.catch(() => undefined);
+    return result;
+  }
+
+  async dropAll(): Promise<void> {
+    for (const collection of this.tables) this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
+    this.tables.clear();
+    this.statements.clear();
+    this.db.exec('DELETE FROM checkpoints');
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private ensureTable(collection: string): void {
+    if (this.tables.has(collection)) return;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(collection)} (id TEXT NOT NULL UNIQUE, position TEXT NOT NULL, doc TEXT NOT NULL)`);
+    this.tables.add(collection);
+  }
+
+  /** Prepared once per SQL text: queries differ in their parameters, not their text. */
+  private statement(sql: string): Database.Statement<SqlValue[]> {
+    let prepared = this.statements.get(sql);
+    if (prepared === undefined) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared as Database.Statement<SqlValue[]>;
+  }
+}

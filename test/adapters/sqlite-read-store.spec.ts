@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { SqliteReadStore } from '../../src/adapters/read-store/sqlite-read-store';
+import { compileFind } from '../../src/adapters/read-store/sqlite-query';
+import { sqliteFiles } from '../support/sqlite-files';
+
+describe('SQLite read store: what only a file shows', () => {
+  let files: ReturnType<typeof sqliteFiles>;
+  beforeEach(() => {
+    files = sqliteFiles();
+  });
+  afterEach(() => files.cleanup());
+
+  it('keeps documents, indexes and checkpoints across a close and an open', async () => {
+    const file = files.newFile();
+    const first = new SqliteReadStore(file);
+    await first.ensureIndexes('bots', [[{ field: 'team_id', direction: 'asc' }, { field: 'created_at', direction: 'desc' }]]);
+    await first.upsert('bots', { id: 'b1', team_id: 't', created_at: '2026-01-01' }, 7n);
+    await first.saveCheckpoint('projections', 7n);
+    await first.close();
+    const again = new SqliteReadStore(file);
+    try {
+      assert.deepEqual(await again.get('bots', 'b1'), { doc: { id: 'b1', team_id: 't', created_at: '2026-01-01' }, position: 7n });
+      assert.equal(await again.loadCheckpoint('projections'), 7n);
+      assert.deepEqual((await again.find('bots', { where: { team_id: 't' } })).map((d) => d.id), ['b1']);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('commits what `atomically` wrote all at once, or nothing of it when the work fails', async () => {
+    const file = files.newFile();
+    const store = new SqliteReadStore(file);
+    try {
+      await store.atomically(async () => {
+        await store.upsert('bots', { id: 'kept' }, 1n);
+        await store.saveCheckpoint('projections', 1n);
+      });
+      await assert.rejects(
+        store.atomically(async () => {
+          await store.upsert('bots', { id: 'lost' }, 2n);
+          await store.saveCheckpoint('projections', 2n);
+          throw new Error('the projection failed');
+        }),
+        /the projection failed/,
+      );
+      assert.equal(await store.get('bots', 'lost'), null);
+      assert.equal(await store.loadCheckpoint('projections'), 1n, 'the checkpoint is never ahead of the documents');
+      assert.equal((await store.get('bots', 'kept'))?.position, 1n);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers a team page newest first from the index, without sorting the team', async () => {
+    const file = files.newFile();
+    const store = new SqliteReadStore(file);
+    await store.ensureIndexes('bots', [[{ field: 'team_id', direction: 'asc' }, { field: 'created_at', direction: 'desc' }, { field: 'id', direction: 'desc' }]]);
+    await store.close();
+    const { tail, params } = compileFind({
+      where: { team_id: 't' },
+      orderBy: [{ field: 'created_at', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+      startAfter: ['2026-01-01', 'b9'],
+      limit: 11,
+    });
+    const db = new Database(file, { readonly: true });
+    try {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "rm_bots"${tail}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('\n');
+      assert.match(plan, /USING INDEX ix_/, plan);
+      assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+    } finally {
+      db.close();
+    }
+  });
+});
