@@ -107,13 +107,13 @@ export class SqliteReadStore implements ReadStore {
   atomically<T>(work: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
-      this.db.exec('BEGIN IMMEDIATE');
+      this.statement('BEGIN IMMEDIATE').run();
       try {
         const result = await work();
-        this.db.exec('COMMIT');
+        this.statement('COMMIT').run();
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        if (this.db.inTransaction) this.statement('ROLLBACK').run();
         throw error;
       }
     };
@@ -125,6 +125,7 @@ export class SqliteReadStore implements ReadStore {
   async dropAll(): Promise<void> {
     for (const collection of this.tables) this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
     this.tables.clear();
+    // Statements of dropped tables cannot run again; the others are prepared again when used.
     this.statements.clear();
     this.db.exec('DELETE FROM checkpoints');
   }
