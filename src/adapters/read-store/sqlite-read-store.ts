@@ -27,10 +27,10 @@ const toJson = (doc: ReadDocument): string => JSON.stringify(doc);
  * outlives a restart, so the service resumes from its checkpoint instead of folding the whole log again,
  * and memory holds SQLite's page cache (the working set), not every document.
  *
- * Commits are not synced (WAL, synchronous=NORMAL): a crash of the process loses nothing, a power cut may
- * lose the last commits, never half of one. The read models are derived from the log, and a projection's
- * rows and its checkpoint commit together (`atomically`), so whatever was lost is folded again from the
- * checkpoint at the next start.
+ * Commits are not synced (WAL, synchronous=NORMAL) and group the projections of one event-loop turn: a
+ * crash may lose the last of them, a power cut the last few commits, never half of one. The read models
+ * are derived from the log, and a projection's rows and its checkpoint commit together (`atomically`), so
+ * whatever was lost is folded again from the checkpoint at the next start.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
@@ -38,6 +38,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly tables = new Set<string>();
   /** one `atomically` at a time: SQLite has one transaction per connection */
   private transactionTail: Promise<unknown> = Promise.resolve();
+  /** an `atomically` is between its savepoint and its release */
+  private working = false;
 
   constructor(path: string) {
     if (path !== ':memory:') privateSqliteFile(path);
@@ -101,25 +103,47 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Everything `work` writes commits at once, or not at all: a projection's rows with its checkpoint. Other
-   * calls made meanwhile (reads of the HTTP API) see the writes already made, as they would in memory.
+   * Everything `work` writes is kept all at once, or nothing of it when it fails: a projection's rows with
+   * its checkpoint, in a savepoint. The transaction around it commits at the end of the event loop's turn,
+   * so that the events projected in one turn (a burst of creations) cost one commit, not one each. Other
+   * calls made meanwhile (reads of the HTTP API) see the writes already made, as they would in memory; a
+   * crash before the commit loses the rows and the checkpoint together, and the next start folds them again.
    */
   atomically<T>(work: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
-      this.statement('BEGIN IMMEDIATE').run();
+      this.openTurnTransaction();
+      this.working = true;
+      this.statement('SAVEPOINT atomically').run();
       try {
         const result = await work();
-        this.statement('COMMIT').run();
+        this.statement('RELEASE atomically').run();
         return result;
       } catch (error) {
-        if (this.db.inTransaction) this.statement('ROLLBACK').run();
+        if (this.db.inTransaction) {
+          this.statement('ROLLBACK TO atomically').run();
+          this.statement('RELEASE atomically').run();
+        }
         throw error;
+      } finally {
+        this.working = false;
       }
     };
     const result = this.transactionTail.then(run, run);
     this.transactionTail = result.catch(() => undefined);
     return result;
+  }
+
+  /** Opens the turn's transaction, unless open; it commits once the turn's work is done. */
+  private openTurnTransaction(): void {
+    if (this.db.inTransaction) return;
+    // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
+    this.statement('BEGIN IMMEDIATE').run();
+    const commit = () => {
+      // A work still running (waiting on something slower than a turn) commits with the next turn.
+      if (this.working) return void setImmediate(commit);
+      if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
+    };
+    setImmediate(commit);
   }
 
   async dropAll(): Promise<void> {
@@ -131,6 +155,8 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
+    await this.transactionTail;
+    if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
     if (this.db.open) this.db.close();
   }
 
