@@ -64,6 +64,8 @@ export class ProjectionRunner implements ReadModelProgress {
       });
       this.noteReached(batch.at(-1)!.position);
       folded += batch.length;
+      // A turn of the event loop between batches: the read store commits each (SQLite), others run meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
       if (batch.length < CATCH_UP_BATCH) break;
     }
     this.log.info({ resumed_from: resumedFrom?.toString() ?? null, events_folded: folded, position: this.reached?.toString() ?? null }, 'read models caught up with the log');
