@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { privateSqliteFile } from '../disk/private-files';
 import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 import { compileCount, compileFind, orderTerms, type SqlValue } from './sqlite-query';
+import { TurnDocuments } from './turn-documents';
 
 /** Positions as 20 zero-padded digits (every unsigned 64-bit number), so that text order is numeric order. */
 const POSITION_DIGITS = 20;
@@ -40,6 +41,8 @@ export class SqliteReadStore implements ReadStore {
   private transactionTail: Promise<unknown> = Promise.resolve();
   /** an `atomically` is between its savepoint and its release */
   private working = false;
+  /** the documents of the open transaction (one per event-loop turn); null when none is open */
+  private turn: TurnDocuments | null = null;
 
   constructor(path: string) {
     if (path !== ':memory:') privateSqliteFile(path);
@@ -54,28 +57,34 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
-    this.ensureTable(collection);
-    const info = this.statement(
-      `INSERT INTO ${tableOf(collection)} (id, position, doc) VALUES (?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc WHERE excluded.position > position`,
-    ).run(doc.id, padPosition(position), toJson(doc));
-    return info.changes > 0;
+    if (this.turn === null) return this.writeRow(collection, doc.id, toJson(doc), position, true);
+    const stored = this.turn.get(collection, doc.id)?.position ?? this.storedPosition(collection, doc.id);
+    if (stored !== null && stored >= position) return false;
+    this.turn.write(collection, doc.id, toJson(doc), position);
+    return true;
   }
 
   async get<D extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<D> | null> {
+    const known = this.turn?.get(collection, id);
+    if (known !== undefined) return { doc: JSON.parse(known.json) as D, position: known.position };
     if (!this.tables.has(collection)) return null;
     const row = this.statement(`SELECT position, doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as { position: string; doc: string } | undefined;
-    return row === undefined ? null : { doc: JSON.parse(row.doc) as D, position: BigInt(row.position) };
+    if (row === undefined) return null;
+    const position = BigInt(row.position);
+    this.turn?.remember(collection, id, row.doc, position);
+    return { doc: JSON.parse(row.doc) as D, position };
   }
 
   async find<D extends ReadDocument>(collection: string, query: FindQuery): Promise<readonly D[]> {
     const { tail, params } = compileFind(query);
+    this.flushTurn(collection);
     if (!this.tables.has(collection)) return [];
     const rows = this.statement(`SELECT doc FROM ${tableOf(collection)}${tail}`).pluck().all(...params) as string[];
     return rows.map((doc) => JSON.parse(doc) as D);
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
+    this.flushTurn(collection);
     if (!this.tables.has(collection)) return 0;
     const { tail, params } = compileCount(where);
     return this.statement(`SELECT count(*) FROM ${tableOf(collection)}${tail}`).pluck().get(...params) as number;
@@ -111,14 +120,17 @@ export class SqliteReadStore implements ReadStore {
    */
   atomically<T>(work: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      this.openTurnTransaction();
+      const turn = this.openTurnTransaction();
       this.working = true;
+      turn.beginWork();
       this.statement('SAVEPOINT atomically').run();
       try {
         const result = await work();
         this.statement('RELEASE atomically').run();
+        turn.endWork();
         return result;
       } catch (error) {
+        turn.undoWork();
         if (this.db.inTransaction) {
           this.statement('ROLLBACK TO atomically').run();
           this.statement('RELEASE atomically').run();
@@ -134,19 +146,52 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /** Opens the turn's transaction, unless open; it commits once the turn's work is done. */
-  private openTurnTransaction(): void {
-    if (this.db.inTransaction) return;
+  private openTurnTransaction(): TurnDocuments {
+    if (this.turn !== null) return this.turn;
     // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
     this.statement('BEGIN IMMEDIATE').run();
+    const turn = new TurnDocuments();
+    this.turn = turn;
     const commit = () => {
       // A work still running (waiting on something slower than a turn) commits with the next turn.
       if (this.working) return void setImmediate(commit);
-      if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
+      this.commitTurn();
     };
     setImmediate(commit);
+    return turn;
+  }
+
+  private commitTurn(): void {
+    if (this.turn === null) return;
+    this.flushTurn();
+    this.turn = null;
+    if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
+  }
+
+  /** Writes what the turn changed (of one collection, or all) to SQLite, inside its transaction. */
+  private flushTurn(collection?: string): void {
+    if (this.turn === null || (collection !== undefined && !this.turn.hasDirty(collection))) return;
+    this.turn.flush((name, id, { json, position }) => this.writeRow(name, id, json, position, false), collection);
+  }
+
+  /** `guarded`: only over an older position (the turn's own writes were checked already). */
+  private writeRow(collection: string, id: string, json: string, position: bigint, guarded: boolean): boolean {
+    this.ensureTable(collection);
+    const info = this.statement(
+      `INSERT INTO ${tableOf(collection)} (id, position, doc) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET position = excluded.position, doc = excluded.doc${guarded ? ' WHERE excluded.position > position' : ''}`,
+    ).run(id, padPosition(position), json);
+    return info.changes > 0;
+  }
+
+  private storedPosition(collection: string, id: string): bigint | null {
+    if (!this.tables.has(collection)) return null;
+    const position = this.statement(`SELECT position FROM ${tableOf(collection)} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return position === undefined ? null : BigInt(position);
   }
 
   async dropAll(): Promise<void> {
+    this.turn?.clear();
     for (const collection of this.tables) this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
     this.tables.clear();
     // Statements of dropped tables cannot run again; the others are prepared again when used.
@@ -156,7 +201,7 @@ export class SqliteReadStore implements ReadStore {
 
   async close(): Promise<void> {
     await this.transactionTail;
-    if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
+    this.commitTurn();
     if (this.db.open) this.db.close();
   }
 
