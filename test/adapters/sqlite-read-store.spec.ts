@@ -52,6 +52,53 @@ describe('SQLite read store: what only a file shows', () => {
     }
   });
 
+  it('keeps what earlier works of the same turn wrote when a later one fails after a query wrote the turn out', async () => {
+    const file = files.newFile();
+    const store = new SqliteReadStore(file);
+    await store.atomically(async () => {
+      await store.upsert('bots', { id: 'earlier', team_id: 't' }, 1n);
+      await store.saveCheckpoint('projections', 1n);
+    });
+    await assert.rejects(
+      store.atomically(async () => {
+        await store.upsert('bots', { id: 'failed', team_id: 't' }, 2n);
+        assert.equal(await store.count('bots', { team_id: 't' }), 2, 'a query sees the turn so far');
+        throw new Error('the projection failed');
+      }),
+    );
+    assert.deepEqual((await store.find('bots', { where: { team_id: 't' } })).map((d) => d.id), ['earlier']);
+    await store.close();
+    const again = new SqliteReadStore(file);
+    try {
+      assert.deepEqual((await again.find('bots', {})).map((d) => d.id), ['earlier'], 'committed: the earlier work, not the failed one');
+      assert.equal(await again.loadCheckpoint('projections'), 1n);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('reads within a turn what the turn wrote, and commits it at the end of the turn', async () => {
+    const file = files.newFile();
+    const store = new SqliteReadStore(file);
+    try {
+      await store.atomically(async () => {
+        await store.upsert('bots', { id: 'a', v: 1 }, 1n);
+        await store.upsert('bots', { id: 'a', v: 2 }, 2n);
+        assert.equal(await store.upsert('bots', { id: 'a', v: 0 }, 1n), false, 'the position guard holds within the turn');
+      });
+      assert.deepEqual(await store.get('bots', 'a'), { doc: { id: 'a', v: 2 }, position: 2n });
+      await new Promise((resolve) => setImmediate(resolve));
+      const reader = new Database(file, { readonly: true });
+      try {
+        assert.equal(reader.prepare('SELECT doc FROM "rm_bots" WHERE id = ?').pluck().get('a'), JSON.stringify({ id: 'a', v: 2 }), 'another connection sees it once the turn committed');
+      } finally {
+        reader.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('answers a team page newest first from the index, without sorting the team', async () => {
     const file = files.newFile();
     const store = new SqliteReadStore(file);

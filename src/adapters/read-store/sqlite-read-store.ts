@@ -52,7 +52,13 @@ export class SqliteReadStore implements ReadStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL) WITHOUT ROWID');
-    const names = this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${TABLE_PREFIX}%'`).pluck().all() as string[];
+    this.loadTables();
+  }
+
+  /** The collections that have a table, as SQLite says (again after a rollback, which may drop a new one). */
+  private loadTables(): void {
+    this.tables.clear();
+    const names = this.statement(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${TABLE_PREFIX}%'`).pluck().all() as string[];
     for (const name of names) this.tables.add(name.slice(TABLE_PREFIX.length));
   }
 
@@ -134,6 +140,7 @@ export class SqliteReadStore implements ReadStore {
         if (this.db.inTransaction) {
           this.statement('ROLLBACK TO atomically').run();
           this.statement('RELEASE atomically').run();
+          this.loadTables();
         }
         throw error;
       } finally {
