@@ -64,7 +64,7 @@ export class ProjectionRunner implements ReadModelProgress {
       });
       this.noteReached(batch.at(-1)!.position);
       folded += batch.length;
-      // A turn of the event loop between batches: the read store commits each (SQLite), others run meanwhile.
+      // A turn of the event loop between batches: the read store commits when due (SQLite), others run meanwhile.
       await new Promise((resolve) => setImmediate(resolve));
       if (batch.length < CATCH_UP_BATCH) break;
     }

@@ -42,7 +42,7 @@ export const rebuildProjections = async (
       await markProjectedEvent(readStore, batch.at(-1)!);
     });
     from = batch.at(-1)!.position;
-    // A turn of the event loop between batches: the read store commits each (SQLite), others run meanwhile.
+    // A turn of the event loop between batches: the read store commits when due (SQLite), others run meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
     if (batch.length < BATCH) break;
   }

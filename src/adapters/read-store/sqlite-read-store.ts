@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { privateSqliteFile } from '../disk/private-files';
 import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 import { compileCount, compileFind, orderTerms, type SqlValue } from './sqlite-query';
-import { TurnDocuments } from './turn-documents';
+import { PendingDocuments } from './pending-documents';
 
 /** Positions as 20 zero-padded digits (every unsigned 64-bit number), so that text order is numeric order. */
 const POSITION_DIGITS = 20;
@@ -15,6 +15,12 @@ const padPosition = (position: bigint): string => {
 const TABLE_PREFIX = 'rm_';
 const quoteIdentifier = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 const tableOf = (collection: string): string => quoteIdentifier(`${TABLE_PREFIX}${collection}`);
+
+/**
+ * How long the transaction of the projections stays open: 10 ms of a burst of creations commit as one
+ * (each commit writes every page it touched to the WAL), and a crash loses no more than those.
+ */
+const COMMIT_EVERY_MS = 10;
 
 /** Pages of the database kept in memory (negative: KiB), the working set of the read models: 64 MiB. */
 const CACHE_KIB = 64 * 1024;
@@ -28,7 +34,7 @@ const toJson = (doc: ReadDocument): string => JSON.stringify(doc);
  * outlives a restart, so the service resumes from its checkpoint instead of folding the whole log again,
  * and memory holds SQLite's page cache (the working set), not every document.
  *
- * Commits are not synced (WAL, synchronous=NORMAL) and group the projections of one event-loop turn: a
+ * Commits are not synced (WAL, synchronous=NORMAL) and group the projections of up to COMMIT_EVERY_MS: a
  * crash may lose the last of them, a power cut the last few commits, never half of one. The read models
  * are derived from the log, and a projection's rows and its checkpoint commit together (`atomically`), so
  * whatever was lost is folded again from the checkpoint at the next start.
@@ -41,8 +47,8 @@ export class SqliteReadStore implements ReadStore {
   private transactionTail: Promise<unknown> = Promise.resolve();
   /** an `atomically` is between its savepoint and its release */
   private working = false;
-  /** the documents of the open transaction (one per event-loop turn); null when none is open */
-  private turn: TurnDocuments | null = null;
+  /** the documents of the open transaction; null when none is open */
+  private pending: PendingDocuments | null = null;
 
   constructor(path: string) {
     if (path !== ':memory:') privateSqliteFile(path);
@@ -63,34 +69,34 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
-    if (this.turn === null) return this.writeRow(collection, doc.id, toJson(doc), position, true);
-    const stored = this.turn.get(collection, doc.id)?.position ?? this.storedPosition(collection, doc.id);
+    if (this.pending === null) return this.writeRow(collection, doc.id, toJson(doc), position, true);
+    const stored = this.pending.get(collection, doc.id)?.position ?? this.storedPosition(collection, doc.id);
     if (stored !== null && stored >= position) return false;
-    this.turn.write(collection, doc.id, toJson(doc), position);
+    this.pending.write(collection, doc.id, toJson(doc), position);
     return true;
   }
 
   async get<D extends ReadDocument>(collection: string, id: string): Promise<StoredDocument<D> | null> {
-    const known = this.turn?.get(collection, id);
+    const known = this.pending?.get(collection, id);
     if (known !== undefined) return { doc: JSON.parse(known.json) as D, position: known.position };
     if (!this.tables.has(collection)) return null;
     const row = this.statement(`SELECT position, doc FROM ${tableOf(collection)} WHERE id = ?`).get(id) as { position: string; doc: string } | undefined;
     if (row === undefined) return null;
     const position = BigInt(row.position);
-    this.turn?.remember(collection, id, row.doc, position);
+    this.pending?.remember(collection, id, row.doc, position);
     return { doc: JSON.parse(row.doc) as D, position };
   }
 
   async find<D extends ReadDocument>(collection: string, query: FindQuery): Promise<readonly D[]> {
     const { tail, params } = compileFind(query);
-    this.flushTurn(collection);
+    this.flushPending(collection);
     if (!this.tables.has(collection)) return [];
     const rows = this.statement(`SELECT doc FROM ${tableOf(collection)}${tail}`).pluck().all(...params) as string[];
     return rows.map((doc) => JSON.parse(doc) as D);
   }
 
   async count(collection: string, where?: Readonly<Record<string, FieldValue>>): Promise<number> {
-    this.flushTurn(collection);
+    this.flushPending(collection);
     if (!this.tables.has(collection)) return 0;
     const { tail, params } = compileCount(where);
     return this.statement(`SELECT count(*) FROM ${tableOf(collection)}${tail}`).pluck().get(...params) as number;
@@ -119,24 +125,24 @@ export class SqliteReadStore implements ReadStore {
 
   /**
    * Everything `work` writes is kept all at once, or nothing of it when it fails: a projection's rows with
-   * its checkpoint, in a savepoint. The transaction around it commits at the end of the event loop's turn,
-   * so that the events projected in one turn (a burst of creations) cost one commit, not one each. Other
+   * its checkpoint, in a savepoint. The transaction around it commits COMMIT_EVERY_MS after it opened, so
+   * that the events projected meanwhile (a burst of creations) cost one commit, not one each. Other
    * calls made meanwhile (reads of the HTTP API) see the writes already made, as they would in memory; a
    * crash before the commit loses the rows and the checkpoint together, and the next start folds them again.
    */
   atomically<T>(work: () => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
-      const turn = this.openTurnTransaction();
+      const pending = this.openTransaction();
       this.working = true;
-      turn.beginWork();
+      pending.beginWork();
       this.statement('SAVEPOINT atomically').run();
       try {
         const result = await work();
         this.statement('RELEASE atomically').run();
-        turn.endWork();
+        pending.endWork();
         return result;
       } catch (error) {
-        turn.undoWork();
+        pending.undoWork();
         if (this.db.inTransaction) {
           this.statement('ROLLBACK TO atomically').run();
           this.statement('RELEASE atomically').run();
@@ -152,36 +158,36 @@ export class SqliteReadStore implements ReadStore {
     return result;
   }
 
-  /** Opens the turn's transaction, unless open; it commits once the turn's work is done. */
-  private openTurnTransaction(): TurnDocuments {
-    if (this.turn !== null) return this.turn;
+  /** Opens the transaction, unless open; it commits COMMIT_EVERY_MS later, once no work is running. */
+  private openTransaction(): PendingDocuments {
+    if (this.pending !== null) return this.pending;
     // IMMEDIATE: another process sharing the file waits for the write lock here, not at the first write.
     this.statement('BEGIN IMMEDIATE').run();
-    const turn = new TurnDocuments();
-    this.turn = turn;
+    const pending = new PendingDocuments();
+    this.pending = pending;
     const commit = () => {
-      // A work still running (waiting on something slower than a turn) commits with the next turn.
+      // A work still running (waiting on something slower) commits as soon as it is done.
       if (this.working) return void setImmediate(commit);
-      this.commitTurn();
+      this.commitPending();
     };
-    setImmediate(commit);
-    return turn;
+    setTimeout(commit, COMMIT_EVERY_MS).unref();
+    return pending;
   }
 
-  private commitTurn(): void {
-    if (this.turn === null) return;
-    this.flushTurn();
-    this.turn = null;
+  private commitPending(): void {
+    if (this.pending === null) return;
+    this.flushPending();
+    this.pending = null;
     if (this.db.open && this.db.inTransaction) this.statement('COMMIT').run();
   }
 
-  /** Writes what the turn changed (of one collection, or all) to SQLite, inside its transaction. */
-  private flushTurn(collection?: string): void {
-    if (this.turn === null || (collection !== undefined && !this.turn.hasDirty(collection))) return;
-    this.turn.flush((name, id, { json, position }) => this.writeRow(name, id, json, position, false), collection);
+  /** Writes what the transaction changed (of one collection, or all) to SQLite, inside it. */
+  private flushPending(collection?: string): void {
+    if (this.pending === null || (collection !== undefined && !this.pending.hasDirty(collection))) return;
+    this.pending.flush((name, id, { json, position }) => this.writeRow(name, id, json, position, false), collection);
   }
 
-  /** `guarded`: only over an older position (the turn's own writes were checked already). */
+  /** `guarded`: only over an older position (the pending writes were checked already). */
   private writeRow(collection: string, id: string, json: string, position: bigint, guarded: boolean): boolean {
     this.ensureTable(collection);
     const info = this.statement(
@@ -198,7 +204,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async dropAll(): Promise<void> {
-    this.turn?.clear();
+    this.pending?.clear();
     for (const collection of this.tables) this.db.exec(`DROP TABLE IF EXISTS ${tableOf(collection)}`);
     this.tables.clear();
     // Statements of dropped tables cannot run again; the others are prepared again when used.
@@ -208,7 +214,7 @@ export class SqliteReadStore implements ReadStore {
 
   async close(): Promise<void> {
     await this.transactionTail;
-    this.commitTurn();
+    this.commitPending();
     if (this.db.open) this.db.close();
   }
 

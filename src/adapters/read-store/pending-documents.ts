@@ -1,21 +1,21 @@
-/** A document as the current turn knows it: its JSON and position, and whether SQLite still lacks it. */
-export interface TurnDocument {
+/** A document as the open transaction knows it: its JSON and position, and whether SQLite still lacks it. */
+export interface PendingDocument {
   readonly json: string;
   readonly position: bigint;
   readonly dirty: boolean;
 }
 
 /**
- * The documents the SQLite read store's open transaction has read or written in this turn of the event
- * loop, kept in memory until the turn commits: a document that several events of the turn change (a bot's
- * view, its team's, a sequence counter) is read once and written once. A failed `atomically` puts back what
- * it changed here (`undoWork`), as its savepoint does in SQLite.
+ * The documents the SQLite read store's open transaction has read or written, kept in memory until it
+ * commits: a document that several events of one commit change (a bot's view, its team's, a sequence
+ * counter) is read once and written once. A failed `atomically` puts back what it changed here
+ * (`undoWork`), as its savepoint does in SQLite.
  */
-export class TurnDocuments {
-  private readonly collections = new Map<string, Map<string, TurnDocument>>();
+export class PendingDocuments {
+  private readonly collections = new Map<string, Map<string, PendingDocument>>();
   private undo: (() => void)[] | null = null;
 
-  get(collection: string, id: string): TurnDocument | undefined {
+  get(collection: string, id: string): PendingDocument | undefined {
     return this.collections.get(collection)?.get(id);
   }
 
@@ -37,7 +37,7 @@ export class TurnDocuments {
   }
 
   /** Hands the unwritten documents of a collection (every collection: omitted) to `write`, then counts them written. */
-  flush(write: (collection: string, id: string, document: TurnDocument) => void, only?: string): void {
+  flush(write: (collection: string, id: string, document: PendingDocument) => void, only?: string): void {
     for (const [collection, documents] of this.collections) {
       if (only !== undefined && collection !== only) continue;
       for (const [id, document] of documents) {
@@ -71,7 +71,7 @@ export class TurnDocuments {
     this.undo = null;
   }
 
-  private documents(collection: string): Map<string, TurnDocument> {
+  private documents(collection: string): Map<string, PendingDocument> {
     let documents = this.collections.get(collection);
     if (documents === undefined) {
       documents = new Map();
