@@ -12,10 +12,13 @@ import {
   WrongExpectedRevision,
 } from './port';
 import { PollingSubscriptions } from './polling-subscription';
+import { WalSync } from './wal-sync';
 
 /** Another process appending to the same file cannot wake us: how long a subscription waits before it looks again. */
 const POLL_INTERVAL_MS = 200;
 const SUBSCRIPTION_BATCH = 500;
+/** SQLite's largest rowid: no position is beyond it. */
+const MAX_POSITION = 2n ** 63n - 1n;
 /** Recently read events kept parsed: every subscription reads each new event, and parsing it once is enough. */
 const PARSED_CACHE_SIZE = 4 * SUBSCRIPTION_BATCH;
 
@@ -105,12 +108,21 @@ export class SqliteEventStore implements EventStore {
   private readonly groupTransaction;
   /** Appends waiting for the next group commit, in call order. */
   private waiting: QueuedAppend[] = [];
+  private readonly walSync: WalSync;
+  /**
+   * The first position of each group committed but not yet on disk, oldest first: readers of the log see
+   * nothing from the oldest on, so that no subscriber acts on an event a power cut could still take back.
+   */
+  private readonly unsynced: bigint[] = [];
 
   constructor(path: string) {
     privateSqliteFile(path);
     this.db = new Database(path);
     // WAL lets readers (subscriptions, other processes) run while one writer commits.
     this.db.pragma('journal_mode = WAL');
+    // Commits write the log; WalSync syncs it beside the event loop, and appends answer only after that.
+    this.db.pragma('synchronous = NORMAL');
+    this.walSync = new WalSync(`${path}-wal`);
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
 
@@ -121,7 +133,7 @@ export class SqliteEventStore implements EventStore {
       streamRange: prepare('SELECT * FROM events WHERE stream = ? AND revision BETWEEN ? AND ? ORDER BY revision'),
       insert: prepare('INSERT INTO events (id, stream, revision, type, data, recorded_at) VALUES (?, ?, ?, ?, ?, ?)'),
       readStream: prepare('SELECT * FROM events WHERE stream = ? AND revision >= ? ORDER BY revision'),
-      readAll: prepare('SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?'),
+      readAll: prepare('SELECT * FROM events WHERE position > ? AND position < ? ORDER BY position LIMIT ?'),
     };
     this.appendOne = this.db.transaction(
       (append: QueuedAppend): Inserted => this.retriedAppend(append) ?? this.insertEvents(append),
@@ -139,9 +151,10 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Group commit: appends made while the event loop runs (the concurrent requests of one turn) wait for
-   * the next turn and are written together, in call order, in one transaction synced once. Each append is
-   * still decided on its own (its own savepoint): a conflict refuses that append alone, and its caller
-   * learns it; the others commit. Nobody hears of success before the commit is on disk.
+   * the next turn and are written together, in call order, in one transaction synced once (WalSync, off
+   * the event loop). Each append is still decided on its own (its own savepoint): a conflict refuses that
+   * append alone, and its caller learns it; the others commit. Nobody hears of success, and no subscriber
+   * sees the events, before the commit is on disk.
    */
   appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error(`appendToStream(${stream}): no events to append`));
@@ -164,13 +177,20 @@ export class SqliteEventStore implements EventStore {
       for (const append of group) append.reject(error);
       return;
     }
-    group.forEach((append, i) => {
-      const outcome = outcomes[i]!;
-      if ('refused' in outcome) return append.reject(outcome.refused);
-      for (const recorded of outcome.inserted.recorded) this.remember(recorded);
-      append.resolve(outcome.inserted.result);
+    const written = outcomes.flatMap((outcome) => ('inserted' in outcome ? outcome.inserted.recorded : []));
+    if (written.length > 0) this.unsynced.push(written[0]!.position);
+    this.walSync.afterCommit((syncError) => {
+      if (written.length > 0) this.unsynced.shift();
+      group.forEach((append, i) => {
+        const outcome = outcomes[i]!;
+        if ('refused' in outcome) return append.reject(outcome.refused);
+        // Written, but not known to be on disk: the caller hears it as an append whose answer was lost.
+        if (syncError !== null) return append.reject(syncError);
+        append.resolve(outcome.inserted.result);
+      });
+      for (const recorded of written) this.remember(recorded);
+      this.subscriptions.wake();
     });
-    this.subscriptions.wake();
   }
 
   /** Why an append was refused, as its caller must hear it. */
@@ -198,6 +218,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     // Appends already asked for are written, as they would have been a moment later.
     this.commitGroup();
+    await this.walSync.close();
     await this.subscriptions.stopAll();
     if (this.db.open) this.db.close();
   }
@@ -206,7 +227,7 @@ export class SqliteEventStore implements EventStore {
     const remembered = this.rememberedAfter(after, maxCount);
     if (remembered.length > 0) return remembered;
     // LIMIT -1 is SQLite for "no limit"; positions are >= 1, so -1 reads from the start.
-    const rows = this.statements.readAll.all(after ?? -1n, maxCount === undefined ? -1 : Math.max(0, Math.floor(maxCount))) as EventRow[];
+    const rows = this.statements.readAll.all(after ?? -1n, this.unsynced[0] ?? MAX_POSITION, maxCount === undefined ? -1 : Math.max(0, Math.floor(maxCount))) as EventRow[];
     return rows.map((row) => this.parsedOnce(row));
   }
 
@@ -234,7 +255,8 @@ export class SqliteEventStore implements EventStore {
     const found: RecordedEvent[] = [];
     if (after === undefined) return found;
     const limit = maxCount ?? Number.POSITIVE_INFINITY;
-    for (let next = after + 1n; found.length < limit; next += 1n) {
+    const end = this.unsynced[0] ?? MAX_POSITION;
+    for (let next = after + 1n; found.length < limit && next < end; next += 1n) {
       const recorded = this.parsed.get(next);
       if (recorded === undefined) break;
       found.push(recorded);
