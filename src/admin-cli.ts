@@ -29,7 +29,7 @@ const usage = `usage: npm run admin -- <command> [options]
   set-limits --team <team_id> [--scheduled-bots <n>] [--webhook-endpoints <n>] [--calendars <n>]
   show-team --team <team_id>
   rebuild-projections
-Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL like the service; prints JSON.`;
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL, READ_STORE like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 

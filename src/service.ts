@@ -182,7 +182,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     publicRouters: built.flatMap((b) => b.publicRouters ?? []),
     unauthenticatedRouters: built.flatMap((b) => b.unauthenticatedRouters ?? []),
     rateLimiter: new WindowRateLimiter(shared, nowMs),
-    // One log shared by several instances (a server), each projecting it into its own memory.
+    // One log shared by several instances (a server), each projecting it into its own read store (file or memory).
     freshReads: (config.databaseUrl !== undefined || config.eventstoreUrl !== undefined) && config.mongoUrl === undefined,
     ready: new Promise<void>((resolve) => (ready = resolve)),
   });
