@@ -2,6 +2,13 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { SqliteReadStore } from '../../src/adapters/read-store/sqlite-read-store';
 import { compileFind } from '../../src/adapters/read-store/sqlite-query';
+import type { FindQuery } from '../../src/adapters/read-store/port';
+import { allProjections } from '../../src/capabilities';
+import { ensureProjectionIndexes } from '../../src/projections/apply-event';
+import { BOTS } from '../../src/projections/bot-view';
+import { ARTIFACT_RETENTION } from '../../src/projections/artifact-retention-view';
+import { SPILLED_ARTIFACTS } from '../../src/projections/spilled-artifact-view';
+import { WEBHOOK_QUEUES } from '../../src/projections/webhooks/webhook-queue-view';
 import { eventually } from '../support/eventually';
 import { sqliteFiles } from '../support/sqlite-files';
 
@@ -120,6 +127,35 @@ describe('SQLite read store: what only a file shows', () => {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "rm_bots"${tail}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('\n');
       assert.match(plan, /USING INDEX ix_/, plan);
       assert.doesNotMatch(plan, /TEMP B-TREE/, plan);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('answers what a start and the sweeps read from an index, not by reading every document ever made', async () => {
+    const file = files.newFile();
+    const store = new SqliteReadStore(file);
+    await ensureProjectionIndexes(store, allProjections);
+    await store.close();
+    // The queries of the dispatcher, the watches, the scheduler, the webhook worker, the spill uploader and retention.
+    const queries: Array<[string, FindQuery]> = [
+      [BOTS, { where: { ended_at: null }, orderBy: [{ field: 'created_at', direction: 'asc' }] }],
+      [BOTS, { where: { ended_at: null, dispatched: true, worker_id: 'w' } }],
+      [BOTS, { where: { status: 'scheduled' }, orderBy: [{ field: 'created_at', direction: 'asc' }] }],
+      [WEBHOOK_QUEUES, { where: { pending: true } }],
+      [WEBHOOK_QUEUES, { where: { target_key: 'k', pending: true } }],
+      [SPILLED_ARTIFACTS, { where: { pending: true }, orderBy: [{ field: 'id', direction: 'asc' }], limit: 200 }],
+      [ARTIFACT_RETENTION, { where: { due: true }, orderBy: [{ field: 'expires_at', direction: 'asc' }, { field: 'id', direction: 'asc' }], limit: 100 }],
+    ];
+    const db = new Database(file, { readonly: true });
+    try {
+      for (const [collection, query] of queries) {
+        const { tail, params } = compileFind(query);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT doc FROM "rm_${collection}"${tail}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('\n');
+        // Sorting what matched is fine: the active bots, not all of them.
+        assert.match(plan, /SEARCH .* USING INDEX ix_/, `${collection} ${JSON.stringify(query)}:\n${plan}`);
+        assert.doesNotMatch(plan, /SCAN/, `${collection} ${JSON.stringify(query)}:\n${plan}`);
+      }
     } finally {
       db.close();
     }
