@@ -24,6 +24,8 @@ import { eventStoreKind, openEventStore } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
 import { openReadStore, readModelsFile, readStoreKind } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
+import { SqliteSnapshotStore } from './adapters/snapshot-store/sqlite-snapshot-store';
+import { useSnapshots } from './commands/stream-snapshots';
 import type { CommandDeps } from './commands/command-deps';
 import type { DataAccessTally } from './commands/data-access-tally';
 import { conveniencesOn, type ServiceConfig } from './config';
@@ -116,6 +118,9 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     await eventStore.close();
     throw error;
   });
+  // Long streams' folded states (a team's ledger), so a command after a start does not fold their whole history.
+  const snapshots = new SqliteSnapshotStore(path.join(config.dataDir, 'snapshots.sqlite3'));
+  useSnapshots(eventStore, snapshots);
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
   const checkpoints = await openCheckpointStore(checkpointStoreConfig);
@@ -202,7 +207,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     timing: leaseTiming,
     log,
   }).catch(async (error) => {
-    await Promise.allSettled([keyVault.close(), readStore.close(), shared.close(), checkpoints.close(), eventStore.close()]);
+    await Promise.allSettled([keyVault.close(), readStore.close(), shared.close(), checkpoints.close(), snapshots.close(), eventStore.close()]);
     throw error;
   });
   ready();
@@ -262,6 +267,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await readStore.close();
       await shared.close();
       await checkpoints.close();
+      await snapshots.close();
       await eventStore.close();
     },
   };

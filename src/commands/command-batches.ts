@@ -5,6 +5,7 @@ import type { Decider } from '../domain/decider';
 import { deterministicEventId } from './event-ids';
 import { foldStream, type DomainEventShape } from './fold-stream';
 import { stateCacheFor } from './stream-state-cache';
+import { snapshotIfDue } from './stream-snapshots';
 
 export interface Handled<Event, State> {
   readonly events: readonly Event[];
@@ -73,12 +74,12 @@ const runBatch = async <Command, Event extends DomainEventShape, State, Rejectio
     const { revision } = folded;
     const firstNewRevision = revision === null ? 0n : revision + 1n;
     try {
-      const result = await store.appendToStream(
-        stream,
-        events.map((e, i) => ({ id: deterministicEventId(stream, firstNewRevision + BigInt(i), e.type, e.data), type: e.type, data: e.data })),
-        revision === null ? 'no_stream' : revision,
-      );
-      stateCacheFor(store).set(stream, { revision: result.nextExpectedRevision, state: current });
+      const appended = events.map((e, i) => ({ id: deterministicEventId(stream, firstNewRevision + BigInt(i), e.type, e.data), type: e.type, data: e.data }));
+      const result = await store.appendToStream(stream, appended, revision === null ? 'no_stream' : revision);
+      const cache = stateCacheFor(store);
+      const at = { revision: result.nextExpectedRevision, eventId: appended.at(-1)!.id, state: current };
+      const snapshotAt = await snapshotIfDue(store, stream, decider as Decider<unknown, unknown, State, unknown>, at, cache.get(stream)?.snapshotAt ?? null);
+      cache.set(stream, { revision: result.nextExpectedRevision, state: current, snapshotAt });
       return answer(result.position);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) {

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import type { Decider } from '../decider';
+import type { Decider, SnapshotCodec } from '../decider';
 import { toMillis } from '../codec-helpers';
 import type { LockReleaseReason, MeetingLockEvent } from './meeting-lock-events';
 import { TimeWindow } from '../persistent/time-window';
@@ -92,8 +92,20 @@ const evolve = (state: MeetingLockState, event: MeetingLockEvent): MeetingLockSt
   }
 };
 
+/** A meeting's lock grows by one event per bot sent to it, forever; its state is only the window. */
+const snapshot: SnapshotCodec<MeetingLockState> = {
+  version: 1,
+  encode: (state) => ({ bots: [...state.bots] }),
+  decode: (json) => {
+    const stored = json as { bots?: unknown };
+    if (!Array.isArray(stored.bots)) throw new Error('not a snapshot of a meeting lock');
+    return { bots: TimeWindow.of(stored.bots as RegisteredBot[]) };
+  },
+};
+
 export const meetingLockDecider: Decider<MeetingLockCommand, MeetingLockEvent, MeetingLockState, MeetingLockRejection> = {
   decide,
   evolve,
   initialState,
+  snapshot,
 };

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import type { Decider } from '../decider';
+import type { Decider, SnapshotCodec } from '../decider';
 import { toMillis } from '../codec-helpers';
 import { DEFAULT_RETENTION_DAYS } from '../bot/bot-config';
 import type { Usage } from '../bot/bot-events';
@@ -253,4 +253,20 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
   }
 };
 
-export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState, TeamRejection> = { decide, evolve, initialState };
+/** A ledger grows by two events per bot, forever: its state is snapshotted, the collections as arrays. */
+const snapshot: SnapshotCodec<TeamState> = {
+  version: 1,
+  encode: (state) => (state.kind === 'absent' ? state : { ...state, reservations: [...state.reservations], recentCreations: [...state.recentCreations] }),
+  decode: (json) => {
+    const stored = json as TeamState | (Omit<Present, 'reservations' | 'recentCreations'> & { reservations: unknown; recentCreations: unknown });
+    if (stored.kind === 'absent') return { kind: 'absent' };
+    if (stored.kind !== 'present' || !Array.isArray(stored.reservations) || !Array.isArray(stored.recentCreations)) throw new Error('not a snapshot of a team ledger');
+    return {
+      ...stored,
+      reservations: PersistentMap.of(stored.reservations as [string, number][]),
+      recentCreations: TimeWindow.of(stored.recentCreations as Creation[]),
+    };
+  },
+};
+
+export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState, TeamRejection> = { decide, evolve, initialState, snapshot };
