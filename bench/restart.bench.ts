@@ -195,6 +195,15 @@ const main = async () => {
   const template = await makeTemplate();
   console.log(`one finished bot is ${template.events.length} events (${template.events.map((e) => e.type).join(', ')})`);
   const { apiKey } = template;
+  // What a start costs with nothing in the log: loading the service and opening its stores.
+  const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'mbs-restart-empty-'));
+  try {
+    const empty = await startServiceProcess(emptyDir, 'sqlite');
+    await stopped(empty.child);
+    console.log(line('reference: the service on an empty log', empty.ms, empty.ms, empty.rssMiB));
+  } finally {
+    rmSync(emptyDir, { recursive: true, force: true });
+  }
   for (const bots of sizes) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mbs-restart-'));
     try {
