@@ -3,9 +3,9 @@
  * memory it holds then, with N finished bots in its log, against the time to open that log (the baseline,
  * measured in the same run). The service runs as its own process (`src/main.ts`, as `npm start` runs it).
  *
- * The log is made quickly: one bot is made through the commands and ended (with its ledger settled), as the
- * service makes them, and its events are written again for every other bot with new ids, straight into the
- * SQLite event store (grouped appends), not through HTTP.
+ * The log is made quickly: one bot is made through the API and ended (with its ledger settled), as the
+ * service makes them, and its events are written again for every other bot (a new id, a meeting of its
+ * own, 30 s after the one before), straight into the SQLite event store (grouped appends), not through HTTP.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,7 @@ import Database from 'better-sqlite3';
 import bunyan from 'bunyan';
 import type { NewEvent, RecordedEvent } from '../src/adapters/event-store/port';
 import { SqliteEventStore } from '../src/adapters/event-store/sqlite-event-store';
+import { meetingLockStreamFor } from '../src/commands/create-bot';
 import { startService } from '../src/service';
 import { benchServiceConfig, BENCH_ADMIN_TOKEN } from './lib/bench-service-config';
 
@@ -65,14 +66,33 @@ const makeTemplate = async (): Promise<BotTemplate> => {
   }
 };
 
-/** Writes `bots` copies of the template's bot (a new bot id each), and the team once. */
+/** A bot's meeting of its own, as most bots have: abc-defg-hij codes made from its number. */
+const meetingOf = (i: number): string => {
+  const letters = Array.from({ length: 10 }, (_, k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join('');
+  return `https://meet.google.com/${letters.slice(0, 3)}-${letters.slice(3, 7)}-${letters.slice(7)}`;
+};
+
+/** Bots one after another, this far apart, the last one now: 100 000 bots are a month, a million a year. */
+const SPACING_MS = 30_000;
+const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
+/**
+ * Writes `bots` copies of the template's bot, each with a new bot id, its own meeting (and so its own
+ * meeting lock stream), and its times moved back so that the bots follow one another, and the team once.
+ */
 const writeLog = async (file: string, template: BotTemplate, bots: number): Promise<number> => {
   const store = new SqliteEventStore(file);
-  const asNew = (e: RecordedEvent, from: string, to: string): NewEvent => ({
-    id: randomUUID(),
-    type: e.type,
-    data: JSON.parse(JSON.stringify(e.data).replaceAll(from, to)) as Record<string, unknown>,
-  });
+  const templateLock = meetingLockStreamFor(template.teamId, MEETING);
+  const copyOf = (e: RecordedEvent, i: number, botId: string): { stream: string; event: NewEvent } => {
+    const meeting = meetingOf(i);
+    const earlierMs = (bots - i) * SPACING_MS;
+    const json = JSON.stringify(e.data)
+      .replaceAll(template.botId, botId)
+      .replaceAll(MEETING, meeting)
+      .replace(ISO_TIME, (time) => new Date(Date.parse(time) - earlierMs).toISOString());
+    const stream = e.streamName === templateLock ? meetingLockStreamFor(template.teamId, meeting) : e.streamName.replaceAll(template.botId, botId);
+    return { stream, event: { id: randomUUID(), type: e.type, data: JSON.parse(json) as Record<string, unknown> } };
+  };
   let written = 0;
   for (const e of template.teamEvents) await store.appendToStream(e.streamName, [{ id: randomUUID(), type: e.type, data: e.data }], 'any');
   const GROUP = 500;
@@ -80,7 +100,10 @@ const writeLog = async (file: string, template: BotTemplate, bots: number): Prom
     const appends: Promise<unknown>[] = [];
     for (let i = first; i < Math.min(bots, first + GROUP); i++) {
       const botId = randomUUID();
-      for (const e of template.events) appends.push(store.appendToStream(e.streamName.replaceAll(template.botId, botId), [asNew(e, template.botId, botId)], 'any'));
+      for (const e of template.events) {
+        const { stream, event } = copyOf(e, i, botId);
+        appends.push(store.appendToStream(stream, [event], 'any'));
+      }
     }
     await Promise.all(appends);
     written += appends.length;
