@@ -128,7 +128,9 @@ class StreamQueues {
       const { decider, codec } = queue[0]!;
       let size = 1;
       while (size < queue.length && size < MAX_BATCH && queue[size]!.decider === decider && queue[size]!.codec === codec) size++;
-      await runBatch(store, stream, queue.splice(0, size));
+      const batch = queue.splice(0, size);
+      // runBatch answers every command itself; anything it let through still answers them, and the stream goes on.
+      await runBatch(store, stream, batch).catch((error: unknown) => batch.forEach((item) => item.reject(error)));
     }
     this.waiting.delete(stream);
   }
