@@ -6,7 +6,7 @@ import type { EventStore, RecordedEvent } from './adapters/event-store/port';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { loadServiceKeys } from './adapters/signing/load-service-keys';
 import { openPersonalDataLog } from './capabilities/personal-data-log';
-import { openReadStore } from './adapters/read-store';
+import { openReadStore, readModelsFile, readStoreKind, type ReadStoreKind } from './adapters/read-store';
 import type { CommandDeps } from './commands/command-deps';
 import { describeTeam } from './commands/describe-team';
 import { createTeamWithKey, handleTeamCommand, issueApiKey } from './commands/team-commands';
@@ -15,6 +15,13 @@ import { ApiError } from './http/api-error';
 import { decodeAddTokens, decodeCreateTeam, decodeIssueKey, decodeSetLimits } from './http/admin/admin-requests';
 import { allProjections } from './capabilities';
 import { rebuildProjections } from './subscribers/rebuild-projections';
+
+/** What a rebuild from here changed, by read store. */
+const rebuiltWhere: Record<ReadStoreKind, string> = {
+  mongodb: '',
+  sqlite: ' (DATA_DIR/read-models.sqlite3; with the service stopped: a running service rebuilds its own through POST /admin/rebuild-projections)',
+  memory: ' (the memory read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
+};
 
 const usage = `usage: npm run admin -- <command> [options]
   create-team --name <name> [--tokens <n>] [--daily-bot-cap <n>] [--rate-limit <per second>]
@@ -25,7 +32,7 @@ const usage = `usage: npm run admin -- <command> [options]
   show-team --team <team_id>
   rebuild-projections
   export-events [--stream <name>]    the event log as JSON lines (a bot's deleted personal data reads as deleted)
-Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL and the service's secret like the service; prints JSON.`;
+Reads DATA_DIR, EVENTSTORE_URL, DATABASE_URL, MONGO_URL, READ_STORE and the service's secret like the service; prints JSON.`;
 
 const print = (value: unknown) => console.log(JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2));
 
@@ -116,13 +123,12 @@ const main = async () => {
       case 'show-team':
         return print((await describeTeam(deps, team())) ?? fail('team not found'));
       case 'rebuild-projections': {
-        const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+        const readStoreConfig = { mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, embedded: config.readStore, sqlitePath: readModelsFile(config.dataDir) };
+        const kind = readStoreKind(readStoreConfig);
+        const readStore = await openReadStore(readStoreConfig);
         const report = await rebuildProjections(eventStore, readStore, allProjections);
         await readStore.close();
-        return print({
-          ...report,
-          read_store: config.mongoUrl ? 'mongodb' : 'memory (the embedded read store lives in the service process and is rebuilt at every start; this run rebuilt a copy here)',
-        });
+        return print({ ...report, read_store: `${kind}${rebuiltWhere[kind]}` });
       }
       case 'export-events':
         return await exportEvents(eventStore, values.stream);

@@ -18,6 +18,11 @@ export interface ServiceConfig {
   readonly mongoUrl: string | undefined;
   readonly mongoDatabase: string;
   /**
+   * Where read models live without MONGO_URL (READ_STORE): `sqlite`, a file in DATA_DIR that outlives a
+   * restart (the default), or `memory`, folded again from the whole log at every start.
+   */
+  readonly readStore?: 'sqlite' | 'memory';
+  /**
    * Development convenience (SANDBOX_HOSTS=1): accept meeting URLs of the local sandbox platform
    * (vc.localhost, tm.localhost, mt.localhost), whose certificate the bots then trust.
    */
@@ -143,6 +148,13 @@ const databaseUrlFrom = (databaseUrl: string | undefined, eventstoreUrl: string 
   return databaseUrl;
 };
 
+const readStoreFrom = (value: string | undefined, mongoUrl: string | undefined): ServiceConfig['readStore'] => {
+  if (value === undefined || value === '') return undefined;
+  if (value !== 'sqlite' && value !== 'memory') throw new Error(`READ_STORE must be sqlite or memory, got "${value}"`);
+  if (mongoUrl) throw new Error(`READ_STORE=${value} and MONGO_URL both name the read store: set only one of them`);
+  return value;
+};
+
 const roleFrom = (value: string | undefined): Role => {
   if (value === undefined || value === '') return 'all';
   if (value === 'api' || value === 'worker' || value === 'all') return value;
@@ -237,6 +249,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv = process.env): ServiceConf
       databaseUrl: databaseUrlFrom(env.DATABASE_URL, env.EVENTSTORE_URL),
       mongoUrl: env.MONGO_URL || undefined,
       mongoDatabase: env.MONGO_DATABASE || 'meeting_bot_service',
+      readStore: readStoreFrom(env.READ_STORE, env.MONGO_URL || undefined),
       sandboxHosts: flag('SANDBOX_HOSTS', env.SANDBOX_HOSTS),
       publicUrl: env.PUBLIC_URL || undefined,
       botSlots: wholeNumberFrom('BOT_SLOTS', env.BOT_SLOTS),

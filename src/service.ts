@@ -23,8 +23,10 @@ import { Signer } from './adapters/signing/signer';
 import { SecretBox } from './adapters/crypto/secret-box';
 import { eventStoreKind } from './adapters/event-store';
 import type { EventStore } from './adapters/event-store/port';
-import { openReadStore } from './adapters/read-store';
+import { openReadStore, readModelsFile, readStoreKind } from './adapters/read-store';
 import type { ReadStore } from './adapters/read-store/port';
+import { SqliteSnapshotStore } from './adapters/snapshot-store/sqlite-snapshot-store';
+import { useSnapshots } from './commands/stream-snapshots';
 import type { CommandDeps } from './commands/command-deps';
 import type { DataAccessTally } from './commands/data-access-tally';
 import { conveniencesOn, type ServiceConfig } from './config';
@@ -121,7 +123,15 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
   // Every part reads and appends through the sealing wrapper: bots' personal fields sealed with each bot's own
   // key from the key vault, which follows the event store (issue 25; also the vc credentials' keys).
   const { eventStore, keyVault } = await openPersonalDataLog(config, secretBox, log);
-  const readStore = await openReadStore({ mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase });
+  const readStoreConfig = { mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, embedded: config.readStore, sqlitePath: readModelsFile(config.dataDir) };
+  const readStore = await openReadStore(readStoreConfig).catch(async (error) => {
+    await eventStore.close();
+    await keyVault.close();
+    throw error;
+  });
+  // Long streams' folded states (a team's ledger), so a command after a start does not fold their whole history.
+  const snapshots = new SqliteSnapshotStore(path.join(config.dataDir, 'snapshots.sqlite3'));
+  useSnapshots(eventStore, snapshots);
   // Subscribers' progress outlives a restart: in PostgreSQL beside the log, in MongoDB beside the read models, else in a file of its own.
   const checkpointStoreConfig = { databaseUrl: config.databaseUrl, mongoUrl: config.mongoUrl, mongoDatabase: config.mongoDatabase, sqlitePath: path.join(config.dataDir, 'checkpoints.sqlite3') };
   const checkpoints = await openCheckpointStore(checkpointStoreConfig);
@@ -187,7 +197,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     openRouters: built.flatMap((b) => b.openRouters ?? []),
     unauthenticatedRouters: built.flatMap((b) => b.unauthenticatedRouters ?? []),
     rateLimiter: new WindowRateLimiter(shared, nowMs),
-    // One log shared by several instances (a server), each projecting it into its own memory.
+    // One log shared by several instances (a server), each projecting it into its own read store (file or memory).
     freshReads: (config.databaseUrl !== undefined || config.eventstoreUrl !== undefined) && config.mongoUrl === undefined,
     ready: new Promise<void>((resolve) => (ready = resolve)),
   });
@@ -207,7 +217,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
     timing: leaseTiming,
     log,
   }).catch(async (error) => {
-    await Promise.allSettled([keyVault.close(), readStore.close(), shared.close(), checkpoints.close(), eventStore.close()]);
+    await Promise.allSettled([keyVault.close(), readStore.close(), shared.close(), checkpoints.close(), snapshots.close(), eventStore.close()]);
     throw error;
   });
   ready();
@@ -218,7 +228,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       role: config.role ?? 'all',
       owner,
       event_store: eventStoreKind(config),
-      read_store: config.mongoUrl ? 'mongodb' : 'memory',
+      read_store: readStoreKind(readStoreConfig),
       checkpoint_store: checkpointStoreKind(checkpointStoreConfig),
       key_vault: keyVaultKind(config),
       object_store: objectStore.local ? 'folder' : 's3',
@@ -272,6 +282,7 @@ export const startService = async (config: ServiceConfig, overrides: ServiceOver
       await readStore.close();
       await shared.close();
       await checkpoints.close();
+      await snapshots.close();
       await eventStore.close();
     },
   };

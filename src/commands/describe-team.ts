@@ -1,4 +1,4 @@
-import { availableTokens, botsCreatedWithin24h, reservedTotal } from '../domain/team/team-decider';
+import { availableTokens, botCountWithin24h, reservedTotal } from '../domain/team/team-decider';
 import type { CommandDeps } from './command-deps';
 import { loadTeam } from './team-commands';
 
@@ -15,7 +15,7 @@ export const describeTeam = async (deps: Pick<CommandDeps, 'eventStore' | 'clock
     balance: asTokens(team.balance),
     reserved: asTokens(reservedTotal(team)),
     available: asTokens(availableTokens(team)),
-    bots_last_24h: botsCreatedWithin24h(team, nowMs).length,
+    bots_last_24h: botCountWithin24h(team, nowMs),
     daily_bot_cap: team.daily_bot_cap,
     rate_limit_per_second: team.rate_limit_per_second,
     retention_days: team.retention_days,

@@ -3,6 +3,8 @@ import type { EventStore, StreamName } from '../adapters/event-store/port';
 interface CachedState {
   readonly revision: bigint;
   readonly state: unknown;
+  /** the revision of the stream's latest snapshot, if it has one (stream-snapshots.ts) */
+  readonly snapshotAt?: bigint | null;
 }
 
 const MAX_STREAMS = 10_000;

@@ -9,6 +9,18 @@ export interface Decider<Command, Event, State, Rejection> {
   readonly decide: (command: Command, state: State) => Either<Rejection, readonly Event[]>;
   readonly evolve: (state: State, event: Event) => State;
   readonly initialState: () => State;
+  /** For aggregates whose streams grow without end (a team's ledger): how a snapshot stores the state. */
+  readonly snapshot?: SnapshotCodec<State>;
+}
+
+/**
+ * The state as JSON and back. `version` changes with every change to the state's shape or to what
+ * `evolve` makes of an event: a snapshot of another version is folded again from the log.
+ */
+export interface SnapshotCodec<State> {
+  readonly version: number;
+  readonly encode: (state: State) => unknown;
+  readonly decode: (json: unknown) => State;
 }
 
 export const foldEvents = <Event, State>(

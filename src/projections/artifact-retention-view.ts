@@ -33,6 +33,8 @@ const settled = (doc: Omit<ArtifactRetentionView, 'due'>): ArtifactRetentionView
 
 export const artifactRetentionProjection: Projection<ArtifactRetentionView> = {
   collection: ARTIFACT_RETENTION,
+  // The sweep reads the due ones in expiry order and stops at the first not due yet.
+  indexes: [[{ field: 'due', direction: 'asc' }, { field: 'expires_at', direction: 'asc' }, { field: 'id', direction: 'asc' }]],
   documentId: (event) => (TOUCHED_BY.has(event.type) && 'bot_id' in event.data ? event.data.bot_id : null),
   evolve: (doc, event) => {
     if (event.type === 'BotCreated') return settled({ id: event.data.bot_id, retention_days: event.data.config.retention_days, expires_at: null, kept: {} });

@@ -112,12 +112,24 @@ const newBotView = (d: BotDefinitionData, first: { readonly status: 'scheduled' 
 
 export const botViewProjection: Projection<BotView> = {
   collection: BOTS,
-  // GET /v2/bots: a team's bots, newest first.
   indexes: [
+    // GET /v2/bots: a team's bots, newest first.
     [
       { field: 'team_id', direction: 'asc' },
       { field: 'created_at', direction: 'desc' },
       { field: 'id', direction: 'desc' },
+    ],
+    // What a start reads, which must not grow with history: the bots not ended (dispatcher, watches),
+    // and the bots waiting for their time (scheduler), oldest first.
+    [
+      { field: 'ended_at', direction: 'asc' },
+      { field: 'created_at', direction: 'asc' },
+      { field: 'id', direction: 'asc' },
+    ],
+    [
+      { field: 'status', direction: 'asc' },
+      { field: 'created_at', direction: 'asc' },
+      { field: 'id', direction: 'asc' },
     ],
   ],
   documentId: (event) => (isBotEvent(event) ? event.data.bot_id : null),

@@ -24,6 +24,8 @@ const without = (held: Readonly<Record<string, HeldArtifact>>, keys: readonly st
 
 export const spilledArtifactsProjection: Projection<SpilledArtifactsView> = {
   collection: SPILLED_ARTIFACTS,
+  // The bots whose artifacts the service still holds, not every bot that ever held one.
+  indexes: [[{ field: 'pending', direction: 'asc' }, { field: 'id', direction: 'asc' }]],
   documentId: (event) =>
     event.type === 'ArtifactSpilled' || event.type === 'ArtifactStored' || event.type === 'ArtifactsExpired' || event.type === 'BotDataDeleted' ? event.data.bot_id : null,
   evolve: (doc, event) => {

@@ -18,9 +18,31 @@ export interface FollowLogOptions {
   readonly handled?: (recorded: RecordedEvent) => void;
 }
 
+/** Frozen all the way down: one decoded event is handed to every follower, so none may change it for the others. */
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+};
+
+/**
+ * Decoded once per recorded event, whoever follows the log: every subscriber reads every event, and the
+ * store hands them all the same (frozen) RecordedEvent, so the first decode serves the others.
+ */
+const decodedEvents = new WeakMap<RecordedEvent, DomainEvent>();
+
 /** The event decoded, or null for a type the domain does not know (a part that is not ours). */
-export const decodeIfKnown = (recorded: RecordedEvent): DomainEvent | null =>
-  knownEventTypes.has(recorded.type) ? decodeRecordedEvent(DomainEvent, recorded) : null;
+export const decodeIfKnown = (recorded: RecordedEvent): DomainEvent | null => {
+  if (!knownEventTypes.has(recorded.type)) return null;
+  let decoded = decodedEvents.get(recorded);
+  if (decoded === undefined) {
+    decoded = deepFreeze(decodeRecordedEvent(DomainEvent, recorded));
+    decodedEvents.set(recorded, decoded);
+  }
+  return decoded;
+};
 
 /**
  * The one way to consume the log: a catch-up subscription that survives failures (keepSubscribed) and

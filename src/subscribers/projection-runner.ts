@@ -7,10 +7,13 @@ import type { Projection } from '../projections/projection';
 import { LeaseLost } from '../adapters/checkpoint-store/port';
 import type { LeaseHolding } from './background/background-part';
 import { decodeIfKnown, followLog } from './follow-log';
+import { markProjectedEvent, PROJECTIONS_CHECKPOINT, resumePoint } from './projected-log';
 import type { Backoff } from './keep-subscribed';
 
-export const PROJECTIONS_CHECKPOINT = 'projections';
+export { PROJECTIONS_CHECKPOINT };
 const CATCH_UP_BATCH = 1000;
+/** How many events at most pass between two marks of which event the read models reflect (projected-log.ts). */
+const MARK_EVERY = 1000n;
 
 interface Waiter {
   readonly position: bigint;
@@ -26,6 +29,7 @@ interface Waiter {
 export class ProjectionRunner implements ReadModelProgress {
   private subscription: Subscription | null = null;
   private reached: bigint | null = null;
+  private markedAt: bigint | null = null;
   private waiters: Waiter[] = [];
 
   constructor(
@@ -37,16 +41,34 @@ export class ProjectionRunner implements ReadModelProgress {
     private readonly holding: LeaseHolding | null = null,
   ) {}
 
-  /** Catches up with the whole log before returning, so a freshly started service never serves stale reads. */
+  /**
+   * Catches up with the log before returning, so a freshly started service never serves stale reads: from
+   * the read store's checkpoint (a persistent store resumes where it stopped), or from the start.
+   */
   async start(): Promise<void> {
     await ensureProjectionIndexes(this.readStore, this.projections);
-    const checkpoint = await this.readStore.loadCheckpoint(PROJECTIONS_CHECKPOINT);
-    this.reached = checkpoint;
+    const resumedFrom = await resumePoint(this.eventStore, this.readStore, this.projections, this.log);
+    this.reached = resumedFrom;
+    let folded = 0;
     for (;;) {
       const batch = await this.eventStore.readAll({ ...(this.reached === null ? {} : { fromPosition: this.reached }), maxCount: CATCH_UP_BATCH });
-      for (const event of batch) await this.apply(event);
+      if (batch.length === 0) break;
+      // A batch commits with its checkpoint (one transaction in SQLite): thousands of events, one commit.
+      await this.readStore.atomically(async () => {
+        for (const recorded of batch) {
+          this.refuseWithoutLease();
+          const event = decodeIfKnown(recorded);
+          if (event !== null) await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
+        }
+        await this.saveProgress(batch.at(-1)!);
+      });
+      this.noteReached(batch.at(-1)!.position);
+      folded += batch.length;
+      // A turn of the event loop between batches: the read store commits when due (SQLite), others run meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
       if (batch.length < CATCH_UP_BATCH) break;
     }
+    this.log.info({ resumed_from: resumedFrom?.toString() ?? null, events_folded: folded, position: this.reached?.toString() ?? null }, 'read models caught up with the log');
     // A failed subscription (lost connection, a failing write to the read store) resumes from the last applied event.
     this.subscription = followLog(
       this.eventStore,
@@ -57,11 +79,12 @@ export class ProjectionRunner implements ReadModelProgress {
         ...(this.backoff ? { backoff: this.backoff } : {}),
         handled: (recorded) => this.noteReached(recorded.position),
       },
-      async (event, recorded) => {
-        this.refuseWithoutLease();
-        await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
-        await this.readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, recorded.position);
-      },
+      (event, recorded) =>
+        this.readStore.atomically(async () => {
+          this.refuseWithoutLease();
+          await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
+          await this.saveProgress(recorded);
+        }),
     );
   }
 
@@ -69,12 +92,13 @@ export class ProjectionRunner implements ReadModelProgress {
     if (this.holding !== null && !this.holding.held()) throw new LeaseLost(this.holding.lease);
   }
 
-  private async apply(recorded: RecordedEvent): Promise<void> {
-    this.refuseWithoutLease();
-    const event = decodeIfKnown(recorded);
-    if (event !== null) await applyEventToProjections(this.readStore, this.projections, event, recorded.position);
+  /** The checkpoint, and now and then which event it is, in the same transaction as the documents. */
+  private async saveProgress(recorded: RecordedEvent): Promise<void> {
     await this.readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, recorded.position);
-    this.noteReached(recorded.position);
+    if (this.markedAt === null || recorded.position - this.markedAt >= MARK_EVERY) {
+      await markProjectedEvent(this.readStore, recorded);
+      this.markedAt = recorded.position;
+    }
   }
 
   private noteReached(position: bigint): void {

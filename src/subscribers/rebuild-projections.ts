@@ -3,7 +3,7 @@ import type { ReadStore } from '../adapters/read-store/port';
 import { decodeIfKnown } from './follow-log';
 import { applyEventToProjections, ensureProjectionIndexes } from '../projections/apply-event';
 import type { Projection } from '../projections/projection';
-import { PROJECTIONS_CHECKPOINT } from './projection-runner';
+import { markProjectedEvent, PROJECTIONS_CHECKPOINT } from './projected-log';
 
 export interface RebuildReport {
   readonly events_read: number;
@@ -28,16 +28,22 @@ export const rebuildProjections = async (
   let from: bigint | undefined;
   for (;;) {
     const batch = await eventStore.readAll({ ...(from === undefined ? {} : { fromPosition: from }), maxCount: BATCH });
-    for (const recorded of batch) {
-      read++;
-      const event = decodeIfKnown(recorded);
-      if (event === null) continue;
-      await applyEventToProjections(readStore, projections, event, recorded.position);
-      applied++;
-    }
     if (batch.length === 0) break;
-    from = batch[batch.length - 1]!.position;
-    await readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, from);
+    // A batch commits with its checkpoint (one transaction in SQLite).
+    await readStore.atomically(async () => {
+      for (const recorded of batch) {
+        read++;
+        const event = decodeIfKnown(recorded);
+        if (event === null) continue;
+        await applyEventToProjections(readStore, projections, event, recorded.position);
+        applied++;
+      }
+      await readStore.saveCheckpoint(PROJECTIONS_CHECKPOINT, batch.at(-1)!.position);
+      await markProjectedEvent(readStore, batch.at(-1)!);
+    });
+    from = batch.at(-1)!.position;
+    // A turn of the event loop between batches: the read store commits when due (SQLite), others run meanwhile.
+    await new Promise((resolve) => setImmediate(resolve));
     if (batch.length < BATCH) break;
   }
   return { events_read: read, events_applied: applied, milliseconds: Math.round(clock() - started) };

@@ -167,6 +167,29 @@ export function eventStoreContract(name: string, make: () => Promise<EventStore>
         assert.equal((await store.readStream(stream)).length, 2);
       });
 
+      it('refuses only the conflicting one of appends made at the same moment, each caller hearing its own answer', async () => {
+        // A store that commits concurrent appends together (SQLite's group commit) must still decide each alone.
+        const [first, conflicted, last] = [uniqueStream(), uniqueStream(), uniqueStream()];
+        await store.appendToStream(conflicted, [newEvent('Created')], 'no_stream');
+        const answers = await Promise.allSettled([
+          store.appendToStream(first, [newEvent('F1'), newEvent('F2')], 'no_stream'),
+          store.appendToStream(conflicted, [newEvent('X1'), newEvent('X2'), newEvent('X3')], 'no_stream'),
+          store.appendToStream(last, [newEvent('L1')], 'no_stream'),
+          store.appendToStream(conflicted, [newEvent('Next')], 0n),
+        ]);
+        assert.deepEqual(answers.map((a) => a.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+        const refused = answers[1] as PromiseRejectedResult;
+        assert.ok(refused.reason instanceof WrongExpectedRevision, String(refused.reason));
+        assert.equal(refused.reason.expected, 'no_stream');
+        assert.deepEqual((await store.readStream(first)).map((e) => e.type), ['F1', 'F2']);
+        assert.deepEqual((await store.readStream(conflicted)).map((e) => e.type), ['Created', 'Next'], 'none of the refused append, the later one on the same stream');
+        assert.deepEqual((await store.readStream(last)).map((e) => e.type), ['L1']);
+        const [f, , l, n] = answers.map((a) => (a.status === 'fulfilled' ? a.value : null));
+        assert.equal(f!.nextExpectedRevision, 1n);
+        assert.equal(l!.nextExpectedRevision, 0n);
+        assert.equal(n!.nextExpectedRevision, 1n);
+      });
+
       it('treats a retry of a successful append (same ids, same expected revision) as done', async () => {
         const stream = uniqueStream();
         await store.appendToStream(stream, [newEvent('A')], 'no_stream');

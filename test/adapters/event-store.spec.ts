@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventStoreDbEventStore } from '../../src/adapters/event-store/eventstoredb-event-store';
-import { WrongExpectedRevision } from '../../src/adapters/event-store/port';
+import { type RecordedEvent, WrongExpectedRevision } from '../../src/adapters/event-store/port';
 import { SqliteEventStore } from '../../src/adapters/event-store/sqlite-event-store';
 import { collect, eventStoreContract, newEvent, uniqueStream, waitUntil } from './event-store.contract';
 
@@ -27,6 +27,33 @@ eventStoreContract(
     openAgain: async (store) => new SqliteEventStore(fileOf.get(store)!),
   },
 );
+
+describe('SQLite event store: group commit and the sync to disk', () => {
+  const dir = temporaryDir();
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('shows no reader an appended event before its commit is synced, and answers the append only then', async () => {
+    const store = new SqliteEventStore(fileIn(dir));
+    try {
+      await store.appendToStream(uniqueStream(), [newEvent('Before')], 'no_stream');
+      const stream = uniqueStream();
+      let answered = false;
+      const appended = store.appendToStream(stream, [newEvent('A'), newEvent('B')], 'no_stream').then((result) => ((answered = true), result));
+      // The group commits in the next check phase, just before this callback; the sync's answer can only come
+      // back in a later poll phase. readAll runs its query at once, when called.
+      const { seenRightAfterCommit, answeredThen } = await new Promise<{ seenRightAfterCommit: Promise<readonly RecordedEvent[]>; answeredThen: boolean }>((resolve) =>
+        setImmediate(() => resolve({ seenRightAfterCommit: store.readAll({}), answeredThen: answered })),
+      );
+      const { position } = await appended;
+      assert.equal(answeredThen, false, 'not answered before the sync');
+      assert.deepEqual((await seenRightAfterCommit).filter((e) => e.streamName === stream), [], 'not readable before the sync');
+      assert.deepEqual((await store.readAll({})).filter((e) => e.streamName === stream).map((e) => e.type), ['A', 'B']);
+      assert.equal((await store.readAll({})).at(-1)!.position, position);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('SQLite event store: live delivery', () => {
   const dir = temporaryDir();

@@ -1,10 +1,16 @@
 import { MongoClient } from 'mongodb';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
 import { MongoReadStore } from '../../src/adapters/read-store/mongo-read-store';
+import { SqliteReadStore } from '../../src/adapters/read-store/sqlite-read-store';
+import { sqliteFiles } from '../support/sqlite-files';
 import { sharedFerretdb } from '../support/ferretdb';
 import { readStoreContract } from './read-store.contract';
 
 readStoreContract('memory', async () => new MemoryReadStore());
+
+/** A file of its own per test, as the service keeps one in its data folder. */
+const files = sqliteFiles();
+readStoreContract('SQLite file', async () => new SqliteReadStore(files.newFile()), () => files.cleanup());
 
 /**
  * Against FerretDB (a MongoDB wire-protocol server, started by the tests) in every run, and against a real

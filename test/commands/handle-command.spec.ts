@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { defaultBotConfig } from '../../src/domain/bot/bot-config';
 import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/Either';
-import { WrongExpectedRevision } from '../../src/adapters/event-store/port';
+import { type AppendResult, type ExpectedRevision, type NewEvent, type StreamName, WrongExpectedRevision } from '../../src/adapters/event-store/port';
+import { RESERVATION_PER_BOT } from '../../src/domain/team/token-prices';
 import { createBot, meetingLockStreamFor, type CreateBotRefusal, type NewBot } from '../../src/commands/create-bot';
 import { handleCommand } from '../../src/commands/handle-command';
 import { handleTeamCommand, loadTeam } from '../../src/commands/team-commands';
@@ -10,7 +11,7 @@ import { meetingLockDecider } from '../../src/domain/meeting-lock/meeting-lock-d
 import { MeetingLockEvent } from '../../src/domain/meeting-lock/meeting-lock-events';
 import type { TeamState } from '../../src/domain/team/team-decider';
 import { teamStreamName } from '../../src/domain/team/team-events';
-import { BarrierStore, CompetingAppendStore, ConflictCountingStore, ReadBarrier, T0, createTeam, depsOver } from './support';
+import { BarrierStore, CompetingAppendStore, ConflictCountingStore, FailingAppendStore, ReadBarrier, T0, createTeam, depsOver } from './support';
 import { sqliteFiles } from '../support/sqlite-files';
 
 const newBot = (team_id: string, meeting_url: string, allow_multiple_bots: boolean): NewBot => ({
@@ -81,7 +82,7 @@ describe('command handler: races between processes on one event store (SQLite)',
       assert.deepEqual(lock.map((e) => [e.type, e.data.bot_id]), [['MeetingLocked', created[0]]]);
       const ledger = present(await loadTeam(fresh(), team));
       assert.deepEqual([...ledger.reservations.keys()], created, "the loser's reservation was released");
-      assert.deepEqual(ledger.recentCreations.map((c) => c.bot_id), created);
+      assert.deepEqual([...ledger.recentCreations].map((c) => c.bot_id), created);
     });
 
     it('over many rounds without forced interleaving, never two bots for one meeting', async () => {
@@ -231,7 +232,7 @@ describe('command handler: races between processes on one event store (SQLite)',
       assert.equal(third.left.code, 'DAILY_BOT_CAP_REACHED');
     });
 
-    it('commands of one process on one stream are serialised by its mutex: ten at once never conflict', async () => {
+    it('commands of one process on one stream are decided one after another: ten at once never conflict', async () => {
       const file = files.newFile();
       const store = new ConflictCountingStore(files.open(file));
       const deps = depsOver(store);
@@ -260,6 +261,72 @@ describe('command handler: races between processes on one event store (SQLite)',
         (error: unknown) => error instanceof WrongExpectedRevision,
       );
       assert.equal(store.conflicts, 10);
+    });
+  });
+
+  describe('(d) one process, many commands at once: decided in order, written together (group commit)', () => {
+    /** Counts the appends that reach the store, per stream prefix. */
+    class AppendCountingStore extends ConflictCountingStore {
+      readonly appends = new Map<string, number>();
+      override async appendToStream(stream: StreamName, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+        const prefix = stream.split('-')[0]!;
+        this.appends.set(prefix, (this.appends.get(prefix) ?? 0) + 1);
+        return super.appendToStream(stream, events, expected);
+      }
+    }
+
+    it('two creations racing for the last reservation: exactly one bot, the other INSUFFICIENT_TOKENS, nothing left of it', async () => {
+      const file = files.newFile();
+      const deps = depsOver(files.open(file));
+      const team = await createTeam(deps, { initial_tokens: RESERVATION_PER_BOT });
+      const results = await Promise.all([0, 1].map((i) => createBot(deps, newBot(team, `https://vc.localhost/j/77700${i}`, true))));
+      assert.deepEqual(results.map(refusalCode).sort(), ['INSUFFICIENT_TOKENS', 'created'], show(results));
+      const loser = results.find(E.isLeft)!;
+      assert.deepEqual(loser.left, { code: 'INSUFFICIENT_TOKENS', message: 'Insufficient tokens to reserve for a new bot', available: 0, required: RESERVATION_PER_BOT });
+      const ledger = present(await loadTeam(depsOver(files.open(file)), team));
+      assert.deepEqual([...ledger.reservations.keys()], results.filter(E.isRight).map((r) => r.right.bot_id));
+      assert.equal(ledger.recentCreations.length, 1);
+    });
+
+    it('two creations racing for the last place under the daily cap: exactly one bot, the other DAILY_BOT_CAP_REACHED', async () => {
+      const file = files.newFile();
+      const deps = depsOver(files.open(file));
+      const team = await createTeam(deps, { daily_bot_cap: 3 });
+      for (let i = 0; i < 2; i++) assert.ok(E.isRight(await createBot(deps, newBot(team, `https://vc.localhost/j/5550${i}`, true))));
+      const results = await Promise.all([0, 1].map((i) => createBot(deps, newBot(team, `https://vc.localhost/j/6660${i}`, true))));
+      assert.deepEqual(results.map(refusalCode).sort(), ['DAILY_BOT_CAP_REACHED', 'created'], show(results));
+      assert.equal(present(await loadTeam(depsOver(files.open(file)), team)).recentCreations.length, 3);
+    });
+
+    it('a burst of reservations on one ledger is written in fewer appends than commands, every one decided on the ones before it', async () => {
+      const file = files.newFile();
+      const store = new AppendCountingStore(files.open(file));
+      const deps = depsOver(store);
+      const team = await createTeam(deps, { daily_bot_cap: 12 });
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => handleTeamCommand(deps, team, { type: 'ReserveTokensForBot', bot_id: `bot-${i}`, now: T0 })),
+      );
+      assert.deepEqual(results.map((r) => (E.isLeft(r) ? r.left.code : 'reserved')), [...Array(12).fill('reserved'), ...Array(4).fill('DAILY_BOT_CAP_REACHED')]);
+      assert.ok(store.appends.get('team')! < 12, `${store.appends.get('team')} appends to the ledger for 12 reservations (and the team's creation)`);
+      assert.equal(store.conflicts, 0);
+      const stored = await files.open(file).readStream(teamStreamName(team));
+      assert.deepEqual(stored.filter((e) => e.type === 'TokensReserved').map((e) => e.data.bot_id), Array.from({ length: 12 }, (_, i) => `bot-${i}`), 'in the order they were asked');
+    });
+
+    it('when the append of a batch fails, a refusal that rested on its events is not given: that caller hears the failure', async () => {
+      const file = files.newFile();
+      const setup = depsOver(files.open(file));
+      const team = await createTeam(setup, { daily_bot_cap: 2 });
+      assert.ok(E.isRight(await handleTeamCommand(setup, team, { type: 'ReserveTokensForBot', bot_id: 'first', now: T0 })));
+      const deps = depsOver(new FailingAppendStore(files.open(file), 'team-', false));
+      const [taken, refused, refusedAlso] = await Promise.allSettled(
+        ['second', 'third', 'fourth'].map((bot_id) => handleTeamCommand(deps, team, { type: 'ReserveTokensForBot', bot_id, now: T0 })),
+      );
+      assert.equal(taken.status, 'rejected', 'the append failed');
+      assert.equal(refused.status, 'rejected', 'refused only because "second" took the last place, which was never written');
+      assert.equal(refusedAlso.status, 'rejected');
+      const retried = await handleTeamCommand(deps, team, { type: 'ReserveTokensForBot', bot_id: 'third', now: T0 });
+      assert.ok(E.isRight(retried), 'the place is still free');
     });
   });
 });

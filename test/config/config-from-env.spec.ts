@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
 import { configFromEnv, conveniencesOn, type ServiceConfig } from '../../src/config';
+import { readStoreKind } from '../../src/adapters/read-store';
 import { artifactKindOfKey } from '../../src/http/internal/upload-limits';
 
 describe('configuration from the environment', () => {
@@ -37,6 +38,15 @@ describe('configuration from the environment', () => {
 
   it('names the instance by INSTANCE_ID when given', () => {
     assert.equal(configFromEnv({ INSTANCE_ID: 'api-2' }).instanceId, 'api-2');
+  });
+
+  it('keeps read models in a SQLite file unless READ_STORE=memory or MONGO_URL says otherwise, never both', () => {
+    assert.equal(readStoreKind({ embedded: configFromEnv({}).readStore }), 'sqlite');
+    assert.equal(readStoreKind({ embedded: configFromEnv({ READ_STORE: 'memory' }).readStore }), 'memory');
+    const mongo = configFromEnv({ MONGO_URL: 'mongodb://127.0.0.1:1/x' });
+    assert.equal(readStoreKind({ embedded: mongo.readStore, mongoUrl: mongo.mongoUrl }), 'mongodb');
+    assert.throws(() => configFromEnv({ READ_STORE: 'redis' }), /READ_STORE must be sqlite or memory, got "redis"/);
+    assert.throws(() => configFromEnv({ READ_STORE: 'sqlite', MONGO_URL: 'mongodb://127.0.0.1:1/x' }), /READ_STORE=sqlite and MONGO_URL both name the read store/);
   });
 });
 

@@ -225,6 +225,6 @@ describe('legacy API: GET /bots/meeting_data', () => {
     // Another instance id, so that the restarted service leaves the bots "still running" elsewhere alone.
     t = await t.restart({ instanceId: 'another-instance', botSlots: 0 });
     api = apiClient(t.url, apiKey);
-    assert.deepEqual(await snapshot(), before, 'and so does a restart, which rebuilds the memory read store from the log');
+    assert.deepEqual(await snapshot(), before, 'and so does a restart, which resumes the read models from their checkpoint');
   });
 });

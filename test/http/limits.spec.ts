@@ -26,6 +26,19 @@ describe('limits: tokens, daily cap, rate limit, deduplication', () => {
     assert.equal(ledger.available, 0);
   });
 
+  it('two creations at once for the last reservation (decided together, written together): one 201, one 402, one bot in the list', async () => {
+    const team = await createTeam(t.url, { tokens: 0.5 });
+    const api = apiClient(t.url, team.api_key);
+    const answers = await Promise.all([api.post('/v2/bots', bot('First')), api.post('/v2/bots', bot('Second'))]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 402], JSON.stringify(answers.map((a) => a.body)));
+    assert.equal(answers.find((a) => a.status === 402)!.body.code, 'FST_ERR_INSUFFICIENT_TOKENS');
+    const listed = (await api.get('/v2/bots')).body.data.bots.map((b: { bot_id: string }) => b.bot_id);
+    assert.deepEqual(listed, [answers.find((a) => a.status === 201)!.body.data.bot_id]);
+    const ledger = (await adminClient(t.url).get(`/admin/teams/${team.team_id}`)).body.data;
+    assert.equal(ledger.reserved, 0.5);
+    assert.equal(ledger.available, 0);
+  });
+
   it('releases the reservation of a bot that left before recording', async () => {
     const team = await createTeam(t.url, { tokens: 2 });
     const api = apiClient(t.url, team.api_key);

@@ -50,7 +50,7 @@ describe('the service on shared stores', function () {
     after(() => t?.stop());
 
     it('serves writes and reads at once, and keeps them in the database rather than the data folder', async () => {
-      startedWith(t, { event_store: 'postgresql', read_store: 'memory', checkpoint_store: 'postgresql', key_vault: 'postgresql' });
+      startedWith(t, { event_store: 'postgresql', read_store: 'sqlite', checkpoint_store: 'postgresql', key_vault: 'postgresql' });
       const team = await createTeam(t.url);
       const api = apiClient(t.url, team.api_key);
       const created = await api.post('/v2/bots', { meeting_url: MEETING, bot_name: 'On PostgreSQL' });

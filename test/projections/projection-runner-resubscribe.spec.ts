@@ -1,24 +1,33 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { MemoryReadStore } from '../../src/adapters/read-store/memory-read-store';
-import type { ReadDocument } from '../../src/adapters/read-store/port';
+import { SqliteReadStore } from '../../src/adapters/read-store/sqlite-read-store';
+import { sqliteFiles } from '../support/sqlite-files';
+import type { ReadDocument, ReadStore } from '../../src/adapters/read-store/port';
 import { handleTeamCommand } from '../../src/commands/team-commands';
 import { allProjections } from '../../src/capabilities';
 import { ProjectionRunner } from '../../src/subscribers/projection-runner';
 import { TEAMS } from '../../src/projections/team-view';
 import { FlakyEventStore, recordingLogger, temporarySqliteStore } from '../subscribers/support';
 
-/** A read store whose next upsert fails once, like a MongoDB write lost to a failover. */
-class ReadStoreFailingOnce extends MemoryReadStore {
-  failNextUpsert = false;
-  override async upsert<D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> {
-    if (this.failNextUpsert) {
-      this.failNextUpsert = false;
-      throw new Error('read store write failed');
-    }
-    return super.upsert(collection, doc, position);
-  }
-}
+/**
+ * A read store whose next upsert fails once, like a MongoDB write lost to a failover (in SQLite the
+ * failed event's other writes are rolled back with its savepoint).
+ */
+const failingOnce = <S extends ReadStore>(store: S): S & { failNextUpsert: boolean } => {
+  const upsert = store.upsert.bind(store);
+  const failing = Object.assign(store, {
+    failNextUpsert: false,
+    upsert: async <D extends ReadDocument>(collection: string, doc: D, position: bigint): Promise<boolean> => {
+      if (failing.failNextUpsert) {
+        failing.failNextUpsert = false;
+        throw new Error('read store write failed');
+      }
+      return upsert(collection, doc, position);
+    },
+  });
+  return failing;
+};
 
 const createTeam = async (eventStore: FlakyEventStore, teamId: string) => {
   const created = await handleTeamCommand({ eventStore }, teamId, {
@@ -36,14 +45,23 @@ const createTeam = async (eventStore: FlakyEventStore, teamId: string) => {
 
 describe('ProjectionRunner: read-your-writes survives a failed subscription', () => {
   let sqlite: ReturnType<typeof temporarySqliteStore>;
+  let files: ReturnType<typeof sqliteFiles>;
   beforeEach(() => {
     sqlite = temporarySqliteStore();
+    files = sqliteFiles();
   });
-  afterEach(() => sqlite.dispose());
+  afterEach(async () => {
+    await sqlite.dispose();
+    await files.cleanup();
+  });
 
-  it('applies the event whose projection failed once it resubscribes', async () => {
+  for (const [name, makeStore] of [
+    ['memory', () => failingOnce(new MemoryReadStore())],
+    ['SQLite', () => failingOnce(new SqliteReadStore(files.newFile()))],
+  ] as const)
+  it(`applies the event whose projection failed once it resubscribes (${name} read store)`, async () => {
     const { log, records } = recordingLogger();
-    const readStore = new ReadStoreFailingOnce();
+    const readStore = makeStore();
     const eventStore = new FlakyEventStore(sqlite.store);
     const runner = new ProjectionRunner(eventStore, readStore, allProjections, log, { initialMs: 1, maxMs: 10 });
     await runner.start();
@@ -56,6 +74,7 @@ describe('ProjectionRunner: read-your-writes survives a failed subscription', ()
       assert.equal(records.filter((r) => r.subscriber === 'projections' && r.err?.message === 'read store write failed').length, 1);
     } finally {
       await runner.stop();
+      await readStore.close();
     }
   });
 

@@ -134,7 +134,7 @@ const startSampling = (databaseUrl: string, mongo: { url: string; database: stri
     const pg = await import('pg');
     const client = new pg.default.Client({ connectionString: databaseUrl });
     await client.connect();
-    const readStore = mongo ? await openReadStore({ mongoUrl: mongo.url, mongoDatabase: mongo.database }) : null;
+    const readStore = mongo ? await openReadStore({ mongoUrl: mongo.url, mongoDatabase: mongo.database, sqlitePath: 'unused with MongoDB' }) : null;
     try {
       while (!stopped) {
         const checkpoints = await client.query<{ name: string; position: string }>('SELECT name, position FROM checkpoints');

@@ -142,6 +142,11 @@ export class MemoryReadStore implements ReadStore {
     if (saved === undefined || position > saved) this.checkpoints.set(name, position);
   }
 
+  /** No transactions: each write is guarded by position, and a projection saves its checkpoint last. */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async dropAll(): Promise<void> {
     this.collections = new Map();
     this.checkpoints = new Map();

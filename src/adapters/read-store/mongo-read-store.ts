@@ -196,6 +196,11 @@ export class MongoReadStore implements ReadStore {
     await this.checkpoints.save(name, position);
   }
 
+  /** No transactions: each write is guarded by position, and a projection saves its checkpoint last. */
+  atomically<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   /** Leaves the subscribers' checkpoints and leases (the checkpoint store's, in the same database) alone. */
   async dropAll(): Promise<void> {
     const db = this.client.db(this.databaseName);

@@ -1,6 +1,6 @@
 /**
  * The read store port: documents grouped in collections, each stamped with the global position of the
- * last event applied to it. Every implementation (in-memory by default, MongoDB in production) passes
+ * last event applied to it. Every implementation (SQLite by default, in memory, MongoDB in production) passes
  * the same contract suite in test/adapters/read-store.contract.ts.
  *
  * Positions are bigints here; implementations must never store them as JavaScript numbers (MongoDB:
@@ -87,6 +87,12 @@ export interface ReadStore {
   loadCheckpoint(name: string): Promise<bigint | null>;
   /** Only forward: a position at or before the saved one changes nothing, even when two saves race. */
   saveCheckpoint(name: string, position: bigint): Promise<void>;
+  /**
+   * Runs `work` so that what it writes is stored all at once or not at all (SQLite: one transaction), or
+   * as it goes where the store has no such thing (memory, MongoDB: each write is guarded by position, so a
+   * projection's checkpoint saved last is never ahead of its documents). One at a time.
+   */
+  atomically<T>(work: () => Promise<T>): Promise<T>;
   /** Drops every collection and every checkpoint (used by rebuild-projections). */
   dropAll(): Promise<void>;
   close(): Promise<void>;

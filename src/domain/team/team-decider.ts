@@ -1,11 +1,13 @@
 import * as E from 'fp-ts/Either';
-import type { Decider } from '../decider';
+import type { Decider, SnapshotCodec } from '../decider';
 import { toMillis } from '../codec-helpers';
 import { DEFAULT_RETENTION_DAYS } from '../bot/bot-config';
 import type { Usage } from '../bot/bot-events';
 import { chargeForOutcome, type BotFeatures } from './charge-by-outcome';
 import type { Permission, ReleaseReason, TeamEvent } from './team-events';
 import { DEFAULT_TEAM_LIMITS, isValidTeamLimit, MAX_TEAM_LIMIT, teamLimitNames, type TeamLimits } from './team-limits';
+import { PersistentMap } from '../persistent/persistent-map';
+import { TimeWindow } from '../persistent/time-window';
 import { RESERVATION_PER_BOT } from './token-prices';
 
 export const DAILY_CAP_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -67,10 +69,10 @@ export type TeamState =
       /** credited minus charged, in thousandths; may go below zero when a long bot costs more than was left */
       readonly balance: number;
       /** open reservations by bot id, and their sum (kept, not recounted: a busy team has thousands) */
-      readonly reservations: ReadonlyMap<string, number>;
+      readonly reservations: PersistentMap<number>;
       readonly reservedTotal: number;
-      /** bots created in the last 24 h of the ledger's own history, oldest first (older ones are pruned) */
-      readonly recentCreations: readonly Creation[];
+      /** bots created in the last 24 h of the ledger's own history, by time (older ones are forgotten) */
+      readonly recentCreations: TimeWindow<Creation>;
       readonly apiKeys: Readonly<Record<string, { readonly key_hash: string; readonly permission: Permission; readonly revoked: boolean }>>;
       readonly operationIds: readonly string[];
       /** days artifacts are kept after their bot ends; fixed into each bot at its creation */
@@ -90,37 +92,23 @@ export const reservedTotal = (state: Present): number => state.reservedTotal;
 
 export const availableTokens = (state: Present): number => state.balance - state.reservedTotal;
 
-/** Index of the first creation after `afterMs` in a list ordered by time (binary search). */
-const firstCreationAfter = (creations: readonly Creation[], afterMs: number): number => {
-  let low = 0;
-  let high = creations.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (creations[mid]!.at_ms > afterMs) high = mid;
-    else low = mid + 1;
-  }
-  return low;
-};
-
 /**
  * Creations stamped after `nowMs` count too: they were decided by a process whose clock ran ahead, or
  * they won the race this command is retrying after, and ignoring them would let a bot past the cap.
  */
-export const botsCreatedWithin24h = (state: Present, nowMs: number): readonly Creation[] =>
-  state.recentCreations.slice(firstCreationAfter(state.recentCreations, nowMs - DAILY_CAP_WINDOW_MS));
+export const botCountWithin24h = (state: Present, nowMs: number): number => state.recentCreations.countAfter(nowMs - DAILY_CAP_WINDOW_MS);
 
 const isPositiveInteger = (n: number) => Number.isSafeInteger(n) && n > 0;
 
 const reserveTokensForBot = (state: Present, command: Extract<TeamCommand, { type: 'ReserveTokensForBot' }>) => {
   const { bot_id, now } = command;
   // A retried reservation finds its bot still open or among the day's creations (bot ids are never reused).
-  if (state.reservations.has(bot_id) || state.recentCreations.some((c) => c.bot_id === bot_id)) return noEvents;
+  if (state.reservations.has(bot_id) || state.recentCreations.has(bot_id)) return noEvents;
   const nowMs = toMillis(now);
   // The spec checks the daily cap before the token reservation.
-  const inWindow = botsCreatedWithin24h(state, nowMs);
-  if (inWindow.length >= state.daily_bot_cap) {
-    // The window is ordered by time; a cap of 0 (empty window) waits a finite 24 h from now, not Infinity.
-    const oldest = inWindow[0]?.at_ms ?? nowMs;
+  if (botCountWithin24h(state, nowMs) >= state.daily_bot_cap) {
+    // A cap of 0 (empty window) waits a finite 24 h from now, not Infinity.
+    const oldest = state.recentCreations.firstAfter(nowMs - DAILY_CAP_WINDOW_MS)?.at_ms ?? nowMs;
     return reject({
       code: 'DAILY_BOT_CAP_REACHED',
       message: `Daily bot cap of ${state.daily_bot_cap} reached`,
@@ -208,9 +196,7 @@ const decide = (command: TeamCommand, state: TeamState) => {
 const withoutReservation = (state: Present, botId: string): Present => {
   const amount = state.reservations.get(botId);
   if (amount === undefined) return state;
-  const open = new Map(state.reservations);
-  open.delete(botId);
-  return { ...state, reservations: open, reservedTotal: state.reservedTotal - amount };
+  return { ...state, reservations: state.reservations.delete(botId), reservedTotal: state.reservedTotal - amount };
 };
 
 const evolve = (state: TeamState, event: TeamEvent): TeamState => {
@@ -222,9 +208,9 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       daily_bot_cap: event.data.daily_bot_cap,
       rate_limit_per_second: event.data.rate_limit_per_second,
       balance: 0,
-      reservations: new Map(),
+      reservations: PersistentMap.empty(),
       reservedTotal: 0,
-      recentCreations: [],
+      recentCreations: TimeWindow.empty(),
       apiKeys: {},
       operationIds: [],
       retention_days: DEFAULT_RETENTION_DAYS,
@@ -243,14 +229,12 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       return { ...state, balance: state.balance + event.data.amount, operationIds: [...state.operationIds, event.data.operation_id] };
     case 'TokensReserved': {
       const atMs = toMillis(event.data.at);
-      const recent = state.recentCreations.slice(firstCreationAfter(state.recentCreations, atMs - DAILY_CAP_WINDOW_MS));
-      // Inserted in time order even when another process's clock ran a little behind.
-      const at = firstCreationAfter(recent, atMs);
       return {
         ...state,
-        reservations: new Map(state.reservations).set(event.data.bot_id, event.data.amount),
+        reservations: state.reservations.set(event.data.bot_id, event.data.amount),
         reservedTotal: state.reservedTotal + event.data.amount,
-        recentCreations: [...recent.slice(0, at), { bot_id: event.data.bot_id, at_ms: atMs }, ...recent.slice(at)],
+        // In time order even when another process's clock ran a little behind.
+        recentCreations: state.recentCreations.forgetUpTo(atMs - DAILY_CAP_WINDOW_MS).add({ bot_id: event.data.bot_id, at_ms: atMs }),
       };
     }
     case 'RetentionSet':
@@ -263,10 +247,26 @@ const evolve = (state: TeamState, event: TeamEvent): TeamState => {
       const released = withoutReservation(state, event.data.bot_id);
       // A bot whose creation was aborted never existed: it does not count towards the daily cap.
       return event.data.reason === 'creation_aborted'
-        ? { ...released, recentCreations: released.recentCreations.filter((c) => c.bot_id !== event.data.bot_id) }
+        ? { ...released, recentCreations: released.recentCreations.remove(event.data.bot_id) }
         : released;
     }
   }
 };
 
-export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState, TeamRejection> = { decide, evolve, initialState };
+/** A ledger grows by two events per bot, forever: its state is snapshotted, the collections as arrays. */
+const snapshot: SnapshotCodec<TeamState> = {
+  version: 1,
+  encode: (state) => (state.kind === 'absent' ? state : { ...state, reservations: [...state.reservations], recentCreations: [...state.recentCreations] }),
+  decode: (json) => {
+    const stored = json as TeamState | (Omit<Present, 'reservations' | 'recentCreations'> & { reservations: unknown; recentCreations: unknown });
+    if (stored.kind === 'absent') return { kind: 'absent' };
+    if (stored.kind !== 'present' || !Array.isArray(stored.reservations) || !Array.isArray(stored.recentCreations)) throw new Error('not a snapshot of a team ledger');
+    return {
+      ...stored,
+      reservations: PersistentMap.of(stored.reservations as [string, number][]),
+      recentCreations: TimeWindow.of(stored.recentCreations as Creation[]),
+    };
+  },
+};
+
+export const teamDecider: Decider<TeamCommand, TeamEvent, TeamState, TeamRejection> = { decide, evolve, initialState, snapshot };

@@ -20,6 +20,8 @@ const without = (ids: readonly string[], id: string) => ids.filter((x) => x !== 
 
 export const webhookQueueViewProjection: Projection<WebhookQueueView> = {
   collection: WEBHOOK_QUEUES,
+  // The queues with messages waiting (the delivery worker's start, and per target), not every queue ever made.
+  indexes: [[{ field: 'pending', direction: 'asc' }], [{ field: 'target_key', direction: 'asc' }, { field: 'pending', direction: 'asc' }]],
   documentId: (event) =>
     event.type === 'WebhookMessageQueued' || event.type === 'WebhookMessageRequeued' || event.type === 'WebhookDelivered' || event.type === 'WebhookDeliveryAbandoned'
       ? deliveryStreamName(event.data.target, event.data.subject)
