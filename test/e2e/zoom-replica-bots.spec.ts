@@ -37,10 +37,13 @@ describe('bots created through the API join the Zoom web client replica under zo
     await suite.sandbox.client.chat(m.meeting_id, alice.participant_id, 'Welcome, bot');
     const chat = await suite.api.post(`/v2/bots/${botId}/send-chat-message`, { message: 'api says hi on zoom' });
     assert.equal(chat.status, 200, JSON.stringify(chat.body));
+    const botMessages = (v: { messages: { participant_id: string; text: string }[] }) => v.messages.filter((x) => x.participant_id === waiting.participant_id).map((x) => x.text);
+    await suite.sandbox.client.waitFor(m.meeting_id, (v) => botMessages(v).length >= 2, 20_000, "the bot's entry and API messages");
+    // the speech heard to its end: the recording must cover it and the participants log its turn
     await sleep(spoken.duration_seconds * 1000 + 500);
 
     const seen = await suite.sandbox.client.getMeeting(m.meeting_id);
-    assert.deepEqual(seen.messages.filter((x) => x.participant_id === waiting.participant_id).map((x) => x.text), ['hello from the zoom bot', 'api says hi on zoom']);
+    assert.deepEqual(botMessages(seen), ['hello from the zoom bot', 'api says hi on zoom']);
     assert.equal((await seenBot()).layout, 'Speaker View', 'speaker_view picks the speaker view');
     assert.equal((await seenBot()).microphone, false);
 
