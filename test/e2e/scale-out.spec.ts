@@ -16,9 +16,9 @@ const killedWithWorker = (run: ScaleOutRun, botId: string) => workerOf(run, botI
 /**
  * What must hold when the service runs as many processes and some die (issue 19): two api instances and
  * two workers, each its own process (`src/main.ts`), on one PostgreSQL and one S3 bucket, behind a
- * round-robin load balancer; bots call the API through it. A dozen bots (scripted stand-ins that speak the
- * real internal API, `SCRIPTED_BOTS`, so that no browser is needed; four scheduled a few seconds ahead;
- * one transcribed by Gladia's fake) with two webhook endpoints; the api instance holding the webhook and
+ * round-robin load balancer; bots call the API through it. A dozen bots (on vc and tm scripted stand-ins
+ * that speak the real internal API, `SCRIPTED_BOTS`; on mt the real bot-runtime in Chromium, in meetings
+ * of a local sandbox's Meet replica; four scheduled a few seconds ahead; one transcribed by Gladia's fake) with two webhook endpoints; the api instance holding the webhook and
  * transcriber leases (a delivery hanging at one receiver, a transcription job held working at the
  * provider) and the worker running most bots are SIGKILLed with their processes mid-run. The database's
  * own record of every lease and checkpoint write (triggers) and the log are what is checked, not the
@@ -267,6 +267,22 @@ describe('scale-out: two api instances and two workers behind a load balancer, o
           assert.equal(ofType(botStream(run, bot.id), 'ChatMessageSent').length, asked.length, `${bot.name}: one ChatMessageSent per request`);
           if (killedWithWorker(run, bot.id)) continue;
           assert.deepEqual(run.posted.get(bot.id), asked, `${bot.name} posted what it was asked to`);
+        }
+      });
+
+      it('the mt bots are the real bot-runtime in Chromium: each joined its Meet replica meeting as a browser; those the kill spared posted their chat messages there and clicked Leave call', () => {
+        const chromium = run.bots.filter((b) => b.sandboxMeetingId);
+        assert.ok(chromium.length >= 2, `${chromium.length} Chromium bots`);
+        for (const bot of chromium) {
+          const meeting = run.sandboxMeetings.get(bot.id)!;
+          const browsers = meeting.participants.filter((p) => p.kind === 'browser');
+          assert.equal(browsers.length, 1, `${bot.name}: ${JSON.stringify(meeting.participants)}`);
+          const self = browsers[0]!;
+          assert.ok(self.joined_at !== null, `${bot.name} was in the call`);
+          if (killedWithWorker(run, bot.id)) continue;
+          assert.deepEqual([self.state, self.end_reason], ['left', 'left'], `${bot.name} clicked Leave call`);
+          const asked = run.chats.filter((c) => c.botId === bot.id).map((c) => c.message!);
+          assert.deepEqual(meeting.messages.filter((m) => m.participant_id === self.participant_id).map((m) => m.text), asked, `${bot.name}: the meeting's chat shows what it was asked to post`);
         }
       });
 

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import type { RecordedEvent } from '../../src/adapters/event-store/port';
 import { openReadStore } from '../../src/adapters/read-store';
+import type { ControlMeetingView } from '../../sandbox/meeting-views';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server';
 import { PROJECTIONS_CHECKPOINT } from '../../src/subscribers/projection-runner';
 import { checkpointWrites, installLeaseAudit, leaseWrites, type CheckpointWrite, type LeaseWrite } from './lease-audit';
 import { adminClient, apiClient } from './http-client';
@@ -27,7 +29,10 @@ export const LEASE_TTL_SECONDS = 3;
 export interface ScaleOutOptions {
   /** read models in MongoDB (FerretDB) rather than each instance's memory */
   readonly mongo: boolean;
-  /** bots created to join at once, and bots scheduled a few seconds ahead (all scripted stand-ins, SCRIPTED_BOTS) */
+  /**
+   * bots created to join at once, and bots scheduled a few seconds ahead: on vc and tm scripted stand-ins
+   * (SCRIPTED_BOTS), on mt real Chromium bots in meetings of a local sandbox's Meet replica
+   */
   readonly botsNow: number;
   readonly scheduledBots: number;
 }
@@ -42,6 +47,8 @@ export interface ScaleOutBot {
   readonly joinAt?: string;
   /** the one bot with transcription (Gladia's fake), which leaves before the kill */
   readonly transcribed?: boolean;
+  /** an mt bot: the real bot-runtime in Chromium, in this meeting of the sandbox's Meet replica */
+  readonly sandboxMeetingId?: string;
 }
 
 /** What the transcription provider (Gladia's fake) saw of the transcribed bot's request. */
@@ -105,6 +112,8 @@ export interface ScaleOutRun {
   readonly finalViews: ReadonlyMap<string, any>;
   /** the chat_messages.json each bot stored, downloaded through its link */
   readonly posted: ReadonlyMap<string, readonly string[]>;
+  /** the Chromium bots' meetings as the sandbox saw them at the end, by bot id */
+  readonly sandboxMeetings: ReadonlyMap<string, ControlMeetingView>;
   readonly rateProbe: RateProbe;
   readonly providerJobs: ProviderJobs;
   readonly ttlMs: number;
@@ -168,6 +177,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
   const receivers = [await new WebhookReceiver().start(), await new WebhookReceiver().start()];
   const gladia = await new GladiaFake(GLADIA_KEY).start();
   gladia.setScript({ words: HEARD, pendingLooks: 0 });
+  const sandbox = await startSandbox({ port: 0 });
   const dropMongo = async () => {
     if (!mongo) return;
     const client = new MongoClient(mongo.url);
@@ -176,6 +186,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
   const stopAround = async () => {
     for (const r of receivers) await r.stop();
     await gladia.stop();
+    await sandbox.stop();
     await dropMongo();
   };
   const cluster = await Cluster.start({
@@ -186,8 +197,10 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
     workers: 2,
     botSlots: 12,
     leaseTtlSeconds: LEASE_TTL_SECONDS,
-    scriptedBots: 'vc,tm,mt',
-    env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: '1', GLADIA_API_URL: gladia.url },
+    // The mt bots are the real bot-runtime in Chromium: they reach the sandbox's Meet replica under the
+    // real host (SANDBOX_REPLICAS); no warm pool, to keep the memory of two workers low.
+    scriptedBots: 'vc,tm',
+    env: { ALLOW_PRIVATE_WEBHOOK_TARGETS: '1', GLADIA_API_URL: gladia.url, SANDBOX_REPLICAS: `127.0.0.1:${sandbox.port}`, BOT_POOL_SIZE: '0' },
   }).catch(async (error: unknown) => {
     await stopAround();
     throw error;
@@ -199,7 +212,7 @@ export const runScaleOut = async (options: ScaleOutOptions): Promise<ScaleOutRun
     await stopAround();
   };
   try {
-    return await drive({ options, databaseUrl, receivers, gladia, cluster, sampling, stop });
+    return await drive({ options, databaseUrl, receivers, gladia, sandbox, cluster, sampling, stop });
   } catch (error) {
     // What each process said, for whoever reads the failure (the processes log warnings and errors only).
     for (const p of [...cluster.apis, ...cluster.workers]) process.stderr.write(`--- ${cluster.idOf(p)}\n${p.logText().slice(-6000)}\n`);
@@ -250,12 +263,13 @@ interface Stage {
   readonly databaseUrl: string;
   readonly receivers: readonly WebhookReceiver[];
   readonly gladia: GladiaFake;
+  readonly sandbox: RunningSandbox;
   readonly cluster: Cluster;
   readonly sampling: ReturnType<typeof startSampling>;
   readonly stop: () => Promise<void>;
 }
 
-const drive = async ({ options, databaseUrl, receivers, gladia, cluster, sampling, stop }: Stage): Promise<ScaleOutRun> => {
+const drive = async ({ options, databaseUrl, receivers, gladia, sandbox, cluster, sampling, stop }: Stage): Promise<ScaleOutRun> => {
   const lb = cluster.proxy.url;
   const [api1, api2] = cluster.apis as [ServiceProcess, ServiceProcess];
   const team = (await adminClient(lb).post('/admin/teams', { name: 'scale-out', tokens: 1000, rate_limit_per_second: 1000 })).body.data as { team_id: string; api_key: string };
@@ -280,20 +294,28 @@ const drive = async ({ options, databaseUrl, receivers, gladia, cluster, samplin
     readsAcross.push({ botId: id, writtenOn: cluster.idOf(writer), readOn: cluster.idOf(reader), status: read.status, name: read.body?.data?.bot_name });
     bots.push({ id, kind, name: body.bot_name as string, ...extra });
   };
-  // Scripted stand-ins on the three platforms (SCRIPTED_BOTS), each in a meeting of its own.
-  const meetingUrl = (i: number) =>
-    [`https://zoom.us/j/${9_100_000_000 + i}`, `https://teams.microsoft.com/l/meetup-join/scale-out-${i}`, `https://meet.google.com/sca-lout-${String(i).padStart(3, '0')}`][i % 3]!;
+  // Bots on the three platforms, each in a meeting of its own: scripted stand-ins on vc and tm
+  // (SCRIPTED_BOTS), Chromium bots on mt, in a Meet replica's meeting without a lobby, with someone in it.
+  const meetingOf = async (i: number): Promise<{ readonly url: string; readonly sandboxMeetingId?: string }> => {
+    if (i % 3 === 0) return { url: `https://zoom.us/j/${9_100_000_000 + i}` };
+    if (i % 3 === 1) return { url: `https://teams.microsoft.com/l/meetup-join/scale-out-${i}` };
+    const meeting = await sandbox.client.createMeeting({ platform: 'mt', replica: 'meet', lobby: false });
+    await sandbox.client.addSimulated(meeting.meeting_id, 'Alice');
+    return { url: meeting.url, sandboxMeetingId: meeting.meeting_id };
+  };
   // The first bot is transcribed (Gladia's fake, which fetches its recording from the bucket).
   const transcription = { transcription_enabled: true, transcription_config: { provider: 'gladia', api_key: GLADIA_KEY } };
   for (let i = 0; i < options.botsNow; i++) {
     const transcribed = i === 0;
-    await create('now', '/v2/bots', { meeting_url: meetingUrl(i), bot_name: `Now ${i}`, ...(transcribed ? transcription : {}) }, transcribed ? { transcribed } : {});
+    const { url, sandboxMeetingId } = await meetingOf(i);
+    await create('now', '/v2/bots', { meeting_url: url, bot_name: `Now ${i}`, ...(transcribed ? transcription : {}) }, { ...(transcribed ? { transcribed } : {}), ...(sandboxMeetingId ? { sandboxMeetingId } : {}) });
   }
   const rateProbe = await probeRateLimit(lb, [api1, api2], cluster);
   const firstJoinMs = Date.now() + 15_000;
   for (let i = 0; i < options.scheduledBots; i++) {
     const joinAt = new Date(firstJoinMs + 2_000 * i).toISOString();
-    await create('scheduled', '/v2/bots/scheduled', { meeting_url: meetingUrl(100 + i), bot_name: `Scheduled ${i}`, join_at: joinAt }, { joinAt });
+    const { url, sandboxMeetingId } = await meetingOf(100 + i);
+    await create('scheduled', '/v2/bots/scheduled', { meeting_url: url, bot_name: `Scheduled ${i}`, join_at: joinAt }, { joinAt, ...(sandboxMeetingId ? { sandboxMeetingId } : {}) });
   }
 
   const statusOf = async (id: string): Promise<string> => {
@@ -396,6 +418,8 @@ const drive = async ({ options, databaseUrl, receivers, gladia, cluster, samplin
     if (!downloaded.ok) throw new Error(`${bot.name}: chat_messages.json answered ${downloaded.status}`);
     posted.set(bot.id, ((await downloaded.json()) as { text: string }[]).map((m) => m.text));
   }
+  const sandboxMeetings = new Map<string, ControlMeetingView>();
+  for (const bot of bots) if (bot.sandboxMeetingId) sandboxMeetings.set(bot.id, await sandbox.client.getMeeting(bot.sandboxMeetingId));
   await sampling.stop();
 
   return {
@@ -414,6 +438,7 @@ const drive = async ({ options, databaseUrl, receivers, gladia, cluster, samplin
     samples: sampling.samples,
     finalViews,
     posted,
+    sandboxMeetings,
     rateProbe,
     providerJobs: { created: jobsCreated(gladia), looksBeforeKill, looksAfterKill: jobLooks(gladia).slice(looksBeforeKill.length) },
     ttlMs: LEASE_TTL_SECONDS * 1000,
