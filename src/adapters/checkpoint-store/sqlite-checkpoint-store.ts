@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import { type CheckpointStore, type Lease, LeaseLost } from './port';
 
 /** Milliseconds since 1970 on the machine's clock, read by SQLite (not by the calling process). */
@@ -27,12 +27,8 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly acquireTransaction;
 
   constructor(path: string) {
-    privateSqliteFile(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
     // A checkpoint lost to a power cut only replays a few events (handlers are idempotent): no sync per save.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqliteFile(path, 'NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS leases (name TEXT PRIMARY KEY, owner TEXT, epoch INTEGER NOT NULL, expires_at INTEGER NOT NULL);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import {
   type AppendResult,
   type EventStore,
@@ -116,14 +116,9 @@ export class SqliteEventStore implements EventStore {
   private readonly unsynced: bigint[] = [];
 
   constructor(path: string) {
-    privateSqliteFile(path);
-    this.db = new Database(path);
-    // WAL lets readers (subscriptions, other processes) run while one writer commits.
-    this.db.pragma('journal_mode = WAL');
     // Commits write the log; WalSync syncs it beside the event loop, and appends answer only after that.
-    this.db.pragma('synchronous = NORMAL');
+    this.db = openSqliteFile(path, 'NORMAL');
     this.walSync = new WalSync(`${path}-wal`);
-    this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
 
     const prepare = (sql: string) => this.db.prepare(sql).safeIntegers(true);

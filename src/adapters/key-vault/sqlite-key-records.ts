@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import { sealedUnderPattern, type KeyRecord, type KeyRecords } from './key-records';
 
 interface Row {
@@ -17,13 +17,9 @@ export class SqliteKeyRecords implements KeyRecords {
   private readonly statements;
 
   constructor(path: string) {
-    privateSqliteFile(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
     // A key must be on disk before anything sealed with it reaches the log.
-    this.db.pragma('synchronous = FULL');
+    this.db = openSqliteFile(path, 'FULL');
     this.db.pragma('secure_delete = ON');
-    this.db.pragma('busy_timeout = 5000');
     this.db.exec('CREATE TABLE IF NOT EXISTS key_vault (owner TEXT PRIMARY KEY, sealed TEXT, destroyed_at TEXT)');
     this.statements = {
       read: this.db.prepare('SELECT sealed, destroyed_at FROM key_vault WHERE owner = ?'),

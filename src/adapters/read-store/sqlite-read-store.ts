@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import type { FieldValue, FindQuery, ReadDocument, ReadStore, SortKey, StoredDocument } from './port';
 import { compileCount, compileFind, orderTerms, type SqlValue } from './sqlite-query';
 import { PendingDocuments } from './pending-documents';
@@ -53,11 +53,7 @@ export class SqliteReadStore implements ReadStore {
   private pending: PendingDocuments | null = null;
 
   constructor(path: string) {
-    if (path !== ':memory:') privateSqliteFile(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqliteFile(path, 'NORMAL');
     this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.db.exec('CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL) WITHOUT ROWID');
     this.loadTables();

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import type { SharedState } from './port';
 
 /** Shared state in a SQLite file (the checkpoints' file by default): processes on one host, under its write lock. */
@@ -8,11 +8,7 @@ export class SqliteSharedState implements SharedState {
   private readonly statements;
 
   constructor(path: string) {
-    privateSqliteFile(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqliteFile(path, 'NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS window_counters (name TEXT NOT NULL, window INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (name, window));
       CREATE TABLE IF NOT EXISTS bot_contacts (bot_id TEXT PRIMARY KEY, at INTEGER NOT NULL);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { privateSqliteFile } from '../disk/private-files';
+import { openSqliteFile } from '../disk/sqlite-file';
 import type { StreamName } from '../event-store/port';
 import type { Snapshot, SnapshotStore } from './port';
 
@@ -20,11 +20,7 @@ export class SqliteSnapshotStore implements SnapshotStore {
   private readonly statements;
 
   constructor(path: string) {
-    privateSqliteFile(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db = openSqliteFile(path, 'NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS snapshots (stream TEXT PRIMARY KEY, revision INTEGER NOT NULL, event_id TEXT NOT NULL, version INTEGER NOT NULL, state TEXT NOT NULL)');
     this.statements = {
       load: this.db.prepare('SELECT revision, event_id, version, state FROM snapshots WHERE stream = ?').safeIntegers(true),
